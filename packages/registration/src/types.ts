@@ -193,3 +193,23 @@ export interface NormalizedRegistrationSpec {
   };
   hook?: NormalizedHook;
 }
+
+/* ---------- What validation needs to know about form factors (injected by the form-factor registry). ---------- */
+
+/** A registration problem (registration.md §4): the message starts with the full field path. */
+export interface Problem {
+  path: string;
+  reason: string;
+  message: string;
+}
+
+export interface FormFactorCatalog {
+  /** Every available form-factor key (built-ins and plugins). */
+  names(): string[];
+  /** Problems of the block under `spec.workload.formFactor.<name>`; paths are full field paths. */
+  validateBlock(name: string, block: unknown): Problem[];
+  /** The block with the plugin schema's defaults applied (Scoby's working copy only). */
+  defaultBlock(name: string, block: unknown): Record<string, unknown>;
+  /** The condition types the form factor reports (for the conditionsFromHook rule, §3.3). */
+  conditionTypes(name: string): string[];
+}
