@@ -108,3 +108,5 @@ export function splitApiVersion(apiVersion: string): { group: string; version: s
     ? { group: '', version: apiVersion }
     : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
 }
+
+export { compactJson, compareByteOrder } from './canonical.ts';

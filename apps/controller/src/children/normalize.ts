@@ -1,0 +1,34 @@
+/**
+ * Normalising the final children map before it is written (children-and-status.md §4.4).
+ */
+import type { KubeObject, OwnerReference } from '@scoby/kube-objects';
+
+const SERVER_OWNED = [
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'managedFields',
+  'selfLink',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+] as const;
+
+export interface ChildOwnership {
+  namespace: string;
+  labels: Record<string, string>;
+  ownerReference: OwnerReference;
+}
+
+export function normalizeChild(child: KubeObject, ownership: ChildOwnership): KubeObject {
+  const { status: _status, ...rest } = structuredClone(child);
+  const metadata = { ...rest.metadata };
+  for (const field of SERVER_OWNED) delete metadata[field];
+  metadata.namespace = ownership.namespace;
+  metadata.labels = { ...(metadata.labels ?? {}), ...ownership.labels };
+  const others = (metadata.ownerReferences ?? []).filter(
+    (reference) => reference.controller !== true && reference.uid !== ownership.ownerReference.uid,
+  );
+  metadata.ownerReferences = [{ ...ownership.ownerReference }, ...others];
+  return { ...rest, metadata };
+}

@@ -1,0 +1,69 @@
+/**
+ * Deciding whether a child needs a write (children-and-status.md §5.1–§5.2).
+ */
+import { createHash } from 'node:crypto';
+import { compactJson, type KubeObject } from '@scoby/kube-objects';
+
+export const DESIRED_HASH_ANNOTATION = 'scoby.triggermesh.io/desired-hash';
+
+/** Lowercase hex SHA-256 of the compact JSON of the desired object without the hash annotation. */
+export function desiredHash(desired: KubeObject): string {
+  const annotations = { ...(desired.metadata.annotations ?? {}) };
+  delete annotations[DESIRED_HASH_ANNOTATION];
+  const metadata = { ...desired.metadata };
+  if (Object.keys(annotations).length > 0) metadata.annotations = annotations;
+  else delete metadata.annotations;
+  return createHash('sha256')
+    .update(compactJson({ ...desired, metadata }))
+    .digest('hex');
+}
+
+/** The desired object as written: with its hash annotation. */
+export function withDesiredHash(desired: KubeObject): KubeObject {
+  return {
+    ...desired,
+    metadata: {
+      ...desired.metadata,
+      annotations: { ...(desired.metadata.annotations ?? {}), [DESIRED_HASH_ANNOTATION]: desiredHash(desired) },
+    },
+  };
+}
+
+export function isControlledBy(object: KubeObject, ownerUid: string): boolean {
+  return (object.metadata.ownerReferences ?? []).some(
+    (reference) => reference.controller === true && reference.uid === ownerUid,
+  );
+}
+
+/** Desired keys only; null in desired ignored; arrays element-wise with equal length; scalars by value. */
+export function covers(existing: unknown, desired: unknown): boolean {
+  if (desired === null) return true;
+  if (Array.isArray(desired)) {
+    return (
+      Array.isArray(existing) &&
+      existing.length === desired.length &&
+      desired.every((item, index) => covers(existing[index], item))
+    );
+  }
+  if (typeof desired === 'object') {
+    if (typeof existing !== 'object' || existing === null || Array.isArray(existing)) return false;
+    const record = existing as Record<string, unknown>;
+    return Object.entries(desired).every(([key, value]) => covers(record[key], value));
+  }
+  return existing === desired;
+}
+
+/** §5.2: exists, controlled, same hash, and no drift in labels, annotations and spec. */
+export function isUpToDate(existing: KubeObject | undefined, desired: KubeObject, ownerUid: string): boolean {
+  if (!existing || !isControlledBy(existing, ownerUid)) return false;
+  const hash = desiredHash(desired);
+  if (existing.metadata.annotations?.[DESIRED_HASH_ANNOTATION] !== hash) return false;
+  const owner = desired.metadata.ownerReferences?.find((reference) => reference.controller === true);
+  const ownerPresent = (existing.metadata.ownerReferences ?? []).some((reference) => covers(reference, owner));
+  return (
+    ownerPresent &&
+    covers(existing.metadata.labels ?? {}, desired.metadata.labels ?? {}) &&
+    covers(existing.metadata.annotations ?? {}, desired.metadata.annotations ?? {}) &&
+    covers(existing.spec, desired.spec ?? null)
+  );
+}

@@ -1,0 +1,96 @@
+/**
+ * Condition bookkeeping shared by registration and instance status (registration.md §5,
+ * children-and-status.md §8.2–§8.6): initialisation, lastTransitionTime, message limits.
+ */
+import { compareByteOrder, type Condition } from '@scoby/kube-objects';
+
+export type ConditionStatus = Condition['status'];
+
+/** The part of a condition a computation decides; time is filled by `settleConditions`. */
+export interface ConditionValue {
+  status: ConditionStatus;
+  reason: string;
+  message: string;
+}
+
+const MAX_MESSAGE = 1024;
+
+/** RFC 3339 UTC with whole seconds. */
+export function formatTime(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** Messages over 1024 characters are cut to 1021 followed by `...` (§8.5). */
+export function limitMessage(message: string): string {
+  return message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 3)}...` : message;
+}
+
+const UNKNOWN: ConditionValue = { status: 'Unknown', reason: 'UNKNOWN', message: '' };
+
+/**
+ * §8.2: keep only well-formed entries of the expected types (first occurrence wins), add the missing
+ * ones as Unknown, sort by type.
+ */
+export function initializeConditions(stored: unknown, types: readonly string[], now: string): Condition[] {
+  const byType = new Map<string, Condition>();
+  if (Array.isArray(stored)) {
+    for (const entry of stored) {
+      if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) continue;
+      const record = entry as Record<string, unknown>;
+      if (typeof record.type !== 'string' || !types.includes(record.type) || byType.has(record.type)) continue;
+      byType.set(record.type, record as unknown as Condition);
+    }
+  }
+  for (const type of types) {
+    if (!byType.has(type)) byType.set(type, { type, ...UNKNOWN, lastTransitionTime: now });
+  }
+  return [...byType.values()].sort((a, b) => compareByteOrder(a.type, b.type));
+}
+
+/** Sets computed values on the conditions of the given types, leaving the others as they are. */
+export function setConditionValues(
+  conditions: readonly Condition[],
+  values: Readonly<Record<string, ConditionValue>>,
+): Condition[] {
+  return conditions.map((condition) => {
+    const value = values[condition.type];
+    return value ? { ...condition, ...value } : condition;
+  });
+}
+
+/**
+ * Final shape of the conditions to store: all five fields, messages limited, and lastTransitionTime
+ * kept from the stored condition of the same type when its status is unchanged, else `now` (§8.6;
+ * a time supplied by anyone else, e.g. a hook, is ignored).
+ */
+export function settleConditions(conditions: readonly Condition[], stored: unknown, now: string): Condition[] {
+  const storedByType = new Map<string, Record<string, unknown>>();
+  if (Array.isArray(stored)) {
+    for (const entry of stored) {
+      if (typeof entry === 'object' && entry !== null && typeof entry.type === 'string' && !storedByType.has(entry.type)) {
+        storedByType.set(entry.type, entry as Record<string, unknown>);
+      }
+    }
+  }
+  return conditions.map((condition) => {
+    const before = storedByType.get(condition.type);
+    const keep = before?.status === condition.status && typeof before.lastTransitionTime === 'string';
+    return {
+      type: condition.type,
+      status: condition.status,
+      reason: condition.reason,
+      message: limitMessage(condition.message),
+      lastTransitionTime: keep ? (before.lastTransitionTime as string) : now,
+    };
+  });
+}
+
+/** children-and-status.md §8.4. */
+export function readyFrom(conditions: readonly Condition[]): ConditionValue {
+  const others = conditions.filter((condition) => condition.type !== 'Ready');
+  if (others.some((condition) => condition.status === 'False')) {
+    return { status: 'False', reason: 'CONDITIONSNOTOK', message: '' };
+  }
+  if (others.some((condition) => condition.status !== 'True')) return { ...UNKNOWN };
+  return { status: 'True', reason: 'CONDITIONSOK', message: '' };
+}
