@@ -1,2 +1,11 @@
 export * from './types.ts';
 export * from './paths.ts';
+export { SCHEMA } from './schema.ts';
+export type { SchemaNode } from './schema-node.ts';
+export { crdManifest, crdManifestYaml } from './manifest.ts';
+export { validateRegistration, type RegistrationValidation } from './validation/validate-registration.ts';
+export { ValidationReason } from './validation/problem.ts';
+export { DEFAULT_HOOK_TIMEOUT_MS } from './validation/normalize.ts';
+export { parseIsoDurationMs } from './iso8601-duration.ts';
+export { parseUriReference, type ParsedUriReference, type UriReference } from './uri-reference.ts';
+export * from './registration-status.ts';

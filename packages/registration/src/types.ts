@@ -1,11 +1,18 @@
 /**
- * CRDRegistration v1alpha1 (registration.md). These are the shapes as written by users, including the
- * legacy aliases. `NormalizedRegistrationSpec` (see normalize) is what the rest of Scoby consumes.
- *
- * NOTE for maintainers: the JSON Schema in schema.ts is the source of truth; these types must stay in
- * step with it (a test checks that).
+ * CRDRegistration v1alpha1 (registration.md). The shapes as written by users, including the legacy
+ * aliases, are generated from the schema (src/schema.ts → src/types.generated.ts).
+ * `NormalizedRegistrationSpec` (see validateRegistration) is what the rest of Scoby consumes.
  */
-import type { Condition, KubeObject } from '@scoby/kube-objects';
+import type { KubeObject } from '@scoby/kube-objects';
+import type {
+  AddToVolume,
+  CRDRegistrationSpec,
+  CRDRegistrationStatus,
+  Destination,
+  FromSpecToEnv,
+  FromSpecToVolume,
+  SelectorRef,
+} from './types.generated.ts';
 
 export const GROUP = 'scoby.triggermesh.io';
 export const VERSION = 'v1alpha1';
@@ -13,128 +20,26 @@ export const API_VERSION = `${GROUP}/${VERSION}`;
 export const KIND = 'CRDRegistration';
 export const FINALIZER = 'scoby.triggermesh.io/finalizer';
 
-export interface SelectorRef {
-  name: string;
-  key: string;
-  optional?: boolean;
-}
-
-export interface FromSpecToEnv {
-  path: string;
-  name?: string;
-  default?: { value?: string; configMap?: SelectorRef; secret?: SelectorRef };
-  /** Legacy alias of default.value. */
-  defaultValue?: string;
-  valueFrom?: {
-    configMapPath?: { name: string; key: string; optional?: boolean };
-    secretPath?: { name: string; key: string; optional?: boolean };
-    builtInFunc?: { name: string; args?: string[] };
-  };
-}
-
-export interface VolumeItem {
-  key: string;
-  path: string;
-  mode?: number;
-}
-
-export interface MountFrom {
-  configMapPath?: { name: string; items?: VolumeItem[]; defaultMode?: number; optional?: boolean };
-  secretPath?: { secretName: string; items?: VolumeItem[]; defaultMode?: number; optional?: boolean };
-}
-
-export interface FromSpecToVolume {
-  path: string;
-  name: string;
-  mountPath: string;
-  mountFrom: MountFrom;
-}
-
-export interface AddToEnv {
-  name: string;
-  value?: string;
-  valueFrom?: {
-    field?: { fieldPath: string; apiVersion?: string };
-    /** Legacy alias of field. */
-    fieldRef?: { fieldPath: string; apiVersion?: string };
-    configMap?: SelectorRef;
-    secret?: SelectorRef;
-  };
-  valueFromControllerConfigMap?: SelectorRef;
-}
-
-export interface AddToVolume {
-  name: string;
-  mountPath: string;
-  mountFrom: MountFrom;
-}
-
-export interface ParameterConfiguration {
-  global?: { defaultPrefix?: string };
-  fromSpec?: {
-    skip?: { path: string }[];
-    toEnv?: FromSpecToEnv[];
-    toVolume?: FromSpecToVolume[];
-  };
-  add?: {
-    toEnv?: AddToEnv[];
-    toVolume?: AddToVolume[];
-  };
-}
-
-export interface StatusConfiguration {
-  add?: { path: string; valueFrom: { path: string } }[];
-  conditionsFromHook?: { type: string }[];
-}
-
-export interface DeploymentFormFactor {
-  replicas?: number;
-  service?: { port: number; targetPort: number };
-}
-
-export interface KnativeServiceFormFactor {
-  minScale?: number;
-  maxScale?: number;
-  visibility?: string;
-}
-
-export interface FormFactorBlock {
-  deployment?: DeploymentFormFactor | null;
-  knativeService?: KnativeServiceFormFactor | null;
-  /** Plugin form factors, configured under their own key. */
-  [plugin: string]: unknown;
-}
-
-export interface Destination {
-  ref?: { apiVersion?: string; kind?: string; name?: string; namespace?: string };
-  uri?: string;
-}
+export type {
+  AddToEnv,
+  AddToVolume,
+  CRDRegistrationSpec,
+  CRDRegistrationStatus,
+  DeploymentFormFactor,
+  Destination,
+  FormFactorBlock,
+  FromSpecToEnv,
+  FromSpecToVolume,
+  HookSpec,
+  KnativeServiceFormFactor,
+  MountFrom,
+  ParameterConfiguration,
+  SelectorRef,
+  StatusConfiguration,
+  VolumeItem,
+} from './types.generated.ts';
 
 export type HookCapability = 'pre-reconcile' | 'finalize';
-
-export interface HookSpec {
-  version: string | number;
-  address: Destination;
-  timeout?: string;
-  capabilities?: string[];
-}
-
-export interface CRDRegistrationSpec {
-  crd: string;
-  workload: {
-    fromImage: { repo: string };
-    formFactor?: FormFactorBlock;
-    parameterConfiguration?: ParameterConfiguration;
-    statusConfiguration?: StatusConfiguration;
-  };
-  hook?: HookSpec;
-}
-
-export interface CRDRegistrationStatus {
-  observedGeneration?: number;
-  annotations?: Record<string, string>;
-  conditions?: Condition[];
-}
 
 export interface CRDRegistration extends KubeObject {
   spec: CRDRegistrationSpec;

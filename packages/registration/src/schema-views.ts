@@ -1,0 +1,37 @@
+/**
+ * Plain JSON Schema view of the structural schema, for tools that do not know the Kubernetes
+ * extensions (ajv, json-schema-to-typescript). `nullable` is kept: ajv understands it natively and the
+ * type renderer maps it itself.
+ */
+import type { SchemaNode } from './schema-node.ts';
+
+export type JsonSchema = { [keyword: string]: unknown };
+
+/** Shared nodes map to one shared view, so the type generator emits one type for them. */
+const views = new WeakMap<SchemaNode, JsonSchema>();
+
+export function toJsonSchema(node: SchemaNode): JsonSchema {
+  const known = views.get(node);
+  if (known !== undefined) return known;
+  const {
+    properties,
+    items,
+    additionalProperties,
+    'x-kubernetes-preserve-unknown-fields': preserveUnknown,
+    'x-kubernetes-int-or-string': intOrString,
+    ...plain
+  } = node;
+  const view: JsonSchema = { ...plain };
+  if (intOrString === true) view['type'] = ['integer', 'string'];
+  if (properties !== undefined) {
+    view['properties'] = Object.fromEntries(
+      Object.entries(properties).map(([key, child]) => [key, toJsonSchema(child)]),
+    );
+  }
+  if (items !== undefined) view['items'] = toJsonSchema(items);
+  if (additionalProperties !== undefined) view['additionalProperties'] = toJsonSchema(additionalProperties);
+  // Elsewhere unknown keys never reach Scoby (the API server prunes them), so they are not rejected.
+  else if (preserveUnknown === true) view['additionalProperties'] = true;
+  views.set(node, view);
+  return view;
+}

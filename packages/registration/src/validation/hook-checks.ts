@@ -1,0 +1,90 @@
+/** Rows 12–15 of registration.md §4: spec.hook (§3.4). */
+import { parseIsoDurationMs } from '../iso8601-duration.ts';
+import type { Destination, HookSpec, Problem } from '../types.ts';
+import { parseUriReference } from '../uri-reference.ts';
+import { HOOK, isSet, problem, quote, quoteList, ValidationReason } from './problem.ts';
+
+export const SUPPORTED_HOOK_VERSIONS: readonly (string | number)[] = ['v1', '1', 1];
+/** Accepted capability spellings and what they mean. */
+export const CAPABILITY_SPELLINGS = {
+  'pre-reconcile': 'pre-reconcile',
+  finalize: 'finalize',
+  finalization: 'finalize',
+} as const;
+const SUPPORTED_CAPABILITIES = ['pre-reconcile', 'finalize'];
+const REF_FIELDS = ['apiVersion', 'kind', 'name', 'namespace'] as const;
+const URI_SCHEMES = ['http', 'https'];
+
+/** Row 12. */
+export function hookVersionProblems(hook: HookSpec): Problem[] {
+  if (SUPPORTED_HOOK_VERSIONS.includes(hook.version)) return [];
+  return [
+    problem(
+      `${HOOK}.version`,
+      ValidationReason.InvalidHookVersion,
+      `unsupported hooks API version ${quote(String(hook.version))} (supported: "v1")`,
+    ),
+  ];
+}
+
+/** Row 13. */
+export function hookAddressProblems(address: Destination): Problem[] {
+  const path = `${HOOK}.address`;
+  const reason = ValidationReason.InvalidHookAddress;
+  const { ref, uri } = address;
+  if (!isSet(ref) && !isSet(uri)) return [problem(path, reason, 'one of ref or uri must be set')];
+  const problems = REF_FIELDS.filter((field) => ref && !ref[field]).map((field) =>
+    problem(`${path}.ref.${field}`, reason, 'required, a CRDRegistration is cluster scoped'),
+  );
+  const uriProblem = uri === undefined ? undefined : hookUriProblem(uri, isSet(ref));
+  if (uriProblem !== undefined) problems.push(problem(`${path}.uri`, reason, uriProblem));
+  return problems;
+}
+
+function hookUriProblem(uri: string, withRef: boolean): string | undefined {
+  const parsed = parseUriReference(uri);
+  if (!parsed.ok) return `invalid URI ${quote(uri)}: ${parsed.reason}`;
+  const { scheme, host } = parsed.uri;
+  if (scheme !== undefined && !URI_SCHEMES.includes(scheme.toLowerCase())) {
+    return `unsupported scheme ${quote(scheme)} (supported: ${URI_SCHEMES.join(', ')})`;
+  }
+  if (withRef && host) return `URI should not contain a host while also informing a Reference: ${quote(uri)}`;
+  if (!withRef && (scheme === undefined || !host)) {
+    return `${quote(uri)} must be an absolute http or https URI when no ref is set`;
+  }
+  return undefined;
+}
+
+/** Row 14. An empty timeout means "absent". */
+export function hookTimeoutProblems(hook: HookSpec): Problem[] {
+  if (hook.timeout === undefined || hook.timeout === '') return [];
+  const path = `${HOOK}.timeout`;
+  const milliseconds = parseIsoDurationMs(hook.timeout);
+  if (milliseconds === undefined) {
+    return [
+      problem(
+        path,
+        ValidationReason.InvalidHookTimeout,
+        `${quote(hook.timeout)} is not an ISO 8601 duration (for example "PT10S")`,
+      ),
+    ];
+  }
+  return milliseconds > 0
+    ? []
+    : [problem(path, ValidationReason.InvalidHookTimeout, 'must be greater than zero')];
+}
+
+/** Row 15. */
+export function hookCapabilityProblems(hook: HookSpec): Problem[] {
+  return (hook.capabilities ?? []).flatMap((capability, i) =>
+    Object.hasOwn(CAPABILITY_SPELLINGS, capability)
+      ? []
+      : [
+          problem(
+            `${HOOK}.capabilities[${i}]`,
+            ValidationReason.InvalidHookCapability,
+            `unknown capability ${quote(capability)} (supported: ${quoteList(SUPPORTED_CAPABILITIES)})`,
+          ),
+        ],
+  );
+}

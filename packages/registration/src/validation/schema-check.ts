@@ -1,0 +1,61 @@
+/**
+ * Schema-level checks (types, required fields), normally already enforced by the API server through
+ * the CRD. Form-factor blocks are left to their form factor (row 3 of registration.md §4), so that
+ * plugin and built-in blocks are reported the same way.
+ */
+import { Ajv, type ErrorObject } from 'ajv';
+import { SCHEMA } from '../schema.ts';
+import { toJsonSchema } from '../schema-views.ts';
+import type { Problem } from '../types.ts';
+import { FORM_FACTOR, problem, ValidationReason } from './problem.ts';
+
+const specSchema = SCHEMA.properties?.['spec'];
+if (specSchema === undefined) throw new Error('SCHEMA declares no spec');
+
+const validateShape = new Ajv({ allErrors: true, allowUnionTypes: true }).compile({
+  type: 'object',
+  required: ['spec'],
+  properties: { spec: toJsonSchema(specSchema) },
+});
+
+export function schemaProblems(registration: unknown): Problem[] {
+  if (validateShape(registration)) return [];
+  return (validateShape.errors ?? [])
+    .map(toProblem)
+    .filter((found) => !found.path.startsWith(`${FORM_FACTOR}.`));
+}
+
+function toProblem(error: ErrorObject): Problem {
+  const path = fieldPath(error.instancePath);
+  switch (error.keyword) {
+    case 'required': {
+      const missing = String(error.params['missingProperty']);
+      return problem(path === '' ? missing : `${path}.${missing}`, ValidationReason.InvalidSpec, 'required');
+    }
+    case 'type': {
+      const types = String(error.params['type']).split(',');
+      return problem(
+        path || 'registration',
+        ValidationReason.InvalidSpec,
+        `must be of type ${types.join(' or ')}`,
+      );
+    }
+    case 'minLength':
+      return problem(path, ValidationReason.InvalidSpec, 'must not be empty');
+    default:
+      return problem(path, ValidationReason.InvalidSpec, error.message ?? 'invalid');
+  }
+}
+
+/** "/spec/hook/capabilities/1" → "spec.hook.capabilities[1]". */
+function fieldPath(instancePath: string): string {
+  return instancePath
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .reduce(
+      (path, segment) =>
+        /^\d+$/.test(segment) ? `${path}[${segment}]` : path === '' ? segment : `${path}.${segment}`,
+      '',
+    );
+}

@@ -1,0 +1,75 @@
+/**
+ * validateRegistration (registration.md §4): schema checks, then rows 1–15 of the table in table order,
+ * then defaulting. Pure: the form factors are known only through the injected catalog.
+ */
+import type {
+  CRDRegistrationSpec,
+  FormFactorCatalog,
+  NormalizedRegistrationSpec,
+  Problem,
+} from '../types.ts';
+import { aliasProblems, builtInFuncProblems, choiceProblems } from './choice-checks.ts';
+import { formFactorProblems, selectedFormFactor } from './form-factor-checks.ts';
+import {
+  hookAddressProblems,
+  hookCapabilityProblems,
+  hookTimeoutProblems,
+  hookVersionProblems,
+} from './hook-checks.ts';
+import { envNameProblems, volumeNameProblems } from './name-checks.ts';
+import { normalizeRegistration } from './normalize.ts';
+import { duplicatePathProblems, pathSyntaxProblems } from './path-checks.ts';
+import { schemaProblems } from './schema-check.ts';
+import { statusConfigurationProblems } from './status-configuration-checks.ts';
+
+export type RegistrationValidation =
+  | { ok: true; spec: NormalizedRegistrationSpec }
+  | { ok: false; problems: Problem[]; reason: string; message: string };
+
+export function validateRegistration(
+  registration: unknown,
+  catalog: FormFactorCatalog,
+): RegistrationValidation {
+  const shapeProblems = schemaProblems(registration);
+  // Rows 1–15 rely on the shapes the schema guarantees.
+  if (shapeProblems.length > 0) return failure(shapeProblems);
+  const spec = (registration as { spec: CRDRegistrationSpec }).spec;
+  const formFactor = selectedFormFactor(spec.workload.formFactor, catalog);
+  const hook = spec.hook;
+  const problems = [
+    ...formFactorProblems(spec.workload.formFactor, catalog),
+    ...pathSyntaxProblems(spec),
+    ...duplicatePathProblems(spec),
+    ...envNameProblems(spec),
+    ...volumeNameProblems(spec),
+    ...aliasProblems(spec),
+    ...choiceProblems(spec),
+    ...builtInFuncProblems(spec),
+    ...statusConfigurationProblems(
+      spec,
+      formFactor === undefined
+        ? undefined
+        : { name: formFactor, conditionTypes: catalog.conditionTypes(formFactor) },
+    ),
+    ...(hook === undefined
+      ? []
+      : [
+          ...hookVersionProblems(hook),
+          ...hookAddressProblems(hook.address),
+          ...hookTimeoutProblems(hook),
+          ...hookCapabilityProblems(hook),
+        ]),
+  ];
+  if (problems.length > 0 || formFactor === undefined) return failure(problems);
+  return { ok: true, spec: normalizeRegistration(spec, formFactor, catalog) };
+}
+
+function failure(problems: Problem[]): RegistrationValidation {
+  const [first] = problems;
+  return {
+    ok: false,
+    problems,
+    reason: first?.reason ?? '',
+    message: problems.map((found) => found.message).join('; '),
+  };
+}
