@@ -1,0 +1,263 @@
+/**
+ * One instance reconcile, children-and-status.md §1 steps 1–12. Level-based and idempotent: it reads
+ * the instance from the cache, computes what should be, writes only differences, and tells the queue
+ * when to come back.
+ */
+import type { RenderLookups } from '@scoby/env';
+import type { HookCall, HookClient, HookFailure } from '@scoby/hooks-v1';
+import { labelValue, ownerReference, standardLabels } from '@scoby/formfactor';
+import type { KubeObject } from '@scoby/kube-objects';
+import { FINALIZER } from '@scoby/registration';
+import { formatTime } from '../status/conditions.ts';
+import { applyHookStatus, completeStatus, startWorkingStatus, type Status, type StatusCompletion } from '../status/instance-status.ts';
+import { statusMergePatch } from '../status/status-patch.ts';
+import { statusPathAllowed } from '../crd/status-paths.ts';
+import { normalizeChild } from '../children/normalize.ts';
+import { errorMessage, isNotFound } from '../kube/api-error.ts';
+import type { DynamicClient } from '../kube/dynamic-client.ts';
+import { renderInstance } from './render-instance.ts';
+import { writeChildren, type ChildStore } from './write-children.ts';
+import { hasFinalizer, setFinalizer } from './finalizers.ts';
+import { parkingFingerprint, type ParkingLot } from './parking.ts';
+import type { HookTarget, InstanceConfig } from './instance-config.ts';
+
+export interface EventSink {
+  emit(object: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void;
+}
+
+export interface ReconcileDependencies {
+  client: DynamicClient;
+  children: ChildStore;
+  lookups: RenderLookups;
+  hooks: HookClient;
+  events: EventSink;
+  parking: ParkingLot;
+  /** Prunes a desired status with the status schema as the API server would (§7.2). */
+  pruneStatus(status: Status): Status;
+  formFactorFormat?: 'string' | 'object';
+  clusterDomain: string;
+  now(): Date;
+}
+
+export type ReconcileOutcome =
+  | { kind: 'done'; writes: number }
+  | { kind: 'retry'; reason: string; retryAfterMs?: number }
+  | { kind: 'parked' };
+
+type Failure = NonNullable<StatusCompletion['failure']>;
+
+const MANAGED_BY = 'app.kubernetes.io/managed-by';
+const INSTANCE_LABEL = 'app.kubernetes.io/instance';
+
+/** The instance as a hook sees it: without managedFields, with the given status. */
+function hookObject(instance: KubeObject, status?: Status): KubeObject {
+  const { managedFields: _managedFields, ...metadata } = instance.metadata;
+  return status === undefined ? { ...instance, metadata } : { ...instance, metadata, status };
+}
+
+function hookCall(
+  config: InstanceConfig,
+  hook: HookTarget,
+  phase: HookCall['phase'],
+  object: KubeObject,
+  children?: Record<string, KubeObject>,
+): HookCall {
+  return {
+    url: hook.url,
+    timeoutMs: hook.timeoutMs,
+    phase,
+    formFactor: config.plugin.hookName ?? config.plugin.name,
+    object,
+    ...(children ? { children } : {}),
+    managedKinds: config.plugin.managedKinds,
+    instanceNamespace: object.metadata.namespace ?? '',
+  };
+}
+
+export class InstanceReconciler {
+  readonly #deps: ReconcileDependencies;
+
+  constructor(deps: ReconcileDependencies) {
+    this.#deps = deps;
+  }
+
+  async reconcile(config: InstanceConfig, cached: KubeObject | undefined, key: string): Promise<ReconcileOutcome> {
+    const deps = this.#deps;
+    if (!cached) {
+      deps.parking.release(key);
+      return { kind: 'done', writes: 0 };
+    }
+    if (deps.parking.isParked(key, parkingFingerprint(cached, config.revision))) return { kind: 'parked' };
+    if (cached.metadata.deletionTimestamp) return this.#finalize(config, cached, key);
+
+    let instance = cached;
+    let writes = 0;
+    const wantsFinalizer = config.hook?.finalize === true;
+    if (hasFinalizer(instance) !== wantsFinalizer) {
+      const updated = await setFinalizer(deps.client, config.instanceResource, instance, wantsFinalizer);
+      if (!updated) return { kind: 'done', writes: 1 };
+      writes++;
+      if (!wantsFinalizer) deps.events.emit(instance, 'Normal', 'FinalizerReleased', `removed finalizer ${FINALIZER}`);
+      instance = updated;
+    }
+
+    const now = formatTime(deps.now());
+    let working = startWorkingStatus(instance.status, config.conditionTypes, now);
+    const rendered = await renderInstance(
+      instance,
+      working,
+      {
+        registrationName: config.registrationName,
+        spec: config.spec,
+        plugin: config.plugin,
+        instanceApiVersion: `${config.crd.group}/${config.crd.version}`,
+        statusPathAllowed: (segments) => statusPathAllowed(config.crd.status.schema, segments),
+      },
+      deps.lookups,
+    );
+    for (const warning of rendered.warnings) deps.events.emit(instance, 'Warning', 'EnvNameCollision', warning);
+    if (!rendered.ok) {
+      const message = rendered.errors.join('; ');
+      deps.events.emit(instance, 'Warning', 'RenderFailed', message);
+      writes += await this.#writeStatus(config, instance, working, { failure: { reason: 'RenderFailed', message } });
+      return { kind: 'retry', reason: message };
+    }
+    working = rendered.status;
+    let children = rendered.children;
+
+    if (config.hook?.preReconcile) {
+      const answer = await deps.hooks.call(
+        hookCall(config, config.hook, 'pre-reconcile', hookObject(instance, working), children),
+      );
+      if (answer.ok) {
+        if (answer.objectChangesIgnored && answer.objectChangesIgnored.length > 0) {
+          deps.events.emit(
+            instance,
+            'Warning',
+            'HookObjectChangesIgnored',
+            `hook changes to ${answer.objectChangesIgnored.join(', ')} are ignored; only status is applied`,
+          );
+        }
+        if (answer.object?.status) {
+          working = applyHookStatus(working, answer.object.status, config.hookConditionTypes, config.conditionTypes, now);
+        }
+        if (answer.children) children = answer.children;
+      } else {
+        deps.events.emit(instance, 'Warning', 'HookFailed', answer.message);
+        if (!answer.continue) {
+          writes += await this.#writeStatus(config, instance, working, { failure: { reason: 'HookFailed', message: answer.message } });
+          return this.#hookFailureOutcome(answer, instance, config, key);
+        }
+      }
+    }
+
+    const namespace = instance.metadata.namespace ?? '';
+    const identity = {
+      apiVersion: `${config.crd.group}/${config.crd.version}`,
+      kind: instance.kind,
+      namespace,
+      name: instance.metadata.name ?? '',
+      uid: instance.metadata.uid ?? '',
+    };
+    const ownership = {
+      namespace,
+      labels: standardLabels(config.registrationName, identity.name),
+      ownerReference: ownerReference(identity),
+    };
+    const finalChildren = Object.fromEntries(
+      Object.entries(children).map(([key, child]) => [key, normalizeChild(child, ownership)]),
+    );
+    const outcome = await writeChildren(
+      deps.client,
+      deps.children,
+      finalChildren,
+      { kind: instance.kind, name: identity.name, uid: identity.uid, namespace },
+      { [MANAGED_BY]: 'scoby-controller', [INSTANCE_LABEL]: labelValue(identity.name) },
+    );
+    writes += outcome.writes;
+    if (outcome.errors.length > 0) {
+      const message = outcome.errors.join('; ');
+      deps.events.emit(instance, 'Warning', 'ApplyFailed', message);
+      writes += await this.#writeStatus(config, instance, working, { failure: { reason: 'ApplyFailed', message } });
+      return { kind: 'retry', reason: message };
+    }
+
+    const verdict = config.plugin.status({
+      block: config.spec.formFactor.config,
+      children: finalChildren,
+      observed: outcome.observed,
+      clusterDomain: deps.clusterDomain,
+    });
+    writes += await this.#writeStatus(config, instance, working, { formFactor: verdict });
+    return { kind: 'done', writes };
+  }
+
+  /** hooks-v1.md §7. */
+  async #finalize(config: InstanceConfig, instance: KubeObject, key: string): Promise<ReconcileOutcome> {
+    const deps = this.#deps;
+    if (!hasFinalizer(instance)) return { kind: 'done', writes: 0 };
+    const hook = config.hook;
+    if (hook?.finalize) {
+      const answer = await deps.hooks.call(hookCall(config, hook, 'finalize', hookObject(instance)));
+      if (!answer.ok) {
+        deps.events.emit(instance, 'Warning', 'HookFailed', answer.message);
+        if (!answer.continue) {
+          const now = formatTime(deps.now());
+          const working = startWorkingStatus(instance.status, config.conditionTypes, now);
+          await this.#writeStatus(config, instance, working, { failure: { reason: 'HookFailed', message: answer.message } });
+          return this.#hookFailureOutcome(answer, instance, config, key);
+        }
+      }
+      await setFinalizer(deps.client, config.instanceResource, instance, false);
+      return { kind: 'done', writes: 1 };
+    }
+    if (hook) {
+      await deps.hooks.call(hookCall(config, hook, 'finalize', hookObject(instance)));
+    }
+    await setFinalizer(deps.client, config.instanceResource, instance, false);
+    deps.events.emit(instance, 'Normal', 'FinalizerReleased', `removed finalizer ${FINALIZER}`);
+    return { kind: 'done', writes: 1 };
+  }
+
+  #hookFailureOutcome(answer: HookFailure, instance: KubeObject, config: InstanceConfig, key: string): ReconcileOutcome {
+    if (answer.permanent) {
+      this.#deps.parking.park(key, parkingFingerprint(instance, config.revision));
+      return { kind: 'parked' };
+    }
+    return answer.retryAfterMs === undefined
+      ? { kind: 'retry', reason: answer.message }
+      : { kind: 'retry', reason: answer.message, retryAfterMs: answer.retryAfterMs };
+  }
+
+  /** Steps 10–11: complete the status and write it when it changed. Returns the number of writes. */
+  async #writeStatus(
+    config: InstanceConfig,
+    instance: KubeObject,
+    working: Status,
+    completion: Pick<StatusCompletion, 'formFactor'> & { failure?: Failure },
+  ): Promise<number> {
+    const deps = this.#deps;
+    if (!config.crd.status.subresource) return 0;
+    const desired = deps.pruneStatus(
+      completeStatus(working, {
+        ...completion,
+        generation: instance.metadata.generation,
+        features: config.crd.status,
+        stored: instance.status,
+        now: formatTime(deps.now()),
+      }),
+    );
+    const patch = statusMergePatch(instance.status, desired);
+    if (!patch) return 0;
+    try {
+      await deps.client.patch(config.instanceResource, instance.metadata.namespace, instance.metadata.name ?? '', patch, {
+        subresource: 'status',
+      });
+      return 1;
+    } catch (error) {
+      if (isNotFound(error)) return 0;
+      deps.events.emit(instance, 'Warning', 'StatusWriteFailed', errorMessage(error));
+      throw error;
+    }
+  }
+}

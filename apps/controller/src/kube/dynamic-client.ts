@@ -1,0 +1,187 @@
+/**
+ * A dynamic JSON client: any resource, any verb, any subresource, objects kept as plain JSON (the typed
+ * client-node APIs turn built-in kinds into class instances with Date fields, which a controller that
+ * hashes and compares objects cannot use). Server address, TLS and credentials come from client-node's
+ * KubeConfig, so every kubeconfig form client-node accepts works here.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeObject } from '@scoby/kube-objects';
+import { ApiError } from './api-error.ts';
+
+export interface ResourceRef {
+  group: string;
+  version: string;
+  /** Lower-case plural, e.g. `deployments`. */
+  resource: string;
+  namespaced: boolean;
+}
+
+export interface ObjectList {
+  metadata: { resourceVersion?: string; continue?: string };
+  items: KubeObject[];
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  contentType?: string;
+  query?: Record<string, string | undefined>;
+}
+
+export const MERGE_PATCH = 'application/merge-patch+json';
+export const APPLY_PATCH = 'application/apply-patch+yaml';
+
+export function resourcePath(ref: ResourceRef, namespace?: string, name?: string, subresource?: string): string {
+  const base = ref.group === '' ? `/api/${ref.version}` : `/apis/${ref.group}/${ref.version}`;
+  const scope = ref.namespaced && namespace ? `/namespaces/${encodeURIComponent(namespace)}` : '';
+  const item = name === undefined ? '' : `/${encodeURIComponent(name)}`;
+  return `${base}${scope}/${ref.resource}${item}${subresource ? `/${subresource}` : ''}`;
+}
+
+export class DynamicClient {
+  readonly #kubeConfig: KubeConfig;
+  readonly #server: URL;
+  readonly #agent: http.Agent;
+  readonly #discovery = new Map<string, Promise<Map<string, ResourceRef>>>();
+
+  constructor(kubeConfig: KubeConfig) {
+    const cluster = kubeConfig.getCurrentCluster();
+    if (!cluster) throw new Error('the kubeconfig has no current cluster');
+    this.#kubeConfig = kubeConfig;
+    this.#server = new URL(cluster.server);
+    const secure = this.#server.protocol === 'https:';
+    this.#agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+  }
+
+  get kubeConfig(): KubeConfig {
+    return this.#kubeConfig;
+  }
+
+  async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    const url = new URL(this.#server.pathname.replace(/\/$/, '') + path, this.#server);
+    for (const [key, value] of Object.entries(options.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, value);
+    }
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const requestOptions: https.RequestOptions = {
+      method,
+      agent: this.#agent,
+      headers: {
+        Accept: 'application/json',
+        ...(body === undefined ? {} : { 'Content-Type': options.contentType ?? 'application/json' }),
+      },
+    };
+    await this.#kubeConfig.applyToHTTPSOptions(requestOptions);
+    const transport = url.protocol === 'https:' ? https : http;
+    return new Promise<T>((resolve, reject) => {
+      const request = transport.request(url, requestOptions, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const code = response.statusCode ?? 0;
+          let parsed: unknown;
+          try {
+            parsed = text === '' ? undefined : JSON.parse(text);
+          } catch {
+            parsed = undefined;
+          }
+          if (code >= 200 && code < 300) {
+            resolve(parsed as T);
+            return;
+          }
+          const status = (parsed ?? {}) as { reason?: string; message?: string };
+          const retryAfter = Number(response.headers['retry-after']);
+          reject(
+            new ApiError(
+              code,
+              status.reason ?? '',
+              status.message ?? (text.trim() || `HTTP ${code}`),
+              Number.isFinite(retryAfter) ? retryAfter : undefined,
+            ),
+          );
+        });
+      });
+      request.on('error', reject);
+      request.end(body);
+    });
+  }
+
+  /** Maps apiVersion + kind to a resource through discovery (cached per apiVersion, refreshed on a miss). */
+  async resourceFor(apiVersion: string, kind: string): Promise<ResourceRef | undefined> {
+    const cached = await this.#resources(apiVersion, false);
+    return cached.get(kind) ?? (await this.#resources(apiVersion, true)).get(kind);
+  }
+
+  #resources(apiVersion: string, refresh: boolean): Promise<Map<string, ResourceRef>> {
+    const existing = this.#discovery.get(apiVersion);
+    if (existing && !refresh) return existing;
+    const slash = apiVersion.indexOf('/');
+    const group = slash < 0 ? '' : apiVersion.slice(0, slash);
+    const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
+    const path = group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
+    const loading = this.request<{ resources?: { name: string; kind: string; namespaced: boolean }[] }>('GET', path)
+      .then((list) => {
+        const byKind = new Map<string, ResourceRef>();
+        for (const entry of list.resources ?? []) {
+          if (!entry.name.includes('/')) {
+            byKind.set(entry.kind, { group, version, resource: entry.name, namespaced: entry.namespaced });
+          }
+        }
+        return byKind;
+      })
+      .catch((error: unknown) => {
+        this.#discovery.delete(apiVersion);
+        if (error instanceof ApiError && error.code === 404) return new Map<string, ResourceRef>();
+        throw error;
+      });
+    this.#discovery.set(apiVersion, loading);
+    return loading;
+  }
+
+  get(ref: ResourceRef, namespace: string | undefined, name: string): Promise<KubeObject> {
+    return this.request('GET', resourcePath(ref, namespace, name));
+  }
+
+  list(ref: ResourceRef, namespace?: string, query: RequestOptions['query'] = {}): Promise<ObjectList> {
+    return this.request('GET', resourcePath(ref, namespace), { query });
+  }
+
+  create(ref: ResourceRef, object: KubeObject): Promise<KubeObject> {
+    return this.request('POST', resourcePath(ref, object.metadata.namespace), { body: object });
+  }
+
+  /** Server-side apply: every desired field holds afterwards, fields this manager dropped are removed. */
+  apply(ref: ResourceRef, object: KubeObject, fieldManager: string): Promise<KubeObject> {
+    return this.request('PATCH', resourcePath(ref, object.metadata.namespace, object.metadata.name), {
+      body: object,
+      contentType: APPLY_PATCH,
+      query: { fieldManager, force: 'true' },
+    });
+  }
+
+  patch(
+    ref: ResourceRef,
+    namespace: string | undefined,
+    name: string,
+    patch: unknown,
+    options: { contentType?: string; subresource?: string } = {},
+  ): Promise<KubeObject> {
+    return this.request('PATCH', resourcePath(ref, namespace, name, options.subresource), {
+      body: patch,
+      contentType: options.contentType ?? MERGE_PATCH,
+    });
+  }
+
+  delete(ref: ResourceRef, namespace: string | undefined, name: string, propagationPolicy = 'Background'): Promise<unknown> {
+    return this.request('DELETE', resourcePath(ref, namespace, name), {
+      body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy },
+    });
+  }
+
+  close(): void {
+    this.#agent.destroy();
+  }
+}

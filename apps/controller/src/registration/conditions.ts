@@ -1,0 +1,66 @@
+/**
+ * Registration conditions (registration.md §5.2–§5.3) as a function of what the reconcile found.
+ */
+import {
+  computeRegistrationReady,
+  crdServesNoVersionMessage,
+  RegistrationReason,
+  waitingForCrdMessage,
+} from '@scoby/registration';
+import type { ConditionValue } from '../status/conditions.ts';
+
+export type CrdLookup =
+  | { kind: 'found'; servesVersion: boolean }
+  | { kind: 'missing'; message: string };
+
+/** Outcome of the checks that need the CRD (§4 second table) and of starting the controller. */
+export type ControllerOutcome =
+  | { kind: 'failed'; reason: string; message: string }
+  | { kind: 'starting' }
+  | { kind: 'started' };
+
+export interface RegistrationFindings {
+  crdName: string;
+  validation: { ok: true } | { ok: false; reason: string; message: string };
+  crd: CrdLookup;
+  /** Absent when the checks did not run (invalid spec or CRD not usable). */
+  controller?: ControllerOutcome;
+}
+
+export interface RegistrationConditionValues {
+  CRDExists: ConditionValue;
+  ControllerReady: ConditionValue;
+  Ready: ConditionValue;
+}
+
+const UNKNOWN = { status: 'Unknown', reason: RegistrationReason.Unknown, message: '' } as const;
+
+function crdExists(findings: RegistrationFindings): ConditionValue {
+  if (findings.crd.kind === 'missing') {
+    return { status: 'False', reason: RegistrationReason.CRDError, message: findings.crd.message };
+  }
+  if (!findings.crd.servesVersion) {
+    return { status: 'False', reason: RegistrationReason.CRDError, message: crdServesNoVersionMessage(findings.crdName) };
+  }
+  return { status: 'True', reason: RegistrationReason.CRDExist, message: '' };
+}
+
+function controllerReady(findings: RegistrationFindings): ConditionValue {
+  if (!findings.validation.ok) {
+    return { status: 'False', reason: findings.validation.reason, message: findings.validation.message };
+  }
+  if (findings.crd.kind === 'missing') {
+    return { ...UNKNOWN, message: waitingForCrdMessage(findings.crdName) };
+  }
+  const outcome = findings.controller;
+  if (!outcome || outcome.kind === 'starting') return { ...UNKNOWN };
+  if (outcome.kind === 'failed') return { status: 'False', reason: outcome.reason, message: outcome.message };
+  return { status: 'True', reason: RegistrationReason.ControllerStarted, message: '' };
+}
+
+export function registrationConditions(findings: RegistrationFindings): RegistrationConditionValues {
+  const CRDExists = crdExists(findings);
+  const ControllerReady = controllerReady(findings);
+  const { status, reason, message } = computeRegistrationReady(CRDExists, ControllerReady);
+  return { CRDExists, ControllerReady, Ready: { status, reason, message } };
+}

@@ -1,0 +1,241 @@
+/**
+ * The registration reconcile (registration.md §6.1): validate, find the CRD, check scope, ownership and
+ * the hook address, run the instance controller, and report status. Writes only differences.
+ */
+import { unservedApiMessage, type FormFactorRegistry } from '@scoby/formfactor';
+import { compactJson, type KubeObject } from '@scoby/kube-objects';
+import {
+  crdAlreadyRegisteredMessage,
+  crdClusterScopedMessage,
+  FINALIZER,
+  validateRegistration,
+  type CRDRegistration,
+  type Destination,
+  type NormalizedRegistrationSpec,
+} from '@scoby/registration';
+import { inspectCrd, type CrdInfo } from '../crd/inspect.ts';
+import { formatTime, initializeConditions, setConditionValues, settleConditions } from '../status/conditions.ts';
+import { statusMergePatch } from '../status/status-patch.ts';
+import type { DynamicClient, ResourceRef } from '../kube/dynamic-client.ts';
+import { setFinalizer } from '../instance/finalizers.ts';
+import type { InstanceConfig } from '../instance/instance-config.ts';
+import { activeRegistration } from './active.ts';
+import { registrationConditions, type ControllerOutcome, type RegistrationFindings } from './conditions.ts';
+
+export const REGISTRATION_RESOURCE: ResourceRef = {
+  group: 'scoby.triggermesh.io',
+  version: 'v1alpha1',
+  resource: 'crdregistrations',
+  namespaced: false,
+};
+
+const CONDITION_TYPES = ['CRDExists', 'ControllerReady', 'Ready'];
+
+/** The instance controllers, one per active registration. */
+export interface InstanceControllerHost {
+  /** Starts or reconfigures the controller; `started` once its informers have synced. */
+  ensure(config: InstanceConfig): Promise<ControllerOutcome>;
+  /** Stops reconciling the registration's instances; children and finalizers are left alone. */
+  pause(registrationName: string): Promise<void>;
+  /** Stops the controller and releases instance finalizers of `crd` (§6.6 steps 2–3, §6.7). */
+  release(registrationName: string, crdName: string, hook: InstanceConfig['hook']): Promise<void>;
+  /** The CRD the running controller serves, if any. */
+  crdOf(registrationName: string): string | undefined;
+}
+
+export interface RegistrationWorld {
+  client: DynamicClient;
+  formFactors: FormFactorRegistry;
+  controllers: InstanceControllerHost;
+  crd(name: string): KubeObject | undefined;
+  registrations(): CRDRegistration[];
+  /** Served group/versions as apiVersion strings (`v1` for the core group, `apps/v1`, …). */
+  servedGroupVersions(): Promise<ReadonlySet<string>>;
+  resolveHookAddress(address: Destination): Promise<{ ok: true; url: string } | { ok: false; message: string }>;
+  resourceForCrd(info: CrdInfo & { version: string }): ResourceRef;
+  now(): Date;
+}
+
+export type RegistrationOutcome = { kind: 'done' } | { kind: 'retry'; reason: string } | { kind: 'wait' };
+
+function apiErrorNotFound(name: string): string {
+  return `customresourcedefinitions.apiextensions.k8s.io "${name}" not found`;
+}
+
+function ownerOf(registrations: readonly CRDRegistration[], crd: string): string | undefined {
+  return activeRegistration(
+    registrations.map((entry) => ({
+      name: entry.metadata.name ?? '',
+      crd: entry.spec?.crd ?? '',
+      creationTimestamp: entry.metadata.creationTimestamp ?? '',
+    })),
+    crd,
+  )?.name;
+}
+
+export class RegistrationReconciler {
+  readonly #world: RegistrationWorld;
+
+  constructor(world: RegistrationWorld) {
+    this.#world = world;
+  }
+
+  async reconcile(registration: CRDRegistration | undefined, name: string): Promise<RegistrationOutcome> {
+    const world = this.#world;
+    if (!registration) {
+      await world.controllers.pause(name);
+      return { kind: 'done' };
+    }
+    if (registration.metadata.deletionTimestamp) return this.#delete(registration);
+    let current = registration;
+    if (!(current.metadata.finalizers ?? []).includes(FINALIZER)) {
+      current = ((await setFinalizer(world.client, REGISTRATION_RESOURCE, current, true)) ?? current) as CRDRegistration;
+    }
+
+    const validation = validateRegistration(current, world.formFactors);
+    const crdName = validation.ok ? validation.spec.crd : String(current.spec?.crd ?? '');
+    const running = world.controllers.crdOf(name);
+    if (running !== undefined && running !== crdName) {
+      await world.controllers.release(name, running, undefined);
+    }
+    const crdObject = crdName === '' ? undefined : world.crd(crdName);
+    const info = crdObject ? inspectCrd(crdObject) : undefined;
+    const findings: RegistrationFindings = {
+      crdName,
+      validation: validation.ok ? { ok: true } : { ok: false, reason: validation.reason, message: validation.message },
+      crd: info ? { kind: 'found', servesVersion: info.version !== undefined } : { kind: 'missing', message: apiErrorNotFound(crdName) },
+    };
+    let hookUrl: string | undefined;
+    if (validation.ok && info?.version !== undefined) {
+      const checked = await this.#startController(current, validation.spec, { ...info, version: info.version });
+      findings.controller = checked.outcome;
+      hookUrl = checked.hookUrl;
+    } else {
+      await world.controllers.pause(name);
+    }
+    // hookURL: removed with spec.hook, kept while the spec is invalid or resolution fails (§5.1).
+    const hookAnnotation = !validation.ok ? undefined : validation.spec.hook ? hookUrl : null;
+    await this.#writeStatus(current, findings, hookAnnotation);
+    const outcome = findings.controller;
+    if (outcome?.kind === 'failed' && (outcome.reason === 'HOOKFAILED' || outcome.reason === 'CONTROLLERFAILED')) {
+      return { kind: 'retry', reason: outcome.message };
+    }
+    return outcome?.kind === 'starting' ? { kind: 'wait' } : { kind: 'done' };
+  }
+
+  async #startController(
+    registration: CRDRegistration,
+    spec: NormalizedRegistrationSpec,
+    crd: CrdInfo & { version: string },
+  ): Promise<{ outcome: ControllerOutcome; hookUrl?: string }> {
+    const world = this.#world;
+    const name = registration.metadata.name ?? '';
+    const pause = async (outcome: ControllerOutcome, hookUrl?: string) => {
+      await world.controllers.pause(name);
+      return hookUrl === undefined ? { outcome } : { outcome, hookUrl };
+    };
+    if (!crd.namespaced) {
+      return pause({
+        kind: 'failed',
+        reason: 'UnsupportedCRDScope',
+        message: crdClusterScopedMessage(crd.name),
+      });
+    }
+    const owner = ownerOf(world.registrations(), crd.name);
+    if (owner !== name) {
+      return pause({
+        kind: 'failed',
+        reason: 'CRDAlreadyRegistered',
+        message: crdAlreadyRegisteredMessage(crd.name, owner ?? ''),
+      });
+    }
+    let hookUrl: string | undefined;
+    if (spec.hook) {
+      const resolved = await world.resolveHookAddress(spec.hook.address);
+      if (!resolved.ok) return pause({ kind: 'failed', reason: 'HOOKFAILED', message: resolved.message });
+      hookUrl = resolved.url;
+    }
+    const resolvedFormFactor = world.formFactors.resolve(registration.spec.workload.formFactor);
+    if (!resolvedFormFactor.ok) {
+      // Validation already passed, so this cannot happen unless the plugin set changed under us.
+      const message = resolvedFormFactor.problems.map((problem) => problem.message).join('; ');
+      return pause({ kind: 'failed', reason: 'CONTROLLERFAILED', message }, hookUrl);
+    }
+    const { plugin, conditionTypes } = resolvedFormFactor.formFactor;
+    const served = await world.servedGroupVersions();
+    const unserved = unservedApiMessage(plugin, served);
+    if (unserved !== undefined) return pause({ kind: 'failed', reason: 'CONTROLLERFAILED', message: unserved }, hookUrl);
+    const hook = spec.hook;
+    const preReconcile = hook?.capabilities.includes('pre-reconcile') === true;
+    const hookConditionTypes = preReconcile ? spec.statusConfiguration.conditionsFromHook : [];
+    const prunableKinds = world.formFactors.allManagedKinds().filter((kind) => served.has(kind.apiVersion));
+    const config: InstanceConfig = {
+      registrationName: name,
+      registrationUid: registration.metadata.uid ?? '',
+      revision: compactJson([registration.metadata.generation ?? 0, hookUrl ?? null, crd.version, crd.status]),
+      spec,
+      plugin,
+      crd,
+      instanceResource: world.resourceForCrd(crd),
+      ...(hook && hookUrl !== undefined
+        ? {
+            hook: {
+              url: hookUrl,
+              timeoutMs: hook.timeoutMs,
+              preReconcile,
+              finalize: hook.capabilities.includes('finalize'),
+            },
+          }
+        : {}),
+      prunableKinds,
+      conditionTypes: [...new Set([...conditionTypes, ...hookConditionTypes, 'Ready'])],
+      hookConditionTypes,
+    };
+    const outcome = await world.controllers.ensure(config);
+    return hookUrl === undefined ? { outcome } : { outcome, hookUrl };
+  }
+
+  /** §6.6. */
+  async #delete(registration: CRDRegistration): Promise<RegistrationOutcome> {
+    const world = this.#world;
+    const name = registration.metadata.name ?? '';
+    const crdName = world.controllers.crdOf(name) ?? String(registration.spec?.crd ?? '');
+    if (crdName !== '' && ownerOf(world.registrations(), crdName) === name) {
+      const validation = validateRegistration(registration, world.formFactors);
+      let hook: InstanceConfig['hook'];
+      if (validation.ok && validation.spec.hook) {
+        const resolved = await world.resolveHookAddress(validation.spec.hook.address);
+        if (resolved.ok) hook = { url: resolved.url, timeoutMs: validation.spec.hook.timeoutMs, preReconcile: false, finalize: false };
+      }
+      await world.controllers.release(name, crdName, hook);
+    } else {
+      await world.controllers.pause(name);
+    }
+    await setFinalizer(world.client, REGISTRATION_RESOURCE, registration, false);
+    return { kind: 'done' };
+  }
+
+  /** §5: conditions, observedGeneration and annotations.hookURL (null = remove, undefined = keep). */
+  async #writeStatus(registration: CRDRegistration, findings: RegistrationFindings, hookUrl: string | null | undefined) {
+    const world = this.#world;
+    const now = formatTime(world.now());
+    const stored = (registration.status ?? {}) as Record<string, unknown>;
+    const values = registrationConditions(findings);
+    const conditions = settleConditions(
+      setConditionValues(initializeConditions(stored.conditions, CONDITION_TYPES, now), { ...values }),
+      stored.conditions,
+      now,
+    );
+    const annotations = { ...((stored.annotations as Record<string, string> | undefined) ?? {}) };
+    if (hookUrl === null) delete annotations.hookURL;
+    else if (hookUrl !== undefined) annotations.hookURL = hookUrl;
+    const desired: Record<string, unknown> = { ...stored, conditions, observedGeneration: registration.metadata.generation };
+    if (Object.keys(annotations).length > 0) desired.annotations = annotations;
+    else delete desired.annotations;
+    const patch = statusMergePatch(stored, desired);
+    if (!patch) return;
+    await world.client.patch(REGISTRATION_RESOURCE, undefined, registration.metadata.name ?? '', patch, {
+      subresource: 'status',
+    });
+  }
+}
