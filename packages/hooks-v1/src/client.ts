@@ -1,0 +1,106 @@
+/** The controller's side of the v1 contract: one call in, one HookResult out, never a throw. */
+import { readErrorBody } from './error-body.ts';
+import {
+  httpErrorMessage,
+  invalidResponseMessage,
+  timeoutMessage,
+  transportErrorMessage,
+} from './messages.ts';
+import { buildRequestBody } from './request-body.ts';
+import { honoursRetryAfter, parseRetryAfter } from './retry-after.ts';
+import { readSuccessBody } from './success-body.ts';
+import { createKeepAliveAgents, describeError, postJson, type TransportOutcome } from './transport.ts';
+import type { FormFactorFormat, HookCall, HookFailure, HookResult } from './types.ts';
+import { CLIENT_VERSION } from './version.ts';
+
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_USER_AGENT = `scoby-controller/${CLIENT_VERSION}`;
+
+export interface HookClientOptions {
+  userAgent?: string;
+  maxResponseBytes?: number;
+  formFactorFormat?: FormFactorFormat;
+  /** Clock for Retry-After HTTP-dates, in epoch milliseconds. */
+  now?: () => number;
+}
+
+export interface HookClient {
+  call(call: HookCall): Promise<HookResult>;
+  /** Closes the kept-alive connections. */
+  close(): void;
+}
+
+export function createHookClient(options: HookClientOptions = {}): HookClient {
+  const agents = createKeepAliveAgents();
+  const headers = {
+    'Content-Type': 'application/json',
+    Accept: 'application/json',
+    'User-Agent': options.userAgent ?? DEFAULT_USER_AGENT,
+  };
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const format = options.formFactorFormat ?? 'string';
+  const now = options.now ?? Date.now;
+
+  async function call(hookCall: HookCall): Promise<HookResult> {
+    let payload: string;
+    try {
+      payload = JSON.stringify(buildRequestBody(hookCall, format));
+    } catch (error) {
+      return transientFailure(transportErrorMessage(hookCall.phase, hookCall.url, describeError(error)));
+    }
+    const outcome = await postJson(hookCall.url, payload, {
+      agents,
+      headers,
+      timeoutMs: hookCall.timeoutMs,
+      maxResponseBytes,
+    });
+    return interpret(outcome, hookCall, now());
+  }
+
+  return {
+    call,
+    close() {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
+}
+
+function interpret(outcome: TransportOutcome, call: HookCall, nowMs: number): HookResult {
+  switch (outcome.kind) {
+    case 'timeout':
+      return transientFailure(timeoutMessage(call.phase, call.url, call.timeoutMs));
+    case 'failed':
+      return transientFailure(transportErrorMessage(call.phase, call.url, outcome.cause));
+    case 'response':
+      break;
+  }
+  const { status, headers, body } = outcome;
+  if (status >= 200 && status < 300) {
+    if (call.phase === 'finalize') return { ok: true };
+    const reading = readSuccessBody(body, call);
+    return reading.ok
+      ? reading
+      : transientFailure(invalidResponseMessage(call.phase, reading.detail), status);
+  }
+  const answer = readErrorBody(body);
+  const retryAfterHeader = headers['retry-after'];
+  const retryAfterMs = honoursRetryAfter(status) ? parseRetryAfter(retryAfterHeader, nowMs) : undefined;
+  const permanent = answer.permanent && retryAfterMs === undefined;
+  const failure: HookFailure = {
+    ok: false,
+    message: httpErrorMessage(call.phase, status, answer.message),
+    permanent,
+    continue: answer.continue,
+    transient: !permanent,
+    status,
+  };
+  if (retryAfterMs !== undefined) failure.retryAfterMs = retryAfterMs;
+  return failure;
+}
+
+function transientFailure(message: string, status?: number): HookFailure {
+  const failure: HookFailure = { ok: false, message, permanent: false, continue: false, transient: true };
+  if (status !== undefined) failure.status = status;
+  return failure;
+}

@@ -1,0 +1,128 @@
+/**
+ * The hook author's side of the contract as a function from an HTTP request to an HTTP answer:
+ * routing, request validation, handler results and thrown errors mapped to v1 bodies.
+ */
+import { HookError } from './hook-error.ts';
+import { parseJson } from './json.ts';
+import { validateHookRequest, validateHookResponse } from './schemas.ts';
+import type { FormFactorFormat, HookErrorBody, HookRequest, HookResponse } from './types.ts';
+
+export interface HookHandlers {
+  /** May return changed children and status; nothing (or {}) means "no change". */
+  preReconcile?(request: HookRequest): HookResponse | void | Promise<HookResponse | void>;
+  /** Returning lets the instance go; throwing a HookError holds it. */
+  finalize?(request: HookRequest): void | Promise<void>;
+}
+
+export interface DispatchOptions extends HookHandlers {
+  /** The path the hook answers on; other paths get 404. */
+  path: string;
+  formFactorFormat: FormFactorFormat;
+}
+
+export interface IncomingHookRequest {
+  method: string;
+  /** The request path without its query. */
+  pathname: string;
+  body: string;
+}
+
+export interface HookAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+const NO_CHANGE: HookAnswer = { status: 204, headers: {} };
+
+export async function dispatchHookRequest(
+  incoming: IncomingHookRequest,
+  options: DispatchOptions,
+): Promise<HookAnswer> {
+  if (incoming.pathname !== options.path) {
+    return errorAnswer(404, { message: `no hook at ${incoming.pathname}; the hook path is ${options.path}` });
+  }
+  if (incoming.method !== 'POST') {
+    return errorAnswer(
+      405,
+      { message: `method ${incoming.method} is not allowed; use POST` },
+      { Allow: 'POST' },
+    );
+  }
+  const parsed = parseJson(incoming.body);
+  if (parsed === undefined) {
+    return errorAnswer(400, { message: 'invalid request: body is not valid JSON', permanent: true });
+  }
+  const problem = validateHookRequest[options.formFactorFormat](parsed);
+  if (problem !== undefined) {
+    return errorAnswer(400, { message: `invalid request: ${problem}`, permanent: true });
+  }
+  const request = toHookRequest(parsed as WireRequest);
+  try {
+    return request.phase === 'pre-reconcile'
+      ? await preReconcile(request, options)
+      : await finalize(request, options);
+  } catch (error) {
+    return thrownAnswer(error);
+  }
+}
+
+interface WireRequest extends Omit<HookRequest, 'formFactor'> {
+  formFactor: string | { name: string };
+}
+
+function toHookRequest(wire: WireRequest): HookRequest {
+  return {
+    ...wire,
+    formFactor: typeof wire.formFactor === 'string' ? wire.formFactor : wire.formFactor.name,
+  };
+}
+
+async function preReconcile(request: HookRequest, handlers: HookHandlers): Promise<HookAnswer> {
+  const result = await handlers.preReconcile?.(request);
+  if (result === undefined || result === null) return NO_CHANGE;
+  const problem = validateHookResponse(result);
+  if (problem !== undefined) {
+    return errorAnswer(500, { message: `the hook handler returned an invalid answer: ${problem}` });
+  }
+  const answer: HookResponse = {};
+  if (result.object !== undefined) answer.object = result.object;
+  if (result.children !== undefined) answer.children = result.children;
+  if (Object.keys(answer).length === 0) return NO_CHANGE;
+  return { status: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(answer) };
+}
+
+async function finalize(request: HookRequest, handlers: HookHandlers): Promise<HookAnswer> {
+  await handlers.finalize?.(request);
+  return NO_CHANGE;
+}
+
+function thrownAnswer(error: unknown): HookAnswer {
+  if (error instanceof HookError) {
+    const headers: Record<string, string> =
+      error.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(error.retryAfterSeconds) };
+    return errorAnswer(
+      error.status,
+      { message: error.message, permanent: error.permanent, continue: error.continue },
+      headers,
+    );
+  }
+  return errorAnswer(500, { message: error instanceof Error ? error.message : String(error) });
+}
+
+export function errorAnswer(
+  status: number,
+  body: HookErrorBody,
+  headers: Record<string, string> = {},
+): HookAnswer {
+  const complete = {
+    message: body.message ?? '',
+    permanent: body.permanent ?? false,
+    continue: body.continue ?? false,
+  };
+  return {
+    status,
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(complete),
+  };
+}

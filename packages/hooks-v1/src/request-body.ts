@@ -1,0 +1,21 @@
+/** The JSON body Scoby sends (hooks-v1.md §3). */
+import type { KubeObject } from '@scoby/kube-objects';
+import type { FormFactorFormat, HookCall } from './types.ts';
+
+export interface HookRequestBody {
+  formFactor: string | { name: string };
+  phase: HookCall['phase'];
+  object: KubeObject;
+  children?: Record<string, KubeObject>;
+}
+
+export function buildRequestBody(call: HookCall, format: FormFactorFormat): HookRequestBody {
+  const { managedFields: _managedFields, ...metadata } = call.object.metadata;
+  const body: HookRequestBody = {
+    formFactor: format === 'object' ? { name: call.formFactor } : call.formFactor,
+    phase: call.phase,
+    object: { ...call.object, metadata },
+  };
+  if (call.phase === 'pre-reconcile' && call.children !== undefined) body.children = call.children;
+  return body;
+}

@@ -1,0 +1,115 @@
+/**
+ * One POST with a deadline covering connection, request and the complete response body, and a
+ * cap on the response size (hooks-v1.md §2). Redirects are never followed: node:http does not.
+ */
+import http from 'node:http';
+import https from 'node:https';
+
+export interface Agents {
+  http: http.Agent;
+  https: https.Agent;
+}
+
+/**
+ * Idle sockets are dropped after this long unless the server announces a shorter `Keep-Alive:
+ * timeout`, so a connection the server has already closed is rarely reused (a reset call).
+ */
+const IDLE_SOCKET_TIMEOUT_MS = 4000;
+
+export function createKeepAliveAgents(): Agents {
+  const options = { keepAlive: true, timeout: IDLE_SOCKET_TIMEOUT_MS };
+  return { http: new http.Agent(options), https: new https.Agent(options) };
+}
+
+export interface PostOptions {
+  agents: Agents;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  maxResponseBytes: number;
+}
+
+export type TransportOutcome =
+  | { kind: 'response'; status: number; headers: http.IncomingHttpHeaders; body: string }
+  | { kind: 'timeout' }
+  | { kind: 'failed'; cause: string };
+
+export function postJson(target: string, payload: string, options: PostOptions): Promise<TransportOutcome> {
+  return new Promise((resolve) => {
+    let url: URL;
+    try {
+      url = new URL(target);
+    } catch {
+      resolve({ kind: 'failed', cause: 'invalid URL' });
+      return;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      resolve({ kind: 'failed', cause: `unsupported protocol ${JSON.stringify(url.protocol)}` });
+      return;
+    }
+
+    let settled = false;
+    const settle = (outcome: TransportOutcome): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      resolve(outcome);
+    };
+    const abandon = (outcome: TransportOutcome): void => {
+      settle(outcome);
+      request.destroy();
+    };
+    const deadline = setTimeout(() => abandon({ kind: 'timeout' }), options.timeoutMs);
+    const tooLarge: TransportOutcome = {
+      kind: 'failed',
+      cause: `response body larger than ${options.maxResponseBytes} bytes`,
+    };
+
+    const send = url.protocol === 'https:' ? https.request : http.request;
+    const request = send(
+      url,
+      {
+        method: 'POST',
+        agent: url.protocol === 'https:' ? options.agents.https : options.agents.http,
+        headers: { ...options.headers, 'Content-Length': String(Buffer.byteLength(payload)) },
+      },
+      (response) => {
+        if (Number(response.headers['content-length']) > options.maxResponseBytes) {
+          abandon(tooLarge);
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let received = 0;
+        response.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          if (received > options.maxResponseBytes) abandon(tooLarge);
+          else chunks.push(chunk);
+        });
+        response.on('end', () =>
+          settle({
+            kind: 'response',
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        response.on('error', (error) => settle({ kind: 'failed', cause: describeError(error) }));
+        response.on('close', () =>
+          settle({ kind: 'failed', cause: 'connection closed before the response was complete' }),
+        );
+      },
+    );
+    request.on('error', (error) => settle({ kind: 'failed', cause: describeError(error) }));
+    request.end(payload);
+  });
+}
+
+/** Node reports a refused dual-stack connection as an AggregateError with an empty message. */
+export function describeError(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) {
+    return error.errors.map(describeError).join('; ');
+  }
+  if (error instanceof Error) {
+    return error.message || (error as NodeJS.ErrnoException).code || error.name;
+  }
+  return String(error);
+}
