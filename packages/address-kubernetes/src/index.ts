@@ -1,1 +1,1 @@
-export {};
+export { createObjectReader } from './object-reader.ts';

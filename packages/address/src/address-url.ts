@@ -1,0 +1,23 @@
+import { jsonTypeOf } from './json-type.ts';
+import type { Resolution } from './resolution.ts';
+
+/** The `status.address.url` of an addressable object (address.md §2.3). */
+export function addressUrlOf(object: unknown): Resolution {
+  const url = childOf(childOf(childOf(object, 'status'), 'address'), 'url');
+  if (url === undefined || url === '') {
+    return { ok: false, message: 'object does not inform "status.address.url"' };
+  }
+  if (typeof url !== 'string') {
+    return {
+      ok: false,
+      message: `unexpected value at "status.address.url": expected string, got ${jsonTypeOf(url)}`,
+    };
+  }
+  return { ok: true, url };
+}
+
+function childOf(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
+}
