@@ -1,0 +1,12 @@
+import type { ObjectMeta } from '@scoby/kube-objects';
+import type { RenderInput } from './contract.ts';
+
+/** `{name, namespace, labels, ownerReferences}` of a child with the standard values (§4), as a fresh copy. */
+export function standardMetadata(input: RenderInput, extraLabels: Record<string, string> = {}): ObjectMeta {
+  return {
+    name: input.standard.name,
+    namespace: input.instance.namespace,
+    labels: { ...input.standard.labels, ...extraLabels },
+    ownerReferences: [{ ...input.standard.ownerReference }],
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * Loads a form-factor plugin from an ES module whose default export implements the contract. The only
+ * I/O of the package: the dynamic import().
+ */
+import { isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { FormFactorPlugin } from './contract.ts';
+import { checkPluginShape } from './plugin-shape.ts';
+
+export type PluginLoad = { ok: true; plugin: FormFactorPlugin } | { ok: false; message: string };
+
+/** `./x.mjs`, `../x.mjs`, `/abs/x.mjs` and `file:` URLs are files; anything else is a package name. */
+function importTarget(specifier: string, fromDir: string): string {
+  if (specifier.startsWith('file:')) return specifier;
+  if (specifier.startsWith('./') || specifier.startsWith('../') || isAbsolute(specifier)) {
+    return pathToFileURL(resolve(fromDir, specifier)).href;
+  }
+  return specifier;
+}
+
+/**
+ * @param specifier npm package name (resolved from this package's location, i.e. the controller's
+ *   node_modules) or a file path, relative paths taken from `fromDir`.
+ */
+export async function loadFormFactorPlugin(
+  specifier: string,
+  fromDir: string = process.cwd(),
+): Promise<PluginLoad> {
+  const label = `plugin ${JSON.stringify(specifier)}`;
+  let module: Record<string, unknown>;
+  try {
+    module = (await import(importTarget(specifier, fromDir))) as Record<string, unknown>;
+  } catch (error) {
+    return { ok: false, message: `${label}: cannot be imported: ${(error as Error).message}` };
+  }
+  if (!('default' in module)) return { ok: false, message: `${label}: the module has no default export` };
+  const shape = checkPluginShape(module['default']);
+  return shape.ok
+    ? { ok: true, plugin: shape.plugin }
+    : { ok: false, message: `${label}: default export ${shape.defects.join(', ')}` };
+}

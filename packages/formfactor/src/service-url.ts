@@ -1,0 +1,5 @@
+/** Cluster-internal URL of a Service (children-and-status.md §8.7): the port is written unless it is 80. */
+export function serviceUrl(name: string, namespace: string, clusterDomain: string, port?: number): string {
+  const portSuffix = port === undefined || port === 80 ? '' : `:${port}`;
+  return `http://${name}.${namespace}.svc.${clusterDomain}${portSuffix}`;
+}
