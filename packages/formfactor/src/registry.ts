@@ -4,7 +4,7 @@
  */
 import type { FormFactorCatalog, Problem } from '@scoby/registration';
 import { type BlockChecker, createBlockSchemaCompiler } from './block-schema.ts';
-import { compareByteOrder } from './byte-order.ts';
+import { compareByteOrder } from '@scoby/kube-objects';
 import type { FormFactorPlugin, GroupVersionKind } from './contract.ts';
 import { unknownFormFactorProblem } from './problems.ts';
 import { selectFormFactor } from './selection.ts';

@@ -1,6 +1,6 @@
 /** Which key of spec.workload.formFactor is selected (registration.md §3.1, §4 rows 1–2). */
 import type { Problem } from '@scoby/registration';
-import { compareByteOrder } from './byte-order.ts';
+import { compareByteOrder } from '@scoby/kube-objects';
 import { FORM_FACTOR_PATH, formFactorProblem, quotedList, unknownFormFactorProblem } from './problems.ts';
 
 /** Absent, `{}` or only null values select the default, a one-replica Deployment. */

@@ -7,5 +7,4 @@ export { validateRegistration, type RegistrationValidation } from './validation/
 export { ValidationReason } from './validation/problem.ts';
 export { DEFAULT_HOOK_TIMEOUT_MS } from './validation/normalize.ts';
 export { parseIsoDurationMs } from './iso8601-duration.ts';
-export { parseUriReference, type ParsedUriReference, type UriReference } from './uri-reference.ts';
 export * from './registration-status.ts';

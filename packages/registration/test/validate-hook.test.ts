@@ -93,10 +93,10 @@ describe('row 13: hook.address', () => {
 
   it('rejects an unparsable uri', () => {
     expect(problemsOf(withHook({ address: { uri: 'http://[::1' } }))).toEqual([
-      problemAt(`${A}.uri`, R, 'invalid URI "http://[::1": missing "]" after IP literal host'),
+      problemAt(`${A}.uri`, R, 'invalid URI "http://[::1": unclosed "[" in host "[::1"'),
     ]);
     expect(problemsOf(withHook({ address: { ref, uri: 'http://:abc/v1' } }))).toEqual([
-      problemAt(`${A}.uri`, R, 'invalid URI "http://:abc/v1": invalid port "abc"'),
+      problemAt(`${A}.uri`, R, 'invalid URI "http://:abc/v1": invalid port "abc": only digits are allowed'),
     ]);
   });
 

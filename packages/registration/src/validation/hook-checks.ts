@@ -1,7 +1,7 @@
 /** Rows 12–15 of registration.md §4: spec.hook (§3.4). */
 import { parseIsoDurationMs } from '../iso8601-duration.ts';
 import type { Destination, HookSpec, Problem } from '../types.ts';
-import { parseUriReference } from '../uri-reference.ts';
+import { parseUriReference } from '@scoby/address';
 import { HOOK, isSet, problem, quote, quoteList, ValidationReason } from './problem.ts';
 
 export const SUPPORTED_HOOK_VERSIONS: readonly (string | number)[] = ['v1', '1', 1];
@@ -44,7 +44,8 @@ export function hookAddressProblems(address: Destination): Problem[] {
 function hookUriProblem(uri: string, withRef: boolean): string | undefined {
   const parsed = parseUriReference(uri);
   if (!parsed.ok) return `invalid URI ${quote(uri)}: ${parsed.reason}`;
-  const { scheme, host } = parsed.uri;
+  const { scheme } = parsed.uri;
+  const host = parsed.uri.authority?.host;
   if (scheme !== undefined && !URI_SCHEMES.includes(scheme.toLowerCase())) {
     return `unsupported scheme ${quote(scheme)} (supported: ${URI_SCHEMES.join(', ')})`;
   }
