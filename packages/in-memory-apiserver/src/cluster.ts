@@ -1,0 +1,36 @@
+import { randomUUID } from 'node:crypto';
+import type { KubeObject } from '@scoby/kube-objects';
+import type { ResourceRegistry } from './registry.ts';
+import { groupVersion, type ResourceType } from './resource-type.ts';
+import type { ObjectStore } from './store.ts';
+
+/** Per object uid, per field manager: the configuration it last applied (server-side apply). */
+export type AppliedConfigs = Map<string, Map<string, unknown>>;
+
+/** The state every verb works on. */
+export interface Cluster {
+  readonly store: ObjectStore;
+  readonly registry: ResourceRegistry;
+  readonly applied: AppliedConfigs;
+  /** Present when the Service simulation is on: hands out cluster IPs. */
+  readonly allocateClusterIp: (() => string) | undefined;
+  now(): Date;
+  newUid(): string;
+}
+
+export const systemClock = { now: (): Date => new Date(), newUid: (): string => randomUUID() };
+
+/** RFC 3339 with second precision, as Kubernetes serialises metav1.Time. */
+export function timestamp(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** The object as served at one version of its resource (versions of a CRD share one schema here). */
+export function atVersion(type: ResourceType, version: string, object: KubeObject): KubeObject {
+  const apiVersion = groupVersion(type.group, version);
+  return object.apiVersion === apiVersion ? object : { ...object, apiVersion };
+}
+
+export function storageApiVersion(type: ResourceType): string {
+  return groupVersion(type.group, type.versions[0] ?? 'v1');
+}

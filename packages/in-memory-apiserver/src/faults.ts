@@ -1,0 +1,115 @@
+import type { ResourceType } from './resource-type.ts';
+import { conflictReply, statusReply, type Reply } from './status.ts';
+
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+
+/** Which requests a fault applies to; absent fields match anything. `resource` is the plural (e.g. `deployments`). */
+export interface FaultMatch {
+  verb?: Verb;
+  resource?: string;
+  subresource?: string;
+  namespace?: string;
+  name?: string;
+}
+
+export interface RequestFacts {
+  verb: Verb;
+  type: ResourceType;
+  subresource: string | undefined;
+  namespace: string | undefined;
+  name: string | undefined;
+}
+
+interface ArmedFault {
+  match: Omit<FaultMatch, 'verb'>;
+  verbs: readonly Verb[] | undefined;
+  remaining: number;
+  reply: (request: RequestFacts) => Reply;
+}
+
+const REASONS: Record<number, string> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  409: 'Conflict',
+  410: 'Expired',
+  422: 'Invalid',
+  429: 'TooManyRequests',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+  504: 'Timeout',
+};
+
+function matches(fault: ArmedFault, request: RequestFacts): boolean {
+  const { match, verbs } = fault;
+  return (
+    (verbs === undefined || verbs.includes(request.verb)) &&
+    (match.resource === undefined || match.resource === request.type.plural) &&
+    (match.subresource === undefined || match.subresource === request.subresource) &&
+    (match.namespace === undefined || match.namespace === request.namespace) &&
+    (match.name === undefined || match.name === request.name)
+  );
+}
+
+/** Hooks the HTTP layer consults; the faults API below arms them. */
+export interface FaultHooks {
+  latencyMs(): number;
+  /** The injected reply for this request, if a fault is armed for it (consuming one use). */
+  take(request: RequestFacts): Reply | undefined;
+}
+
+/** Fault injection for reliability tests. */
+export interface Faults {
+  /** Delay every request by `ms` (0 removes the delay). */
+  setLatency(ms: number): void;
+  /** The next `count` (default 1) requests matching get HTTP `code` as a Status (reason derived from the code). */
+  failNext(match: FaultMatch, options: { code: number; count?: number; message?: string }): void;
+  /** The next `count` updates and patches matching get 409 Conflict, as if someone else kept writing. */
+  conflictStorm(match: Omit<FaultMatch, 'verb'>, count: number): void;
+  /** Close every open watch now (clients see the stream end). */
+  dropWatches(): void;
+  /** The next `count` (default 1) watches from a resourceVersion get a 410 Expired ERROR event. */
+  expireNextWatch(count?: number): void;
+  /** Disarm everything. */
+  reset(): void;
+}
+
+export class FaultInjector implements FaultHooks {
+  private latency = 0;
+  private armed: ArmedFault[] = [];
+
+  setLatency(ms: number): void {
+    this.latency = ms;
+  }
+
+  failNext(match: FaultMatch, options: { code: number; count?: number; message?: string }): void {
+    const reason = REASONS[options.code] ?? 'InternalError';
+    const message = options.message ?? `injected fault: ${reason}`;
+    const { verb, ...where } = match;
+    this.armed.push({ match: where, verbs: verb === undefined ? undefined : [verb], remaining: options.count ?? 1, reply: () => statusReply(options.code, reason, message) });
+  }
+
+  conflictStorm(match: Omit<FaultMatch, 'verb'>, count: number): void {
+    const reply = (request: RequestFacts): Reply => conflictReply(request.type, request.name ?? '');
+    this.armed.push({ match, verbs: ['update', 'patch'], remaining: count, reply });
+  }
+
+  reset(): void {
+    this.latency = 0;
+    this.armed = [];
+  }
+
+  latencyMs(): number {
+    return this.latency;
+  }
+
+  take(request: RequestFacts): Reply | undefined {
+    const fault = this.armed.find((candidate) => matches(candidate, request));
+    if (fault === undefined) return undefined;
+    fault.remaining--;
+    this.armed = this.armed.filter((candidate) => candidate.remaining > 0);
+    return fault.reply(request);
+  }
+}

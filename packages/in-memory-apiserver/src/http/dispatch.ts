@@ -1,0 +1,106 @@
+import { parse as parseYaml } from 'yaml';
+import type { Cluster } from '../cluster.ts';
+import { groupVersion, keyOf } from '../resource-type.ts';
+import { badRequest, ok, type Outcome, type Reply } from '../status.ts';
+import { createObject } from '../verbs/create.ts';
+import { deleteObject, parseDeleteOptions } from '../verbs/delete.ts';
+import { patchObject, PATCH_TYPES } from '../verbs/patch.ts';
+import { getObject, listObjects, parseFilter } from '../verbs/read.ts';
+import { updateObject, type Subresource } from '../verbs/update.ts';
+import type { WatchRequest } from '../watch.ts';
+import type { ResolvedRequest } from './resolve.ts';
+
+export interface RequestBody {
+  contentType: string;
+  text: string;
+}
+
+export type Dispatched = { reply: Reply } | { watch: Omit<WatchRequest, 'sink'> };
+
+function parseBody(body: RequestBody): Outcome<unknown> {
+  if (body.text.trim() === '') return ok(undefined);
+  try {
+    return ok(body.contentType.includes('yaml') ? parseYaml(body.text) : JSON.parse(body.text));
+  } catch (error) {
+    return badRequest(`couldn't get version/kind; json parse error: ${(error as Error).message}`);
+  }
+}
+
+function reply(outcome: Outcome<unknown>, code: number): Dispatched {
+  return { reply: outcome.ok ? { code, body: outcome.value } : outcome.failure };
+}
+
+function replyOf(outcome: Outcome<Reply>): Dispatched {
+  return { reply: outcome.ok ? outcome.value : outcome.failure };
+}
+
+function optionalNumber(text: string | null): number | undefined {
+  return text === null || text === '' ? undefined : Number(text);
+}
+
+/** Runs a resolved resource request against the cluster. */
+export function dispatch(cluster: Cluster, request: ResolvedRequest, query: URLSearchParams, body: RequestBody): Dispatched {
+  const { type, version, namespace, verb } = request;
+  const name = request.name ?? '';
+  const dryRun = query.get('dryRun') === 'All';
+  const subresource = request.subresource as Subresource;
+  switch (verb) {
+    case 'get':
+      return reply(getObject(cluster, type, version, namespace, name), 200);
+    case 'list':
+      return reply(listObjects(cluster, type, version, namespace, query), 200);
+    case 'watch': {
+      const filter = parseFilter(query);
+      if (!filter.ok) return { reply: filter.failure };
+      const byName = request.name;
+      return {
+        watch: {
+          type,
+          version,
+          namespace,
+          filter: byName === undefined ? filter.value : { matches: (object) => object.metadata.name === byName && filter.value.matches(object) },
+          resourceVersion: query.get('resourceVersion') ?? undefined,
+          bookmarks: query.get('allowWatchBookmarks') === 'true',
+          timeoutSeconds: optionalNumber(query.get('timeoutSeconds')),
+        },
+      };
+    }
+    case 'create': {
+      const parsed = parseBody(body);
+      if (!parsed.ok) return { reply: parsed.failure };
+      return reply(createObject(cluster, type, version, namespace, parsed.value, { dryRun }), 201);
+    }
+    case 'update': {
+      const parsed = parseBody(body);
+      if (!parsed.ok) return { reply: parsed.failure };
+      return reply(updateObject(cluster, { type, version, namespace, name, subresource }, parsed.value, dryRun), 200);
+    }
+    case 'patch': {
+      const existed = cluster.store.get(keyOf(type), namespace, name) !== undefined;
+      const contentType = body.contentType.split(';')[0]?.trim() ?? '';
+      const outcome = patchObject(cluster, { type, version, namespace, name, subresource }, { contentType, text: body.text, fieldManager: query.get('fieldManager') ?? undefined, dryRun });
+      return reply(outcome, !existed && contentType === PATCH_TYPES.apply ? 201 : 200);
+    }
+    case 'delete': {
+      const parsed = parseBody(body);
+      if (!parsed.ok) return { reply: parsed.failure };
+      const options = parseDeleteOptions(parsed.value, query);
+      if (!options.ok) return { reply: options.failure };
+      return replyOf(deleteObject(cluster, type, namespace, name, options.value));
+    }
+    case 'deletecollection': {
+      const parsed = parseBody(body);
+      if (!parsed.ok) return { reply: parsed.failure };
+      const options = parseDeleteOptions(parsed.value, query);
+      if (!options.ok) return { reply: options.failure };
+      const filter = parseFilter(query);
+      if (!filter.ok) return { reply: filter.failure };
+      const items: unknown[] = [];
+      for (const object of cluster.store.list(keyOf(type), namespace).filter((candidate) => filter.value.matches(candidate))) {
+        const deleted = deleteObject(cluster, type, object.metadata.namespace, object.metadata.name ?? '', options.value);
+        if (deleted.ok) items.push(object);
+      }
+      return { reply: { code: 200, body: { kind: type.listKind, apiVersion: groupVersion(type.group, version), metadata: { resourceVersion: String(cluster.store.resourceVersion) }, items } } };
+    }
+  }
+}

@@ -1,0 +1,119 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
+import { parse as parseYaml } from 'yaml';
+import type { Cluster } from '../cluster.ts';
+import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions, VERSION_INFO } from '../discovery.ts';
+import type { FaultHooks } from '../faults.ts';
+import type { BoundedRequestLog } from '../request-log.ts';
+import { resourceNotFoundReply, type Reply } from '../status.ts';
+import type { WatchHub, WatchSink } from '../watch.ts';
+import { dispatch, type Dispatched } from './dispatch.ts';
+import { resolveRequest } from './resolve.ts';
+import { parseRoute } from './route.ts';
+
+export interface HandlerContext {
+  cluster: Cluster;
+  hub: WatchHub;
+  faults: FaultHooks;
+  log: BoundedRequestLog;
+  serverAddress(): string;
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function loggedBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    try {
+      return parseYaml(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
+}
+
+function found(body: unknown): Reply {
+  return body === undefined ? resourceNotFoundReply() : { code: 200, body };
+}
+
+/** Discovery and the other non-resource paths; undefined for resource paths. */
+function nonResourceReply(context: HandlerContext, route: ReturnType<typeof parseRoute>): Reply | undefined {
+  const { registry } = context.cluster;
+  switch (route.kind) {
+    case 'version':
+      return { code: 200, body: VERSION_INFO };
+    case 'health':
+      return { code: 200, body: 'ok' };
+    case 'api':
+      return { code: 200, body: apiVersions(context.serverAddress()) };
+    case 'apis':
+      return { code: 200, body: apiGroupList(registry) };
+    case 'group':
+      return found(apiGroupDocument(registry, route.group));
+    case 'resources':
+      return found(apiResourceList(registry, route.group, route.version));
+    case 'unknown':
+      return { code: 404, body: '404 page not found\n' };
+    case 'resource':
+      return undefined;
+  }
+}
+
+function route(context: HandlerContext, method: string, url: URL, contentType: string, text: string): Dispatched {
+  const parsed = parseRoute(url.pathname);
+  const direct = nonResourceReply(context, parsed);
+  if (direct !== undefined || parsed.kind !== 'resource') return { reply: direct ?? { code: 404, body: '' } };
+  const resolved = resolveRequest(context.cluster, method, parsed, url.searchParams);
+  if (!resolved.ok) return { reply: resolved.failure };
+  const injected = context.faults.take(resolved.value);
+  if (injected !== undefined) return { reply: injected };
+  return dispatch(context.cluster, resolved.value, url.searchParams, { contentType, text });
+}
+
+function send(response: ServerResponse, reply: Reply): void {
+  const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+  response.writeHead(reply.code, { 'Content-Type': typeof reply.body === 'string' ? 'text/plain; charset=utf-8' : 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  response.end(text);
+}
+
+function stream(context: HandlerContext, request: IncomingMessage, response: ServerResponse, watch: Extract<Dispatched, { watch: unknown }>['watch']): void {
+  response.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache' });
+  response.flushHeaders();
+  const sink: WatchSink = {
+    write: (event) => {
+      if (!response.writableEnded) response.write(`${JSON.stringify(event)}\n`);
+    },
+    end: () => {
+      if (!response.writableEnded) response.end();
+    },
+  };
+  request.on('close', () => context.hub.forget(sink));
+  context.hub.open({ ...watch, sink });
+}
+
+/** The whole HTTP surface: discovery, resources, watches; every request logged with its answer. */
+export async function handleRequest(context: HandlerContext, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const text = await readBody(request);
+  const url = new URL(request.url ?? '/', 'http://in-memory');
+  const method = request.method ?? 'GET';
+  const contentType = request.headers['content-type'];
+  const latency = context.faults.latencyMs();
+  if (latency > 0) await delay(latency);
+  const outcome = route(context, method, url, contentType ?? '', text);
+  context.log.add({
+    method,
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    contentType,
+    body: loggedBody(text),
+    code: 'reply' in outcome ? outcome.reply.code : 200,
+  });
+  if ('reply' in outcome) send(response, outcome.reply);
+  else stream(context, request, response, outcome.watch);
+}

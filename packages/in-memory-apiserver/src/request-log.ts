@@ -1,0 +1,38 @@
+/** One request as the server saw it, for assertions in tests. */
+export interface RequestLogEntry {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  contentType: string | undefined;
+  /** Parsed JSON (or YAML for apply patches) when it parses, the raw text otherwise; undefined without a body. */
+  body: unknown;
+  code: number;
+}
+
+export interface RequestLog {
+  entries(): RequestLogEntry[];
+  clear(): void;
+}
+
+/** Keeps the most recent `limit` requests. */
+export class BoundedRequestLog implements RequestLog {
+  private log: RequestLogEntry[] = [];
+  private readonly limit: number;
+
+  constructor(limit: number) {
+    this.limit = limit;
+  }
+
+  add(entry: RequestLogEntry): void {
+    this.log.push(entry);
+    if (this.log.length > this.limit) this.log.shift();
+  }
+
+  entries(): RequestLogEntry[] {
+    return [...this.log];
+  }
+
+  clear(): void {
+    this.log = [];
+  }
+}

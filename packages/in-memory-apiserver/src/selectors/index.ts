@@ -1,0 +1,8 @@
+export type { LabelMatcher, ParsedFieldSelector, ParsedLabelSelector, SelectableObject } from './result.ts';
+export {
+  labelSelectorFromObject,
+  parseLabelSelector,
+  type LabelSelector,
+  type LabelSelectorRequirement,
+} from './label-selector.ts';
+export { parseFieldSelector } from './field-selector.ts';

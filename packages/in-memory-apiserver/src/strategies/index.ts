@@ -1,0 +1,25 @@
+import type { ResourceType } from '../resource-type.ts';
+import { keyOf } from '../resource-type.ts';
+import { crdStrategy } from './crd.ts';
+import { namespaceStrategy } from './namespace.ts';
+import { secretStrategy } from './secret.ts';
+import { serviceStrategy } from './service.ts';
+import type { TypeStrategy } from './strategy.ts';
+import { deploymentStrategy, statefulSetStrategy } from './workloads.ts';
+
+export type { TypeStrategy } from './strategy.ts';
+
+const STRATEGIES: ReadonlyMap<string, TypeStrategy> = new Map([
+  ['namespaces', namespaceStrategy],
+  ['secrets', secretStrategy],
+  ['services', serviceStrategy],
+  ['deployments.apps', deploymentStrategy],
+  ['statefulsets.apps', statefulSetStrategy],
+  ['customresourcedefinitions.apiextensions.k8s.io', crdStrategy],
+]);
+
+const NONE: TypeStrategy = {};
+
+export function strategyFor(type: ResourceType): TypeStrategy {
+  return type.builtin ? (STRATEGIES.get(keyOf(type)) ?? NONE) : NONE;
+}

@@ -1,0 +1,14 @@
+import type { KubeObject } from '@scoby/kube-objects';
+import type { Cluster } from '../cluster.ts';
+import type { Cause } from '../schema/index.ts';
+
+/** What differs per built-in type, like the strategies of the real registry. */
+export interface TypeStrategy {
+  /** API defaulting, applied to every object written through the API. */
+  defaults?(object: KubeObject): KubeObject;
+  /** Fields the server sets on create (status, allocated values). */
+  prepareForCreate?(object: KubeObject, cluster: Cluster): KubeObject;
+  /** Server-owned fields an update keeps from the current object. */
+  prepareForUpdate?(next: KubeObject, current: KubeObject): KubeObject;
+  validate?(object: KubeObject): Cause[];
+}

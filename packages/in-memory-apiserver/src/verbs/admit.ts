@@ -1,0 +1,25 @@
+import type { KubeObject } from '@scoby/kube-objects';
+import { validateName } from '../names.ts';
+import type { ResourceType } from '../resource-type.ts';
+import { pruneAndValidate, type Cause } from '../schema/index.ts';
+import { invalid, ok, type Outcome } from '../status.ts';
+import { strategyFor } from '../strategies/index.ts';
+
+/** Prune, default and validate a custom resource against its structural schema, like the real server. */
+function admitCustomResource(type: ResourceType, version: string, object: KubeObject): { object: KubeObject; causes: Cause[] } {
+  const schema = type.schemas.get(version) ?? type.schemas.get(type.versions[0] ?? '');
+  if (schema === undefined) return { object, causes: [] };
+  const checked = pruneAndValidate(schema, object, { root: true });
+  return { object: checked.value as KubeObject, causes: checked.causes };
+}
+
+/** API defaulting and validation every write goes through, before it is stored. */
+export function admit(type: ResourceType, version: string, object: KubeObject): Outcome<KubeObject> {
+  const strategy = strategyFor(type);
+  const defaulted = strategy.defaults ? strategy.defaults(object) : object;
+  const custom = type.builtin ? { object: defaulted, causes: [] } : admitCustomResource(type, version, defaulted);
+  const name = custom.object.metadata.name ?? '';
+  const causes = [...validateName(type, name), ...custom.causes, ...(strategy.validate ? strategy.validate(custom.object) : [])];
+  if (causes.length > 0) return invalid(type, name, causes);
+  return ok(custom.object);
+}

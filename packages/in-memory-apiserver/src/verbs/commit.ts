@@ -1,0 +1,75 @@
+import type { KubeObject, ObjectMeta } from '@scoby/kube-objects';
+import { storageApiVersion, type Cluster } from '../cluster.ts';
+import { deepEqual, omit } from '../json.ts';
+import { keyOf, type ResourceType } from '../resource-type.ts';
+import { invalid, ok, type Outcome } from '../status.ts';
+import { strategyFor } from '../strategies/index.ts';
+import { namespaceSpecFinalizers } from '../strategies/namespace.ts';
+import { admit } from './admit.ts';
+
+/** Metadata only the server writes: an update keeps the current values. */
+const SERVER_METADATA = ['name', 'namespace', 'uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'resourceVersion', 'managedFields'] as const;
+
+export function keepServerMetadata(next: KubeObject, current: KubeObject): KubeObject {
+  const metadata: Record<string, unknown> = { ...next.metadata };
+  for (const key of SERVER_METADATA) {
+    if (current.metadata[key] === undefined) delete metadata[key];
+    else metadata[key] = current.metadata[key];
+  }
+  return { ...next, metadata: metadata as ObjectMeta };
+}
+
+function specContent(object: KubeObject): unknown {
+  return omit(object, ['metadata', 'status']);
+}
+
+/** An object being deleted goes away once nothing holds it: no finalizers left (and, for namespaces, no spec finalizers). */
+export function released(type: ResourceType, object: KubeObject): boolean {
+  if (object.metadata.deletionTimestamp === undefined) return false;
+  if ((object.metadata.finalizers ?? []).length > 0) return false;
+  return !(type.group === '' && type.plural === 'namespaces' && namespaceSpecFinalizers(object).length > 0);
+}
+
+function addedFinalizers(next: KubeObject, current: KubeObject): string[] {
+  const before = new Set(current.metadata.finalizers ?? []);
+  return (next.metadata.finalizers ?? []).filter((finalizer) => !before.has(finalizer));
+}
+
+/**
+ * Stores `next` as the new state of `current`: defaults and validation, the deletion rules, generation
+ * bumped only when the spec (anything but metadata and status) changed, no write at all for a no-op, and
+ * removal when the last finalizer of an object being deleted is gone.
+ */
+export function commitUpdate(cluster: Cluster, type: ResourceType, version: string, current: KubeObject, next: KubeObject, dryRun = false): Outcome<KubeObject> {
+  const admitted = admit(type, version, next);
+  if (!admitted.ok) return admitted;
+  const strategy = strategyFor(type);
+  let object = strategy.prepareForUpdate ? strategy.prepareForUpdate(admitted.value, current) : admitted.value;
+  object = { ...object, apiVersion: storageApiVersion(type) };
+  const name = current.metadata.name ?? '';
+  if (current.metadata.deletionTimestamp !== undefined) {
+    const added = addedFinalizers(object, current);
+    if (added.length > 0) {
+      return invalid(type, name, [
+        {
+          type: 'FieldValueForbidden',
+          field: 'metadata.finalizers',
+          message: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((finalizer) => JSON.stringify(finalizer)).join(', ')}}`,
+        },
+      ]);
+    }
+  }
+  if (type.tracksGeneration) {
+    const generation = current.metadata.generation ?? 1;
+    const changed = !deepEqual(specContent(object), specContent(current));
+    object = { ...object, metadata: { ...object.metadata, generation: changed ? generation + 1 : generation } };
+  }
+  if (deepEqual(omit(object, ['apiVersion']), omit(current, ['apiVersion']))) return ok(current);
+  if (dryRun) return ok(object);
+  const key = keyOf(type);
+  if (released(type, object)) {
+    cluster.applied.delete(current.metadata.uid ?? '');
+    return ok(cluster.store.remove(key, object) ?? object);
+  }
+  return ok(cluster.store.write(key, object));
+}

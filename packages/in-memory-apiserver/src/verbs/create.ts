@@ -1,0 +1,82 @@
+import type { KubeObject, ObjectMeta } from '@scoby/kube-objects';
+import { storageApiVersion, timestamp, type Cluster } from '../cluster.ts';
+import { isJsonMap } from '../json.ts';
+import { generateName } from '../names.ts';
+import { groupVersion, keyOf, type ResourceType } from '../resource-type.ts';
+import { alreadyExists, badRequest, invalid, ok, type Outcome } from '../status.ts';
+import { strategyFor } from '../strategies/index.ts';
+import { admit } from './admit.ts';
+import { checkNamespaceAcceptsCreate } from './namespace-check.ts';
+
+/** The body of a create or update, checked for the shape and identity the URL promises. */
+export function checkBody(type: ResourceType, version: string, namespace: string | undefined, body: unknown): Outcome<KubeObject> {
+  if (!isJsonMap(body)) return badRequest('the body of the request must be a JSON object');
+  const expected = groupVersion(type.group, version);
+  if (body.apiVersion !== undefined && body.apiVersion !== expected) {
+    return badRequest(`the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${expected})`);
+  }
+  if (body.kind !== undefined && body.kind !== type.kind) {
+    return badRequest(`the kind in the data (${String(body.kind)}) does not match the expected kind (${type.kind})`);
+  }
+  const metadata = (isJsonMap(body.metadata) ? body.metadata : {}) as ObjectMeta;
+  if (type.namespaced && metadata.namespace !== undefined && metadata.namespace !== '' && metadata.namespace !== namespace) {
+    return badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+  const { namespace: _ignored, ...withoutNamespace } = metadata;
+  return ok({
+    ...body,
+    apiVersion: expected,
+    kind: type.kind,
+    metadata: type.namespaced ? { ...withoutNamespace, namespace } : withoutNamespace,
+  });
+}
+
+export interface CreateOptions {
+  dryRun: boolean;
+}
+
+/** POST: names, uid, timestamps and generation set by the server; status reset when it is a subresource. */
+export function createObject(cluster: Cluster, type: ResourceType, version: string, namespace: string | undefined, body: unknown, options: CreateOptions): Outcome<KubeObject> {
+  const checked = checkBody(type, version, namespace, body);
+  if (!checked.ok) return checked;
+  const request = checked.value;
+  const name = request.metadata.name || (request.metadata.generateName ? generateName(request.metadata.generateName) : '');
+  if (name === '') {
+    return invalid(type, '', [{ type: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
+  }
+  if (type.namespaced && namespace !== undefined) {
+    const accepts = checkNamespaceAcceptsCreate(cluster, type, namespace, name);
+    if (!accepts.ok) return accepts;
+  }
+  if (cluster.store.get(keyOf(type), namespace, name) !== undefined) return alreadyExists(type, name);
+
+  const {
+    uid: _uid,
+    resourceVersion: _resourceVersion,
+    creationTimestamp: _creationTimestamp,
+    deletionTimestamp: _deletionTimestamp,
+    deletionGracePeriodSeconds: _grace,
+    generation: _generation,
+    managedFields: _managedFields,
+    selfLink: _selfLink,
+    ...userMetadata
+  } = request.metadata;
+  const { status: _status, ...withoutStatus } = request;
+  const candidate: KubeObject = {
+    ...(type.statusSubresource ? withoutStatus : request),
+    metadata: {
+      ...userMetadata,
+      name,
+      uid: cluster.newUid(),
+      creationTimestamp: timestamp(cluster.now()),
+      ...(type.tracksGeneration ? { generation: 1 } : {}),
+    },
+  };
+  const admitted = admit(type, version, candidate);
+  if (!admitted.ok) return admitted;
+  const strategy = strategyFor(type);
+  const prepared = strategy.prepareForCreate ? strategy.prepareForCreate(admitted.value, cluster) : admitted.value;
+  const stored = { ...prepared, apiVersion: storageApiVersion(type) };
+  if (options.dryRun) return ok({ ...stored, metadata: { ...stored.metadata, resourceVersion: undefined } });
+  return ok(cluster.store.write(keyOf(type), stored));
+}

@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import { ApiException, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import fetch, { type RequestInit } from 'node-fetch';
+import { startApiServer, type ApiServerOptions, type InMemoryApiServer } from '../../src/index.ts';
+
+/**
+ * The cluster the conformance tests run against: the in-memory server, or a real cluster when
+ * CONFORMANCE_KUBECONFIG names a kubeconfig file (then `server` is undefined and tests that need fault
+ * injection or simulation skip themselves with a printed reason).
+ */
+export interface Target {
+  kubeConfig: KubeConfig;
+  server: InMemoryApiServer | undefined;
+  stop(): Promise<void>;
+}
+
+export const REAL_CLUSTER_KUBECONFIG = process.env.CONFORMANCE_KUBECONFIG;
+
+export async function connect(options: ApiServerOptions = {}): Promise<Target> {
+  if (REAL_CLUSTER_KUBECONFIG !== undefined && REAL_CLUSTER_KUBECONFIG !== '') {
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromFile(REAL_CLUSTER_KUBECONFIG);
+    return { kubeConfig, server: undefined, stop: async () => {} };
+  }
+  const server = await startApiServer(options);
+  return { kubeConfig: server.kubeConfig(), server, stop: () => server.stop() };
+}
+
+/** The in-memory server, or a skip (with the reason printed) when running against a real cluster. */
+export function inMemoryOnly(target: Target, context: { skip(note?: string): void }, reason: string): InMemoryApiServer {
+  if (target.server === undefined) {
+    console.log(`skipped against a real cluster: ${reason}`);
+    context.skip(reason);
+    throw new Error('unreachable: skip() throws');
+  }
+  return target.server;
+}
+
+export function uniqueName(prefix: string): string {
+  return `${prefix}-${randomBytes(3).toString('hex')}`;
+}
+
+/** A fresh namespace for one test, so tests also run side by side on a shared real cluster. */
+export async function freshNamespace(target: Target, prefix = 'conf'): Promise<string> {
+  const name = uniqueName(prefix);
+  await target.kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name } } });
+  return name;
+}
+
+/** The Status object of a failed client call. */
+export function statusOf(error: unknown): { code: number; reason: string; message: string; details?: Record<string, unknown> } {
+  if (!(error instanceof ApiException)) throw error;
+  const body = typeof error.body === 'string' ? JSON.parse(error.body) : error.body;
+  return body;
+}
+
+export async function failure(call: Promise<unknown>): Promise<ReturnType<typeof statusOf>> {
+  try {
+    await call;
+  } catch (error) {
+    return statusOf(error);
+  }
+  throw new Error('expected the call to fail');
+}
+
+/** Polls until `probe` returns a value other than undefined (or times out). */
+export async function eventually<T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Raw HTTP against the target, for what the typed clients do not expose. */
+export async function rawRequest(target: Target, method: string, path: string, body?: { contentType: string; text: string }): Promise<{ status: number; json: unknown }> {
+  const cluster = target.kubeConfig.getCurrentCluster();
+  if (!cluster) throw new Error('no current cluster');
+  const init: RequestInit = await target.kubeConfig.applyToFetchOptions({});
+  const headers = { ...(init.headers as Record<string, string> | undefined), ...(body ? { 'Content-Type': body.contentType } : {}) };
+  const response = await fetch(cluster.server + path, { ...init, method, headers, ...(body ? { body: body.text } : {}) });
+  const text = await response.text();
+  let json: unknown = text;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, json };
+}

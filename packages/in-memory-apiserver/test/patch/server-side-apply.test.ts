@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { applyServerSideApply } from '../../src/patch/index.ts';
+
+const live = {
+  metadata: { name: 'd', labels: { mine: 'a', theirs: 'b' }, finalizers: ['other', 'mine'] },
+  spec: {
+    replicas: 3,
+    paused: false,
+    template: {
+      spec: {
+        containers: [
+          { name: 'app', image: 'v1', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }], resources: { limits: { cpu: '1' } } },
+          { name: 'injected', image: 'sidecar' },
+        ],
+      },
+    },
+  },
+};
+
+describe('applyServerSideApply', () => {
+  it('sets every applied field and leaves unmentioned fields alone', () => {
+    const applied = { metadata: { labels: { mine: 'z' } }, spec: { replicas: 5 } };
+    expect(applyServerSideApply(live, applied, undefined)).toEqual({
+      ...live,
+      metadata: { ...live.metadata, labels: { mine: 'z', theirs: 'b' } },
+      spec: { ...live.spec, replicas: 5 },
+    });
+  });
+
+  it('removes fields applied before but not any more', () => {
+    const previous = { metadata: { labels: { mine: 'a' } }, spec: { replicas: 3, paused: false } };
+    const applied = { spec: { replicas: 3 } };
+    expect(applyServerSideApply(live, applied, previous)).toEqual({
+      metadata: { name: 'd', labels: { theirs: 'b' }, finalizers: ['other', 'mine'] },
+      spec: { replicas: 3, template: live.spec.template },
+    });
+  });
+
+  it('withdraws only the owned parts of a map or list no longer applied at all', () => {
+    const previous = {
+      metadata: { labels: { mine: 'a' }, finalizers: ['mine'] },
+      spec: { template: { spec: { containers: [{ name: 'app', image: 'v1' }] } } },
+    };
+    expect(applyServerSideApply(live, { spec: { replicas: 3 } }, previous)).toEqual({
+      metadata: { name: 'd', labels: { theirs: 'b' }, finalizers: ['other'] },
+      spec: { ...live.spec, template: { spec: { containers: [{ name: 'injected', image: 'sidecar' }] } } },
+    });
+  });
+
+  it('drops an atomic list and scalars no longer applied', () => {
+    expect(applyServerSideApply({ spec: { args: ['a'], n: 1, keep: 2 } }, {}, { spec: { args: ['a'], n: 1 } })).toEqual({
+      spec: { keep: 2 },
+    });
+  });
+
+  it('merges keyed lists by key and removes items no longer applied', () => {
+    const previous = {
+      spec: { template: { spec: { containers: [{ name: 'app', image: 'v1', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }] }] } } },
+    };
+    const applied = { spec: { template: { spec: { containers: [{ name: 'app', image: 'v2', env: [{ name: 'A', value: '1' }] }] } } } };
+    expect(applyServerSideApply(live, applied, previous)).toEqual({
+      ...live,
+      spec: {
+        ...live.spec,
+        template: {
+          spec: {
+            containers: [
+              { name: 'app', image: 'v2', env: [{ name: 'A', value: '1' }], resources: { limits: { cpu: '1' } } },
+              { name: 'injected', image: 'sidecar' },
+            ],
+          },
+        },
+      },
+    });
+  });
+
+  it('removes a whole keyed item that is no longer applied', () => {
+    const withTwo = { spec: { template: { spec: { containers: [{ name: 'app' }, { name: 'extra', image: 'e' }] } } } };
+    const liveWithExtra = applyServerSideApply(live, withTwo, undefined);
+    const result = applyServerSideApply(liveWithExtra, { spec: { template: { spec: { containers: [{ name: 'app' }] } } } }, withTwo) as typeof live;
+    expect(result.spec.template.spec.containers.map((c) => c.name)).toEqual(['app', 'injected']);
+  });
+
+  it('replaces lists without a merge key', () => {
+    const result = applyServerSideApply({ spec: { args: ['a', 'b'] } }, { spec: { args: ['c'] } }, { spec: { args: ['a', 'b'] } });
+    expect(result).toEqual({ spec: { args: ['c'] } });
+  });
+
+  it('treats finalizers as a set shared with other managers', () => {
+    const result = applyServerSideApply(live, { metadata: { finalizers: ['new'] } }, { metadata: { finalizers: ['mine'] } });
+    expect((result as typeof live).metadata.finalizers).toEqual(['other', 'new']);
+  });
+
+  it('a null in the applied configuration removes the field', () => {
+    expect(applyServerSideApply({ a: 1, b: 2 }, { a: null }, undefined)).toEqual({ b: 2 });
+  });
+
+  it('creates from nothing', () => {
+    expect(applyServerSideApply(undefined, { kind: 'ConfigMap', data: { a: 'b' } }, undefined)).toEqual({ kind: 'ConfigMap', data: { a: 'b' } });
+  });
+
+  it('does not change its inputs', () => {
+    const before = structuredClone(live);
+    applyServerSideApply(live, { spec: { template: { spec: { containers: [{ name: 'app', image: 'x' }] } } } }, undefined);
+    expect(live).toEqual(before);
+  });
+});
