@@ -1,0 +1,18 @@
+/**
+ * Time as the runtime sees it. Everything that waits or timestamps takes a Clock so tests can
+ * drive time by hand instead of sleeping.
+ */
+export type TimerHandle = unknown;
+
+export interface Clock {
+  now(): number;
+  setTimeout(callback: () => void, delayMs: number): TimerHandle;
+  clearTimeout(handle: TimerHandle): void;
+}
+
+export const realClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (callback, delayMs) => setTimeout(callback, delayMs),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+

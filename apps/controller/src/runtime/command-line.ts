@@ -1,0 +1,42 @@
+import { Command, Option } from 'commander';
+
+/** The command-line flags, as commander hands them over (before validation by loadConfig). */
+export interface CommandLineOptions {
+  kubeconfig?: string;
+  concurrency?: string;
+  formFactorPlugin?: string[];
+  leaderElect?: boolean;
+  leaderElectionLeaseName?: string;
+  metricsBindAddress?: string;
+  resyncPeriod?: string;
+  logLevel?: string;
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** The controller's command line. Values are checked by loadConfig, so errors name the flag there. */
+export function buildCommandLine(): Command {
+  return new Command('scoby-controller')
+    .description('Scoby: declarative controllers for registered CRDs')
+    .option('--kubeconfig <path>', 'kubeconfig file (default: KUBECONFIG, ~/.kube/config or in-cluster)')
+    .option('--concurrency <n>', 'reconciles running at once across all registrations (default 8)')
+    .addOption(
+      new Option(
+        '--form-factor-plugin <module>',
+        'form-factor plugin module to load; repeatable (default: SCOBY_FORM_FACTOR_PLUGINS)',
+      ).argParser(collect),
+    )
+    .option('--leader-elect', 'elect a leader through a Lease before reconciling (default)')
+    .option('--no-leader-elect', 'reconcile without leader election')
+    .option('--leader-election-lease-name <name>', 'name of the Lease in SCOBY_NAMESPACE (default scoby-controller-leader)')
+    .option('--metrics-bind-address <host:port>', 'address of /metrics, /healthz and /readyz (default :8080)')
+    .option('--resync-period <duration>', 'period of the full resync, e.g. 10h, 30m (default 10h)')
+    .option('--log-level <level>', 'trace, debug, info, warn, error, fatal or silent (default: LOG_LEVEL or info)');
+}
+
+/** Parses user arguments (without the node and script entries). Commander reports unknown flags itself. */
+export function parseCommandLine(args: readonly string[], command = buildCommandLine()): CommandLineOptions {
+  return command.parse([...args], { from: 'user' }).opts<CommandLineOptions>();
+}

@@ -1,0 +1,210 @@
+import type { CommandLineOptions } from './command-line.ts';
+import { parseDuration } from './duration.ts';
+
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export type KubeConfigSource = { source: 'file'; path: string } | { source: 'in-cluster' } | { source: 'default' };
+
+export type LeaderElectionConfig = { enabled: false } | { enabled: true; namespace: string; leaseName: string };
+
+export interface ControllerConfig {
+  kube: KubeConfigSource;
+  scobyNamespace: string;
+  /** Namespaces whose instances are managed; undefined means all namespaces. */
+  workingNamespaces: string[] | undefined;
+  /** CLUSTER_DOMAIN when set and non-empty; otherwise resolved at start-up (address.md §3). */
+  clusterDomain: string | undefined;
+  concurrency: number;
+  formFactorPlugins: string[];
+  hookFormFactorFormat: 'string' | 'object';
+  leaderElection: LeaderElectionConfig;
+  opsAddress: { host: string; port: number };
+  resyncMs: number;
+  logLevel: LogLevel;
+}
+
+/** A setting that cannot be used: `setting` is the flag or environment variable to fix. */
+export interface ConfigError {
+  setting: string;
+  message: string;
+}
+
+export type ConfigResult = { ok: true; config: ControllerConfig } | { ok: false; errors: ConfigError[] };
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+export const DEFAULT_CONCURRENCY = 8;
+export const DEFAULT_LEASE_NAME = 'scoby-controller-leader';
+export const DEFAULT_OPS_ADDRESS = { host: '0.0.0.0', port: 8080 };
+export const DEFAULT_RESYNC_MS = 10 * 3_600_000;
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const NAMESPACE_RULE =
+  'lowercase letters, digits and "-", starting and ending with a letter or digit, at most 63 characters';
+const LEASE_NAME_RULE =
+  'lowercase letters, digits, "-" and ".", starting and ending with a letter or digit, at most 253 characters';
+
+/**
+ * Turns the command-line flags and the environment into the controller's settings. Flags win
+ * over environment variables. Every problem is reported, each naming the flag or variable to fix.
+ */
+export function loadConfig(flags: CommandLineOptions, env: Environment): ConfigResult {
+  const errors: ConfigError[] = [];
+  const fail = (setting: string, message: string): undefined => {
+    errors.push({ setting, message: `${setting}: ${message}` });
+    return undefined;
+  };
+
+  const scobyNamespace = readScobyNamespace(env, errors);
+  const workingNamespaces = readWorkingNamespaces(env.WORKING_NAMESPACES, fail);
+  const concurrency = readConcurrency(flags.concurrency, fail);
+  const formFactorPlugins = readPlugins(flags.formFactorPlugin, env.SCOBY_FORM_FACTOR_PLUGINS, fail);
+  const hookFormFactorFormat = readHookFormFactorFormat(env.SCOBY_HOOK_FORM_FACTOR_FORMAT, fail);
+  const leaseName = readLeaseName(flags.leaderElectionLeaseName, fail);
+  const opsAddress = readAddress(flags.metricsBindAddress, fail);
+  const resyncMs = readResync(flags.resyncPeriod, fail);
+  const logLevel = readLogLevel(flags.logLevel, env.LOG_LEVEL, fail);
+
+  if (
+    errors.length > 0 ||
+    scobyNamespace === undefined ||
+    concurrency === undefined ||
+    formFactorPlugins === undefined ||
+    hookFormFactorFormat === undefined ||
+    leaseName === undefined ||
+    opsAddress === undefined ||
+    resyncMs === undefined ||
+    logLevel === undefined
+  ) {
+    return { ok: false, errors };
+  }
+  const leaderElection: LeaderElectionConfig =
+    flags.leaderElect === false ? { enabled: false } : { enabled: true, namespace: scobyNamespace, leaseName };
+  return {
+    ok: true,
+    config: {
+      kube: kubeConfigSource(flags.kubeconfig, env),
+      scobyNamespace,
+      workingNamespaces,
+      clusterDomain: nonEmpty(env.CLUSTER_DOMAIN),
+      concurrency,
+      formFactorPlugins,
+      hookFormFactorFormat,
+      leaderElection,
+      opsAddress,
+      resyncMs,
+      logLevel,
+    },
+  };
+}
+
+type Fail = (setting: string, message: string) => undefined;
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+}
+
+function isNamespaceName(name: string): boolean {
+  return name.length <= 63 && DNS_LABEL.test(name);
+}
+
+function readScobyNamespace(env: Environment, errors: ConfigError[]): string | undefined {
+  const value = nonEmpty(env.SCOBY_NAMESPACE);
+  if (value === undefined) {
+    errors.push({
+      setting: 'SCOBY_NAMESPACE',
+      message:
+        'SCOBY_NAMESPACE is required: set it to the namespace Scoby runs in (home of controller ConfigMaps and of the leader-election Lease)',
+    });
+    return undefined;
+  }
+  if (!isNamespaceName(value)) {
+    errors.push({
+      setting: 'SCOBY_NAMESPACE',
+      message: `SCOBY_NAMESPACE: "${value}" is not a valid namespace name (${NAMESPACE_RULE})`,
+    });
+    return undefined;
+  }
+  return value;
+}
+
+function commaList(value: string | undefined): string[] {
+  const entries = (value ?? '').split(',').map((entry) => entry.trim());
+  return [...new Set(entries.filter((entry) => entry !== ''))];
+}
+
+function readWorkingNamespaces(value: string | undefined, fail: Fail): string[] | undefined {
+  const namespaces = commaList(value);
+  for (const namespace of namespaces) {
+    if (!isNamespaceName(namespace)) {
+      fail('WORKING_NAMESPACES', `"${namespace}" is not a valid namespace name (${NAMESPACE_RULE})`);
+    }
+  }
+  return namespaces.length === 0 ? undefined : namespaces;
+}
+
+function readConcurrency(value: string | undefined, fail: Fail): number | undefined {
+  if (value === undefined) return DEFAULT_CONCURRENCY;
+  const parsed = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!Number.isSafeInteger(parsed) || parsed < 1) {
+    return fail('--concurrency', `must be a positive integer, got "${value}"`);
+  }
+  return parsed;
+}
+
+function readPlugins(flagValues: string[] | undefined, envValue: string | undefined, fail: Fail): string[] | undefined {
+  if (flagValues === undefined) return commaList(envValue);
+  if (flagValues.some((value) => value.trim() === '')) {
+    return fail('--form-factor-plugin', 'must name a module, got an empty value');
+  }
+  return [...new Set(flagValues.map((value) => value.trim()))];
+}
+
+function readHookFormFactorFormat(value: string | undefined, fail: Fail): 'string' | 'object' | undefined {
+  const format = nonEmpty(value) ?? 'string';
+  if (format === 'string' || format === 'object') return format;
+  return fail('SCOBY_HOOK_FORM_FACTOR_FORMAT', `must be "string" or "object", got "${value}"`);
+}
+
+function readLeaseName(value: string | undefined, fail: Fail): string | undefined {
+  if (value === undefined) return DEFAULT_LEASE_NAME;
+  if (value.length <= 253 && DNS_SUBDOMAIN.test(value)) return value;
+  return fail('--leader-election-lease-name', `"${value}" is not a valid Lease name (${LEASE_NAME_RULE})`);
+}
+
+function readAddress(value: string | undefined, fail: Fail): { host: string; port: number } | undefined {
+  if (value === undefined) return DEFAULT_OPS_ADDRESS;
+  const match = /^(.*):(\d{1,5})$/.exec(value);
+  const port = Number(match?.[2]);
+  if (match === null || port > 65535) {
+    return fail('--metrics-bind-address', `must be host:port or :port with a port from 0 to 65535, got "${value}"`);
+  }
+  const host = (match[1] as string).replace(/^\[(.*)\]$/, '$1');
+  return { host: host === '' ? DEFAULT_OPS_ADDRESS.host : host, port };
+}
+
+function readResync(value: string | undefined, fail: Fail): number | undefined {
+  if (value === undefined) return DEFAULT_RESYNC_MS;
+  const parsed = parseDuration(value.trim());
+  if (parsed === undefined) return fail('--resync-period', `"${value}" is not a duration (examples: 10h, 30m, 1h30m, 90s)`);
+  if (parsed <= 0) return fail('--resync-period', `must be greater than zero, got "${value}"`);
+  return parsed;
+}
+
+function readLogLevel(flagValue: string | undefined, envValue: string | undefined, fail: Fail): LogLevel | undefined {
+  const [setting, value] = flagValue !== undefined ? ['--log-level', flagValue] : ['LOG_LEVEL', nonEmpty(envValue)];
+  if (value === undefined) return 'info';
+  const level = LOG_LEVELS.find((candidate) => candidate === value.trim().toLowerCase());
+  return level ?? fail(setting, `must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);
+}
+
+function kubeConfigSource(flagPath: string | undefined, env: Environment): KubeConfigSource {
+  if (flagPath !== undefined && flagPath !== '') return { source: 'file', path: flagPath };
+  if (nonEmpty(env.KUBECONFIG) === undefined && nonEmpty(env.KUBERNETES_SERVICE_HOST) !== undefined) {
+    return { source: 'in-cluster' };
+  }
+  return { source: 'default' };
+}

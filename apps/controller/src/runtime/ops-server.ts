@@ -1,0 +1,64 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Registry } from 'prom-client';
+
+export interface OpsServerOptions {
+  port: number;
+  host?: string;
+  registry: Registry;
+}
+
+export interface OpsServer {
+  /** The bound port (useful with port 0). */
+  readonly port: number;
+  /** What /readyz answers from now on: the process decides (informers synced, leader election healthy). */
+  setReady(ready: boolean): void;
+  close(): Promise<void>;
+}
+
+/**
+ * The operations endpoint: /metrics (Prometheus text), /healthz (200 while the process serves
+ * requests at all) and /readyz (200 once set ready, 503 before and after).
+ */
+export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
+  let ready = false;
+  const reply = (response: ServerResponse, status: number, contentType: string, body: string) => {
+    response.writeHead(status, { 'Content-Type': contentType });
+    response.end(body);
+  };
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    const path = new URL(request.url ?? '/', 'http://ops').pathname;
+    if (path === '/metrics') {
+      reply(response, 200, options.registry.contentType, await options.registry.metrics());
+    } else if (path === '/healthz') {
+      reply(response, 200, 'text/plain; charset=utf-8', 'ok\n');
+    } else if (path === '/readyz') {
+      reply(response, ready ? 200 : 503, 'text/plain; charset=utf-8', ready ? 'ok\n' : 'not ready\n');
+    } else {
+      reply(response, 404, 'text/plain; charset=utf-8', 'not found\n');
+    }
+  };
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      reply(response, 500, 'text/plain; charset=utf-8', `${error instanceof Error ? error.message : String(error)}\n`);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    setReady: (value) => {
+      ready = value;
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,190 @@
+import { describe, expect, it } from 'vitest';
+import { parseCommandLine } from '../../src/runtime/command-line.ts';
+import { loadConfig, type ControllerConfig } from '../../src/runtime/config.ts';
+import { parseDuration } from '../../src/runtime/duration.ts';
+
+const BASE_ENV = { SCOBY_NAMESPACE: 'scoby' };
+
+function configOf(args: string[], env: Record<string, string>): ControllerConfig {
+  const result = loadConfig(parseCommandLine(args), env);
+  if (!result.ok) throw new Error(`unexpected errors: ${JSON.stringify(result.errors)}`);
+  return result.config;
+}
+
+function errorsOf(args: string[], env: Record<string, string>): string[] {
+  const result = loadConfig(parseCommandLine(args), env);
+  return result.ok ? [] : result.errors.map((error) => error.message);
+}
+
+describe('loadConfig', () => {
+  it('applies the defaults', () => {
+    expect(configOf([], BASE_ENV)).toEqual({
+      kube: { source: 'default' },
+      scobyNamespace: 'scoby',
+      workingNamespaces: undefined,
+      clusterDomain: undefined,
+      concurrency: 8,
+      formFactorPlugins: [],
+      hookFormFactorFormat: 'string',
+      leaderElection: { enabled: true, namespace: 'scoby', leaseName: 'scoby-controller-leader' },
+      opsAddress: { host: '0.0.0.0', port: 8080 },
+      resyncMs: 36_000_000,
+      logLevel: 'info',
+    });
+  });
+
+  it('reads every setting from flags and environment', () => {
+    const config = configOf(
+      [
+        '--kubeconfig',
+        '/etc/kube/config',
+        '--concurrency',
+        '3',
+        '--form-factor-plugin',
+        '@acme/lambda',
+        '--form-factor-plugin',
+        './plugins/job.js',
+        '--no-leader-elect',
+        '--metrics-bind-address',
+        '127.0.0.1:9090',
+        '--resync-period',
+        '1h30m',
+        '--log-level',
+        'debug',
+      ],
+      {
+        SCOBY_NAMESPACE: 'triggermesh',
+        WORKING_NAMESPACES: 'shop, infra,,shop',
+        CLUSTER_DOMAIN: 'corp.internal',
+        SCOBY_HOOK_FORM_FACTOR_FORMAT: 'object',
+        SCOBY_FORM_FACTOR_PLUGINS: 'ignored-when-the-flag-is-given',
+        LOG_LEVEL: 'error',
+      },
+    );
+    expect(config).toEqual({
+      kube: { source: 'file', path: '/etc/kube/config' },
+      scobyNamespace: 'triggermesh',
+      workingNamespaces: ['shop', 'infra'],
+      clusterDomain: 'corp.internal',
+      concurrency: 3,
+      formFactorPlugins: ['@acme/lambda', './plugins/job.js'],
+      hookFormFactorFormat: 'object',
+      leaderElection: { enabled: false },
+      opsAddress: { host: '127.0.0.1', port: 9090 },
+      resyncMs: 5_400_000,
+      logLevel: 'debug',
+    });
+  });
+
+  it('takes form-factor plugins and the log level from the environment when no flag is given', () => {
+    const config = configOf([], { ...BASE_ENV, SCOBY_FORM_FACTOR_PLUGINS: ' @acme/lambda ,, ./job.js', LOG_LEVEL: 'WARN' });
+    expect(config.formFactorPlugins).toEqual(['@acme/lambda', './job.js']);
+    expect(config.logLevel).toBe('warn');
+  });
+
+  it('names the lease and the bind address', () => {
+    const config = configOf(['--leader-election-lease-name', 'scoby.leader', '--metrics-bind-address', ':8443'], BASE_ENV);
+    expect(config.leaderElection).toEqual({ enabled: true, namespace: 'scoby', leaseName: 'scoby.leader' });
+    expect(config.opsAddress).toEqual({ host: '0.0.0.0', port: 8443 });
+    expect(configOf(['--metrics-bind-address', '[::1]:8080'], BASE_ENV).opsAddress).toEqual({ host: '::1', port: 8080 });
+  });
+
+  it('chooses in-cluster configuration inside a pod without KUBECONFIG', () => {
+    expect(configOf([], { ...BASE_ENV, KUBERNETES_SERVICE_HOST: '10.0.0.1' }).kube).toEqual({ source: 'in-cluster' });
+    expect(configOf([], { ...BASE_ENV, KUBERNETES_SERVICE_HOST: '10.0.0.1', KUBECONFIG: '/k' }).kube).toEqual({
+      source: 'default',
+    });
+  });
+
+  it('treats empty WORKING_NAMESPACES and CLUSTER_DOMAIN as unset', () => {
+    const config = configOf([], { ...BASE_ENV, WORKING_NAMESPACES: ' , ', CLUSTER_DOMAIN: ' ' });
+    expect(config.workingNamespaces).toBeUndefined();
+    expect(config.clusterDomain).toBeUndefined();
+  });
+
+  it('requires SCOBY_NAMESPACE', () => {
+    expect(loadConfig({}, {})).toEqual({
+      ok: false,
+      errors: [
+        {
+          setting: 'SCOBY_NAMESPACE',
+          message:
+            'SCOBY_NAMESPACE is required: set it to the namespace Scoby runs in (home of controller ConfigMaps and of the leader-election Lease)',
+        },
+      ],
+    });
+    expect(errorsOf([], { SCOBY_NAMESPACE: '  ' })).toHaveLength(1);
+  });
+
+  it('reports every invalid setting with the flag or variable to fix', () => {
+    const errors = errorsOf(
+      [
+        '--concurrency',
+        '0',
+        '--form-factor-plugin',
+        ' ',
+        '--leader-election-lease-name',
+        'Leader!',
+        '--metrics-bind-address',
+        'localhost',
+        '--resync-period',
+        'soon',
+        '--log-level',
+        'loud',
+      ],
+      {
+        SCOBY_NAMESPACE: 'Scoby_NS',
+        WORKING_NAMESPACES: 'shop,Infra',
+        SCOBY_HOOK_FORM_FACTOR_FORMAT: 'xml',
+      },
+    );
+    expect(errors).toEqual([
+      'SCOBY_NAMESPACE: "Scoby_NS" is not a valid namespace name (lowercase letters, digits and "-", starting and ending with a letter or digit, at most 63 characters)',
+      'WORKING_NAMESPACES: "Infra" is not a valid namespace name (lowercase letters, digits and "-", starting and ending with a letter or digit, at most 63 characters)',
+      '--concurrency: must be a positive integer, got "0"',
+      '--form-factor-plugin: must name a module, got an empty value',
+      'SCOBY_HOOK_FORM_FACTOR_FORMAT: must be "string" or "object", got "xml"',
+      '--leader-election-lease-name: "Leader!" is not a valid Lease name (lowercase letters, digits, "-" and ".", starting and ending with a letter or digit, at most 253 characters)',
+      '--metrics-bind-address: must be host:port or :port with a port from 0 to 65535, got "localhost"',
+      '--resync-period: "soon" is not a duration (examples: 10h, 30m, 1h30m, 90s)',
+      '--log-level: must be one of trace, debug, info, warn, error, fatal, silent, got "loud"',
+    ]);
+  });
+
+  it('rejects more edge values', () => {
+    expect(errorsOf(['--concurrency', '2.5'], BASE_ENV)).toEqual(['--concurrency: must be a positive integer, got "2.5"']);
+    expect(errorsOf(['--concurrency', '-1'], BASE_ENV)).toEqual(['--concurrency: must be a positive integer, got "-1"']);
+    expect(errorsOf(['--metrics-bind-address', ':70000'], BASE_ENV)).toEqual([
+      '--metrics-bind-address: must be host:port or :port with a port from 0 to 65535, got ":70000"',
+    ]);
+    expect(errorsOf(['--resync-period', '0s'], BASE_ENV)).toEqual(['--resync-period: must be greater than zero, got "0s"']);
+    expect(errorsOf([], { ...BASE_ENV, LOG_LEVEL: 'verbose' })).toEqual([
+      'LOG_LEVEL: must be one of trace, debug, info, warn, error, fatal, silent, got "verbose"',
+    ]);
+    expect(errorsOf([], { SCOBY_NAMESPACE: 'a'.repeat(64) })).toHaveLength(1);
+  });
+
+  it('accepts leader election explicitly on', () => {
+    expect(configOf(['--leader-elect'], BASE_ENV).leaderElection.enabled).toBe(true);
+  });
+});
+
+describe('parseDuration', () => {
+  it('reads Go-style durations into milliseconds', () => {
+    expect(['10h', '30m', '1h30m', '90s', '500ms', '1.5h', '0', '2m3s4ms'].map(parseDuration)).toEqual([
+      36_000_000, 1_800_000, 5_400_000, 90_000, 500, 5_400_000, 0, 123_004,
+    ]);
+  });
+
+  it('rejects anything else', () => {
+    expect(['', '10', 'h', '10d', '1h 30m', '-5s', 'abc'].map(parseDuration)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+});
