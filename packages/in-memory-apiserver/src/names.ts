@@ -1,4 +1,4 @@
-import type { Cause } from './schema/index.ts';
+import type { Cause } from '@scoby/structural-schema';
 import type { ResourceType } from './resource-type.ts';
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;

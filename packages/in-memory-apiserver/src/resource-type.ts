@@ -1,4 +1,4 @@
-import type { JSONSchemaProps } from './schema/index.ts';
+import type { JSONSchemaProps } from '@scoby/structural-schema';
 
 /** Everything the server needs to know to serve one kind of object under /api or /apis. */
 export interface ResourceType {

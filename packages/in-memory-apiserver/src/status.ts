@@ -1,6 +1,6 @@
 import type { ResourceType } from './resource-type.ts';
 import { kindDotGroup } from './resource-type.ts';
-import { formatInvalidMessage, type Cause } from './schema/index.ts';
+import { formatInvalidMessage, type Cause } from '@scoby/structural-schema';
 
 /** A response as the handlers compute it: HTTP code and JSON body. */
 export interface Reply {

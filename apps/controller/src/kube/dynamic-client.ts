@@ -69,7 +69,10 @@ export class DynamicClient {
       agent: this.#agent,
       headers: {
         Accept: 'application/json',
-        ...(body === undefined ? {} : { 'Content-Type': options.contentType ?? 'application/json' }),
+        // Node frames DELETE bodies only with an explicit length (it does not chunk them by default).
+        ...(body === undefined
+          ? {}
+          : { 'Content-Type': options.contentType ?? 'application/json', 'Content-Length': Buffer.byteLength(body) }),
       },
     };
     await this.#kubeConfig.applyToHTTPSOptions(requestOptions);

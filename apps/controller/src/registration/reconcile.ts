@@ -19,6 +19,8 @@ import { statusMergePatch } from '../status/status-patch.ts';
 import type { DynamicClient, ResourceRef } from '../kube/dynamic-client.ts';
 import { setFinalizer } from '../instance/finalizers.ts';
 import type { InstanceConfig } from '../instance/instance-config.ts';
+import type { EventSink } from '../instance/reconcile.ts';
+import { errorMessage } from '../kube/api-error.ts';
 import { activeRegistration } from './active.ts';
 import { registrationConditions, type ControllerOutcome, type RegistrationFindings } from './conditions.ts';
 
@@ -38,13 +40,22 @@ export interface InstanceControllerHost {
   /** Stops reconciling the registration's instances; children and finalizers are left alone. */
   pause(registrationName: string): Promise<void>;
   /** Stops the controller and releases instance finalizers of `crd` (§6.6 steps 2–3, §6.7). */
-  release(registrationName: string, crdName: string, hook: InstanceConfig['hook']): Promise<void>;
+  release(registrationName: string, crdName: string, finalize: FinalizeTarget | undefined): Promise<void>;
   /** The CRD the running controller serves, if any. */
   crdOf(registrationName: string): string | undefined;
 }
 
+/** Where the one best-effort finalize call of a release goes (§6.7). */
+export interface FinalizeTarget {
+  url: string;
+  timeoutMs: number;
+  formFactor: string;
+  managedKinds: { apiVersion: string; kind: string }[];
+}
+
 export interface RegistrationWorld {
   client: DynamicClient;
+  events: EventSink;
   formFactors: FormFactorRegistry;
   controllers: InstanceControllerHost;
   crd(name: string): KubeObject | undefined;
@@ -96,7 +107,7 @@ export class RegistrationReconciler {
     const crdName = validation.ok ? validation.spec.crd : String(current.spec?.crd ?? '');
     const running = world.controllers.crdOf(name);
     if (running !== undefined && running !== crdName) {
-      await world.controllers.release(name, running, undefined);
+      await this.#release(current, running);
     }
     const crdObject = crdName === '' ? undefined : world.crd(crdName);
     const info = crdObject ? inspectCrd(crdObject) : undefined;
@@ -201,18 +212,39 @@ export class RegistrationReconciler {
     const name = registration.metadata.name ?? '';
     const crdName = world.controllers.crdOf(name) ?? String(registration.spec?.crd ?? '');
     if (crdName !== '' && ownerOf(world.registrations(), crdName) === name) {
-      const validation = validateRegistration(registration, world.formFactors);
-      let hook: InstanceConfig['hook'];
-      if (validation.ok && validation.spec.hook) {
-        const resolved = await world.resolveHookAddress(validation.spec.hook.address);
-        if (resolved.ok) hook = { url: resolved.url, timeoutMs: validation.spec.hook.timeoutMs, preReconcile: false, finalize: false };
-      }
-      await world.controllers.release(name, crdName, hook);
+      await this.#release(registration, crdName);
     } else {
       await world.controllers.pause(name);
     }
     await setFinalizer(world.client, REGISTRATION_RESOURCE, registration, false);
     return { kind: 'done' };
+  }
+
+  /** §6.6 steps 2–3; a failure is reported on the registration and retried by the caller's backoff. */
+  async #release(registration: CRDRegistration, crdName: string): Promise<void> {
+    const world = this.#world;
+    try {
+      await world.controllers.release(registration.metadata.name ?? '', crdName, await this.#finalizeTarget(registration));
+    } catch (error) {
+      world.events.emit(registration, 'Warning', 'FinalizerReleaseFailed', errorMessage(error));
+      throw error;
+    }
+  }
+
+  /** The hook of a valid registration with a resolvable address, for the release's finalize call. */
+  async #finalizeTarget(registration: CRDRegistration): Promise<FinalizeTarget | undefined> {
+    const world = this.#world;
+    const validation = validateRegistration(registration, world.formFactors);
+    if (!validation.ok || !validation.spec.hook) return undefined;
+    const resolved = await world.resolveHookAddress(validation.spec.hook.address);
+    const formFactor = world.formFactors.resolve(registration.spec.workload.formFactor);
+    if (!resolved.ok || !formFactor.ok) return undefined;
+    return {
+      url: resolved.url,
+      timeoutMs: validation.spec.hook.timeoutMs,
+      formFactor: formFactor.formFactor.hookName,
+      managedKinds: formFactor.formFactor.plugin.managedKinds,
+    };
   }
 
   /** §5: conditions, observedGeneration and annotations.hookURL (null = remove, undefined = keep). */

@@ -2,7 +2,7 @@
  * RFC 6902 JSON Patch (application/json-patch+json). Messages follow evanphx/json-patch, the library
  * the API server uses, e.g. `replace operation does not apply: doc is missing key: /spec/x: missing value`.
  */
-import { deepClone, deepEqual, isJsonObject } from '../schema/json-value.ts';
+import { deepClone, deepEqual, isJsonObject } from '@scoby/structural-schema';
 import { parseIndex, parsePointer } from './json-pointer.ts';
 import { patched, rejected, type PatchResult } from './result.ts';
 import { unmarshalError } from './unmarshal-error.ts';

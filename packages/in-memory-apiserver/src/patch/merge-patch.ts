@@ -1,5 +1,5 @@
 /** RFC 7386 JSON Merge Patch (application/merge-patch+json). */
-import { deepClone, isJsonObject } from '../schema/json-value.ts';
+import { deepClone, isJsonObject } from '@scoby/structural-schema';
 
 /** A non-object patch replaces the document; in an object patch null deletes and objects merge. */
 export function applyMergePatch(doc: unknown, patch: unknown): unknown {

@@ -5,7 +5,7 @@
  * the maps around them (other managers may own their other fields). Fields the manager never
  * mentioned are left alone. A null in the applied configuration removes the field.
  */
-import { deepClone, deepEqual, isJsonObject } from '../schema/json-value.ts';
+import { deepClone, deepEqual, isJsonObject } from '@scoby/structural-schema';
 import { ITEM, appendMissing, listStrategy } from './merge-keys.ts';
 
 /** What withdrawing ownership yields when the whole field goes. */

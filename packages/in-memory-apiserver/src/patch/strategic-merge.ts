@@ -4,8 +4,8 @@
  * the `$patch` (replace | delete | merge), `$retainKeys` and `$deleteFromPrimitiveList/<field>`
  * directives; `$setElementOrder/<field>` is accepted and ignored. null deletes a key.
  */
-import { goPlain } from '../schema/go-format.ts';
-import { deepClone, deepEqual, isJsonObject, type JsonMap } from '../schema/json-value.ts';
+import { goPlain } from '@scoby/structural-schema';
+import { deepClone, deepEqual, isJsonObject, type JsonMap } from '@scoby/structural-schema';
 import { ITEM, appendMissing, listStrategy } from './merge-keys.ts';
 import { unmarshalError } from './unmarshal-error.ts';
 import { patched, rejected, type PatchResult } from './result.ts';

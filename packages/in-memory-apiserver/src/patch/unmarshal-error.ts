@@ -1,5 +1,5 @@
 /** encoding/json's message when a patch body has the wrong JSON type for the Go value it decodes into. */
-import { isJsonObject } from '../schema/json-value.ts';
+import { isJsonObject } from '@scoby/structural-schema';
 
 function goJsonTypeName(value: unknown): string {
   if (value === null || value === undefined) return 'null';

@@ -2,7 +2,7 @@
  * Label selector text (`a=b,c in (x,y),!d`) parsed like labels.Parse, with its error messages,
  * e.g. `unable to parse requirement: found '', expected: in, notin, =, ==, !=, gt, lt`.
  */
-import { aggregateText, WHOLE_OBJECT } from '../schema/field-errors.ts';
+import { aggregateText, WHOLE_OBJECT } from '@scoby/structural-schema';
 import { tokenize, type Token, type TokenKind } from './label-lexer.ts';
 import { labelKeyError, requirementErrors, type Operator, type Requirement } from './requirement.ts';
 

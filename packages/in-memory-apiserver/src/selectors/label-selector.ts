@@ -1,6 +1,6 @@
 /** Label selectors from text (`?labelSelector=`) and from LabelSelector objects (Deployments, Services). */
-import { aggregateText } from '../schema/field-errors.ts';
-import { goQuote } from '../schema/go-format.ts';
+import { aggregateText } from '@scoby/structural-schema';
+import { goQuote } from '@scoby/structural-schema';
 import { parseRequirements } from './label-parser.ts';
 import { matchesRequirement, requirementErrors, type Operator, type Requirement } from './requirement.ts';
 import type { LabelMatcher, ParsedLabelSelector } from './result.ts';

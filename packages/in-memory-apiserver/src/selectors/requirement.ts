@@ -2,10 +2,10 @@
  * One label requirement (k8s.io/apimachinery/pkg/labels.Requirement): its validation, with the
  * field errors NewRequirement reports, and its matching.
  */
-import { invalid, invalidRendered } from '../schema/field-errors.ts';
-import { goStringSlice } from '../schema/go-format.ts';
-import { isQualifiedName, isValidLabelValue } from '../schema/name-validation.ts';
-import type { Cause } from '../schema/types.ts';
+import { invalid, invalidRendered } from '@scoby/structural-schema';
+import { goStringSlice } from '@scoby/structural-schema';
+import { isQualifiedName, isValidLabelValue } from '@scoby/structural-schema';
+import type { Cause } from '@scoby/structural-schema';
 
 export type Operator = 'in' | 'notin' | '=' | '==' | '!=' | 'exists' | '!' | 'gt' | 'lt';
 

@@ -3,7 +3,7 @@ import type { Cluster } from '../cluster.ts';
 import { timestamp } from '../cluster.ts';
 import { acceptedNames, crdSpec, storageVersion } from '../crd-type.ts';
 import { isJsonMap } from '../json.ts';
-import type { Cause } from '../schema/index.ts';
+import type { Cause } from '@scoby/structural-schema';
 import type { TypeStrategy } from './strategy.ts';
 
 export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';

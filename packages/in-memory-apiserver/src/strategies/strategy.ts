@@ -1,6 +1,6 @@
 import type { KubeObject } from '@scoby/kube-objects';
 import type { Cluster } from '../cluster.ts';
-import type { Cause } from '../schema/index.ts';
+import type { Cause } from '@scoby/structural-schema';
 
 /** What differs per built-in type, like the strategies of the real registry. */
 export interface TypeStrategy {

@@ -1,7 +1,7 @@
 import type { KubeObject } from '@scoby/kube-objects';
 import { validateName } from '../names.ts';
 import type { ResourceType } from '../resource-type.ts';
-import { pruneAndValidate, type Cause } from '../schema/index.ts';
+import { pruneAndValidate, type Cause } from '@scoby/structural-schema';
 import { invalid, ok, type Outcome } from '../status.ts';
 import { strategyFor } from '../strategies/index.ts';
 

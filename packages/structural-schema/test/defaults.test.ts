@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultValues, pruneAndValidate, type JSONSchemaProps } from '../../src/schema/index.ts';
+import { defaultValues, pruneAndValidate, type JSONSchemaProps } from '../src/index.ts';
 
 const schema: JSONSchemaProps = {
   type: 'object',

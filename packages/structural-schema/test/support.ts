@@ -1,4 +1,4 @@
-import { pruneAndValidate, type Cause, type JSONSchemaProps } from '../../src/schema/index.ts';
+import { pruneAndValidate, type Cause, type JSONSchemaProps } from '../src/index.ts';
 
 /** The causes of validating `value` as `spec.<field>` of a resource whose spec has only that field. */
 export function causesAt(field: string, schema: JSONSchemaProps, value: unknown): Cause[] {

@@ -31,3 +31,9 @@ export function pruneAndValidate(
   const causes = [...validateNode(schema, stored, '', options.root), ...validateEmbeddedResources(schema, stored)];
   return { value: stored, causes };
 }
+
+/** Field-error and name helpers the API server's selectors share with schema validation. */
+export { aggregateText, invalid, invalidRendered, WHOLE_OBJECT } from './field-errors.ts';
+export { goPlain, goQuote, goStringSlice } from './go-format.ts';
+export { isQualifiedName, isValidLabelValue } from './name-validation.ts';
+export { deepClone, deepEqual, isJsonObject, type JsonMap } from './json-value.ts';

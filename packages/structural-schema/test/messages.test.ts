@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatInvalidMessage, type Cause } from '../../src/schema/index.ts';
-import { goFloat, goQuote, goSyntax } from '../../src/schema/go-format.ts';
+import { formatInvalidMessage, type Cause } from '../src/index.ts';
+import { goFloat, goQuote, goSyntax } from '../src/go-format.ts';
 
 const replicas: Cause = {
   type: 'FieldValueTypeInvalid',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pruneAndValidate } from '../../src/schema/index.ts';
+import { pruneAndValidate } from '../src/index.ts';
 import { causesAt, typeInvalid } from './support.ts';
 
 describe('type', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pruneAndValidate, type JSONSchemaProps } from '../../src/schema/index.ts';
+import { pruneAndValidate, type JSONSchemaProps } from '../src/index.ts';
 
 const prune = (schema: JSONSchemaProps, value: unknown, root = false) => pruneAndValidate(schema, value, { root }).value;
 

@@ -1,0 +1,162 @@
+/**
+ * The controller of one registration's instances (children-and-status.md §9): an informer on the
+ * registered CRD, shared informers on every managed child kind (owner-mapped to instances), a work
+ * queue of its own (so a slow hook in one registration never blocks another), and the reconciler.
+ */
+import { splitApiVersion, type KubeObject } from '@scoby/kube-objects';
+import type { Logger } from 'pino';
+import type { ResourceRef } from '../kube/dynamic-client.ts';
+import type { InstanceConfig } from '../instance/instance-config.ts';
+import type { InstanceReconciler } from '../instance/reconcile.ts';
+import type { ChildStore } from '../instance/write-children.ts';
+import {
+
+  WorkQueue,
+  type ConcurrencyLimit,
+  type InformerFactory,
+  type InformerHandle,
+  type ReconcileResult,
+  type WorkQueueObserver,
+} from '../runtime/index.ts';
+
+export const MANAGED_BY_SELECTOR = 'app.kubernetes.io/managed-by=scoby-controller';
+
+export interface ChildKind {
+  apiVersion: string;
+  kind: string;
+  resource: ResourceRef;
+}
+
+export interface InstanceControllerOptions {
+  factory: InformerFactory;
+  reconciler: InstanceReconciler;
+  concurrency: number | ConcurrencyLimit;
+  observer?: WorkQueueObserver;
+  logger: Logger;
+}
+
+function instanceKey(object: KubeObject): string {
+  return `${object.metadata.namespace ?? ''}/${object.metadata.name ?? ''}`;
+}
+
+function kindKey(apiVersion: string, kind: string): string {
+  return `${splitApiVersion(apiVersion).group}/${kind}`;
+}
+
+function matchesLabels(object: KubeObject, labels: Record<string, string>): boolean {
+  const actual = object.metadata.labels ?? {};
+  return Object.entries(labels).every(([key, value]) => actual[key] === value);
+}
+
+export class InstanceController {
+  readonly #options: InstanceControllerOptions;
+  #config: InstanceConfig;
+  readonly #queue: WorkQueue;
+  readonly #instances: InformerHandle;
+  #children = new Map<string, { kind: ChildKind; handle: InformerHandle }>();
+
+  constructor(options: InstanceControllerOptions, config: InstanceConfig, childKinds: readonly ChildKind[]) {
+    this.#options = options;
+    this.#config = config;
+    this.#queue = new WorkQueue({
+      reconcile: (key) => this.#reconcile(key),
+      concurrency: options.concurrency,
+      ...(options.observer ? { observer: options.observer } : {}),
+    });
+    this.#instances = options.factory.acquire({ resource: config.instanceResource });
+    const enqueue = (object: KubeObject) => this.#queue.add(instanceKey(object));
+    this.#instances.addHandlers({ add: enqueue, update: enqueue, delete: enqueue });
+    this.#watchChildren(childKinds);
+  }
+
+  get config(): InstanceConfig {
+    return this.#config;
+  }
+
+  /** True once the instance and child informers have listed. */
+  hasSynced(): boolean {
+    return this.#instances.informer.hasSynced() && [...this.#children.values()].every(({ handle }) => handle.informer.hasSynced());
+  }
+
+  async waitForSync(timeoutMs: number): Promise<boolean> {
+    const all = [this.#instances, ...[...this.#children.values()].map(({ handle }) => handle)];
+    const results = await Promise.all(all.map((handle) => handle.informer.waitForSync(timeoutMs)));
+    return results.every(Boolean);
+  }
+
+  /** A new effective configuration: every instance is reconciled again (registration.md §6.2). */
+  reconfigure(config: InstanceConfig, childKinds: readonly ChildKind[]): void {
+    this.#config = config;
+    this.#watchChildren(childKinds);
+    this.enqueueAll();
+  }
+
+  enqueueAll(): void {
+    for (const instance of this.#instances.informer.list()) this.#queue.add(instanceKey(instance));
+  }
+
+  instances(): KubeObject[] {
+    return this.#instances.informer.list();
+  }
+
+  async stop(): Promise<void> {
+    await this.#queue.shutdown({ drain: true });
+    this.#instances.release();
+    for (const { handle } of this.#children.values()) handle.release();
+    this.#children.clear();
+  }
+
+  /** The ChildStore of the reconciler, over the shared child informers' caches. */
+  readonly store: ChildStore = {
+    resourceFor: (apiVersion, kind) => this.#children.get(kindKey(apiVersion, kind))?.kind.resource,
+    get: (apiVersion, kind, namespace, name) =>
+      this.#children.get(kindKey(apiVersion, kind))?.handle.informer.get(namespace, name),
+    list: (namespace, labels) =>
+      [...this.#children.values()].flatMap(({ handle }) =>
+        handle.informer
+          .list()
+          .filter((object) => object.metadata.namespace === namespace && matchesLabels(object, labels)),
+      ),
+  };
+
+  #watchChildren(childKinds: readonly ChildKind[]): void {
+    const wanted = new Map(childKinds.map((kind) => [kindKey(kind.apiVersion, kind.kind), kind]));
+    for (const [key, entry] of this.#children) {
+      if (!wanted.has(key)) {
+        entry.handle.release();
+        this.#children.delete(key);
+      }
+    }
+    for (const [key, kind] of wanted) {
+      if (this.#children.has(key)) continue;
+      const handle = this.#options.factory.acquire({ resource: kind.resource, labelSelector: MANAGED_BY_SELECTOR });
+      const enqueueOwner = (child: KubeObject) => this.#enqueueOwner(child);
+      handle.addHandlers({ add: enqueueOwner, update: enqueueOwner, delete: enqueueOwner });
+      this.#children.set(key, { kind, handle });
+    }
+  }
+
+  /** A child's controller owner reference names its instance when group and kind are the registered ones. */
+  #enqueueOwner(child: KubeObject): void {
+    const { crd } = this.#config;
+    const owner = (child.metadata.ownerReferences ?? []).find((reference) => reference.controller === true);
+    if (!owner || owner.kind !== crd.kind || splitApiVersion(owner.apiVersion).group !== crd.group) return;
+    this.#queue.add(`${child.metadata.namespace ?? ''}/${owner.name}`);
+  }
+
+  async #reconcile(key: string): Promise<ReconcileResult> {
+    const slash = key.indexOf('/');
+    const namespace = key.slice(0, slash);
+    const name = key.slice(slash + 1);
+    const config = this.#config;
+    const cached = this.#instances.informer.get(namespace, name);
+    const outcome = await this.#options.reconciler.reconcile(config, cached, key);
+    if (outcome.kind === 'retry') {
+      this.#options.logger.debug({ instance: key, reason: outcome.reason }, 'reconcile failed, retrying');
+      return outcome.retryAfterMs === undefined
+        ? { error: new Error(outcome.reason) }
+        : { error: new Error(outcome.reason), retryAfterMs: outcome.retryAfterMs };
+    }
+    return undefined;
+  }
+}

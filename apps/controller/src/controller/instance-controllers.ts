@@ -1,0 +1,142 @@
+/**
+ * The running instance controllers, one per active and ready registration, and finalizer release
+ * when a registration stops managing a CRD (registration.md §6.6–§6.7).
+ */
+import type { HookClient } from '@scoby/hooks-v1';
+import type { KubeObject } from '@scoby/kube-objects';
+import { FINALIZER } from '@scoby/registration';
+import type { Logger } from 'pino';
+import { errorMessage } from '../kube/api-error.ts';
+import type { DynamicClient, ResourceRef } from '../kube/dynamic-client.ts';
+import { hasFinalizer, setFinalizer } from '../instance/finalizers.ts';
+import type { InstanceConfig } from '../instance/instance-config.ts';
+import type { EventSink, InstanceReconciler } from '../instance/reconcile.ts';
+import type { ControllerOutcome } from '../registration/conditions.ts';
+import type { FinalizeTarget, InstanceControllerHost } from '../registration/reconcile.ts';
+import type { ConcurrencyLimit, ControllerMetrics, InformerFactory } from '../runtime/index.ts';
+import { InstanceController, type ChildKind } from './instance-controller.ts';
+
+export interface InstanceControllersOptions {
+  client: DynamicClient;
+  factory: InformerFactory;
+  reconciler: InstanceReconciler;
+  hooks: HookClient;
+  events: EventSink;
+  metrics: ControllerMetrics;
+  concurrency: number | ConcurrencyLimit;
+  workingNamespaces: readonly string[] | undefined;
+  logger: Logger;
+  /** The registered CRD's resource, for releasing finalizers when no controller runs. */
+  crdResource(crdName: string): ResourceRef | undefined;
+  /** Called when a starting controller has synced: its registration reports ControllerReady. */
+  onSynced(registrationName: string): void;
+}
+
+const SYNC_TIMEOUT_MS = 60_000;
+
+export class InstanceControllers implements InstanceControllerHost {
+  readonly #options: InstanceControllersOptions;
+  readonly #running = new Map<string, InstanceController>();
+
+  constructor(options: InstanceControllersOptions) {
+    this.#options = options;
+  }
+
+  crdOf(registrationName: string): string | undefined {
+    return this.#running.get(registrationName)?.config.crd.name;
+  }
+
+  /** Controllers whose registration reads the given controller ConfigMap (env.md §6.6). */
+  readingConfigMap(name: string): InstanceController[] {
+    return [...this.#running.values()].filter((controller) =>
+      controller.config.spec.parameterConfiguration.add.toEnv.some(
+        (entry) => entry.valueFromControllerConfigMap?.name === name,
+      ),
+    );
+  }
+
+  async ensure(config: InstanceConfig): Promise<ControllerOutcome> {
+    const childKinds = await this.#childKinds(config);
+    const existing = this.#running.get(config.registrationName);
+    if (existing && existing.config.instanceResource.version === config.instanceResource.version) {
+      if (existing.config.revision !== config.revision || existing.config !== config) existing.reconfigure(config, childKinds);
+    } else {
+      if (existing) await this.pause(config.registrationName);
+      const controller = new InstanceController(
+        {
+          factory: this.#options.factory,
+          reconciler: this.#options.reconciler,
+          concurrency: this.#options.concurrency,
+          observer: this.#options.metrics.queueObserver(config.registrationName),
+          logger: this.#options.logger.child({ registration: config.registrationName }),
+        },
+        config,
+        childKinds,
+      );
+      this.#running.set(config.registrationName, controller);
+      void controller.waitForSync(SYNC_TIMEOUT_MS).then((synced) => {
+        if (synced && this.#running.get(config.registrationName) === controller) {
+          controller.enqueueAll();
+          this.#options.onSynced(config.registrationName);
+        }
+      });
+    }
+    const controller = this.#running.get(config.registrationName)!;
+    return controller.hasSynced() ? { kind: 'started' } : { kind: 'starting' };
+  }
+
+  async pause(registrationName: string): Promise<void> {
+    const controller = this.#running.get(registrationName);
+    if (!controller) return;
+    this.#running.delete(registrationName);
+    await controller.stop();
+  }
+
+  async release(registrationName: string, crdName: string, finalize: FinalizeTarget | undefined): Promise<void> {
+    const controller = this.#running.get(registrationName);
+    const resource = controller?.config.instanceResource ?? this.#options.crdResource(crdName);
+    await this.pause(registrationName);
+    if (!resource) return;
+    const failures: string[] = [];
+    for (const instance of await this.#listInstances(resource)) {
+      if (!hasFinalizer(instance)) continue;
+      try {
+        if (instance.metadata.deletionTimestamp && finalize) {
+          await this.#options.hooks.call({
+            url: finalize.url,
+            timeoutMs: finalize.timeoutMs,
+            phase: 'finalize',
+            formFactor: finalize.formFactor,
+            object: instance,
+            managedKinds: finalize.managedKinds,
+            instanceNamespace: instance.metadata.namespace ?? '',
+          });
+        }
+        await setFinalizer(this.#options.client, resource, instance, false);
+        this.#options.events.emit(instance, 'Normal', 'FinalizerReleased', `removed finalizer ${FINALIZER}`);
+      } catch (error) {
+        failures.push(`${instance.metadata.namespace}/${instance.metadata.name}: ${errorMessage(error)}`);
+      }
+    }
+    if (failures.length > 0) throw new Error(`releasing finalizers failed: ${failures.join('; ')}`);
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.#running.keys()].map((name) => this.pause(name)));
+  }
+
+  async #listInstances(resource: ResourceRef): Promise<KubeObject[]> {
+    const namespaces = this.#options.workingNamespaces ?? [undefined];
+    const lists = await Promise.all(namespaces.map((namespace) => this.#options.client.list(resource, namespace)));
+    return lists.flatMap((list) => list.items);
+  }
+
+  async #childKinds(config: InstanceConfig): Promise<ChildKind[]> {
+    const kinds: ChildKind[] = [];
+    for (const { apiVersion, kind } of config.prunableKinds) {
+      const resource = await this.#options.client.resourceFor(apiVersion, kind);
+      if (resource) kinds.push({ apiVersion, kind, resource });
+    }
+    return kinds;
+  }
+}
