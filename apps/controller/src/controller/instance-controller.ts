@@ -150,7 +150,7 @@ export class InstanceController {
     const name = key.slice(slash + 1);
     const config = this.#config;
     const cached = this.#instances.informer.get(namespace, name);
-    const outcome = await this.#options.reconciler.reconcile(config, cached, key);
+    const outcome = await this.#options.reconciler.reconcile(config, this.store, cached, key);
     if (outcome.kind === 'retry') {
       this.#options.logger.debug({ instance: key, reason: outcome.reason }, 'reconcile failed, retrying');
       return outcome.retryAfterMs === undefined

@@ -4,7 +4,8 @@
  * when to come back.
  */
 import type { RenderLookups } from '@scoby/env';
-import type { HookCall, HookClient, HookFailure } from '@scoby/hooks-v1';
+import { pruneAndValidate } from '@scoby/structural-schema';
+import type { HookCall, HookClient, HookFailure, HookResult } from '@scoby/hooks-v1';
 import { labelValue, ownerReference, standardLabels } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
 import { FINALIZER } from '@scoby/registration';
@@ -27,13 +28,12 @@ export interface EventSink {
 
 export interface ReconcileDependencies {
   client: DynamicClient;
-  children: ChildStore;
   lookups: RenderLookups;
   hooks: HookClient;
   events: EventSink;
   parking: ParkingLot;
-  /** Prunes a desired status with the status schema as the API server would (§7.2). */
-  pruneStatus(status: Status): Status;
+  /** Hook calls per registration, for the hook metrics. */
+  recordHookCall?(registration: string, durationMs: number, outcome: 'success' | 'failure'): void;
   formFactorFormat?: 'string' | 'object';
   clusterDomain: string;
   now(): Date;
@@ -81,7 +81,13 @@ export class InstanceReconciler {
     this.#deps = deps;
   }
 
-  async reconcile(config: InstanceConfig, cached: KubeObject | undefined, key: string): Promise<ReconcileOutcome> {
+  /** `children` is the registration's view of its managed child kinds (informer caches). */
+  async reconcile(
+    config: InstanceConfig,
+    children: ChildStore,
+    cached: KubeObject | undefined,
+    key: string,
+  ): Promise<ReconcileOutcome> {
     const deps = this.#deps;
     if (!cached) {
       deps.parking.release(key);
@@ -123,11 +129,12 @@ export class InstanceReconciler {
       return { kind: 'retry', reason: message };
     }
     working = rendered.status;
-    let children = rendered.children;
+    let desired = rendered.children;
 
     if (config.hook?.preReconcile) {
-      const answer = await deps.hooks.call(
-        hookCall(config, config.hook, 'pre-reconcile', hookObject(instance, working), children),
+      const answer = await this.#callHook(
+        config,
+        hookCall(config, config.hook, 'pre-reconcile', hookObject(instance, working), desired),
       );
       if (answer.ok) {
         if (answer.objectChangesIgnored && answer.objectChangesIgnored.length > 0) {
@@ -141,7 +148,7 @@ export class InstanceReconciler {
         if (answer.object?.status) {
           working = applyHookStatus(working, answer.object.status, config.hookConditionTypes, config.conditionTypes, now);
         }
-        if (answer.children) children = answer.children;
+        if (answer.children) desired = answer.children;
       } else {
         deps.events.emit(instance, 'Warning', 'HookFailed', answer.message);
         if (!answer.continue) {
@@ -165,11 +172,11 @@ export class InstanceReconciler {
       ownerReference: ownerReference(identity),
     };
     const finalChildren = Object.fromEntries(
-      Object.entries(children).map(([key, child]) => [key, normalizeChild(child, ownership)]),
+      Object.entries(desired).map(([key, child]) => [key, normalizeChild(child, ownership)]),
     );
     const outcome = await writeChildren(
       deps.client,
-      deps.children,
+      children,
       finalChildren,
       { kind: instance.kind, name: identity.name, uid: identity.uid, namespace },
       { [MANAGED_BY]: 'scoby-controller', [INSTANCE_LABEL]: labelValue(identity.name) },
@@ -198,7 +205,7 @@ export class InstanceReconciler {
     if (!hasFinalizer(instance)) return { kind: 'done', writes: 0 };
     const hook = config.hook;
     if (hook?.finalize) {
-      const answer = await deps.hooks.call(hookCall(config, hook, 'finalize', hookObject(instance)));
+      const answer = await this.#callHook(config, hookCall(config, hook, 'finalize', hookObject(instance)));
       if (!answer.ok) {
         deps.events.emit(instance, 'Warning', 'HookFailed', answer.message);
         if (!answer.continue) {
@@ -212,11 +219,18 @@ export class InstanceReconciler {
       return { kind: 'done', writes: 1 };
     }
     if (hook) {
-      await deps.hooks.call(hookCall(config, hook, 'finalize', hookObject(instance)));
+      await this.#callHook(config, hookCall(config, hook, 'finalize', hookObject(instance)));
     }
     await setFinalizer(deps.client, config.instanceResource, instance, false);
     deps.events.emit(instance, 'Normal', 'FinalizerReleased', `removed finalizer ${FINALIZER}`);
     return { kind: 'done', writes: 1 };
+  }
+
+  async #callHook(config: InstanceConfig, call: HookCall): Promise<HookResult> {
+    const started = performance.now();
+    const result = await this.#deps.hooks.call(call);
+    this.#deps.recordHookCall?.(config.registrationName, performance.now() - started, result.ok ? 'success' : 'failure');
+    return result;
   }
 
   #hookFailureOutcome(answer: HookFailure, instance: KubeObject, config: InstanceConfig, key: string): ReconcileOutcome {
@@ -238,15 +252,16 @@ export class InstanceReconciler {
   ): Promise<number> {
     const deps = this.#deps;
     if (!config.crd.status.subresource) return 0;
-    const desired = deps.pruneStatus(
-      completeStatus(working, {
-        ...completion,
-        generation: instance.metadata.generation,
-        features: config.crd.status,
-        stored: instance.status,
-        now: formatTime(deps.now()),
-      }),
-    );
+    const completed = completeStatus(working, {
+      ...completion,
+      generation: instance.metadata.generation,
+      features: config.crd.status,
+      stored: instance.status,
+      now: formatTime(deps.now()),
+    });
+    // Pruned (and defaulted) as the API server would store it, so dropped fields never cause a write.
+    const schema = config.crd.status.schema;
+    const desired = schema ? (pruneAndValidate(schema, completed, { root: false }).value as Status) : completed;
     const patch = statusMergePatch(instance.status, desired);
     if (!patch) return 0;
     try {

@@ -1,0 +1,296 @@
+/**
+ * The Scoby controller process: watches CRDRegistrations, CRDs and Scoby's own ConfigMaps, runs one
+ * instance controller per active registration, and reconciles only while it holds the leader Lease.
+ */
+import { CoordinationV1Api, type KubeConfig } from '@kubernetes/client-node';
+import { resolveDestination } from '@scoby/address';
+import { createObjectReader } from '@scoby/address-kubernetes';
+import type { RenderLookups } from '@scoby/env';
+import { createFormFactorRegistry, type FormFactorPlugin, type FormFactorRegistry } from '@scoby/formfactor';
+import { deploymentFormFactor } from '@scoby/formfactor-deployment';
+import { knativeServiceFormFactor } from '@scoby/formfactor-ksvc';
+import { createHookClient, type FormFactorFormat, type HookClient } from '@scoby/hooks-v1';
+import type { KubeObject } from '@scoby/kube-objects';
+import type { CRDRegistration, Destination } from '@scoby/registration';
+import type { Logger } from 'pino';
+import { inspectCrd } from '../crd/inspect.ts';
+import { DynamicClient, type ResourceRef } from '../kube/dynamic-client.ts';
+import { ParkingLot } from '../instance/parking.ts';
+import { InstanceReconciler, type EventSink } from '../instance/reconcile.ts';
+import { REGISTRATION_RESOURCE, RegistrationReconciler } from '../registration/reconcile.ts';
+import {
+  ConcurrencyLimit,
+  EventRecorder,
+  InformerFactory,
+  LeaderElector,
+  WorkQueue,
+  createMetrics,
+  defaultIdentity,
+  type ControllerMetrics,
+  type InformerHandle,
+  type LeaderElectionConfig,
+} from '../runtime/index.ts';
+import { InstanceControllers } from './instance-controllers.ts';
+
+export interface ControllerOptions {
+  kubeConfig: KubeConfig;
+  scobyNamespace: string;
+  workingNamespaces?: readonly string[] | undefined;
+  clusterDomain: string;
+  /** Reconciles at once per registration; the process-wide bound is four times this. */
+  concurrency: number;
+  plugins?: readonly FormFactorPlugin[];
+  hookFormFactorFormat?: FormFactorFormat;
+  leaderElection: LeaderElectionConfig;
+  leaseDurationMs?: number;
+  resyncMs?: number;
+  logger: Logger;
+  metrics?: ControllerMetrics;
+  now?: () => Date;
+}
+
+export interface RunningController {
+  readonly client: DynamicClient;
+  readonly metrics: ControllerMetrics;
+  isLeader(): boolean;
+  /** Synced and either leading or standing by. */
+  isReady(): boolean;
+  /** Graceful: stops taking work, finishes in-flight reconciles, releases the Lease. */
+  stop(): Promise<void>;
+}
+
+const CRD_RESOURCE: ResourceRef = {
+  group: 'apiextensions.k8s.io',
+  version: 'v1',
+  resource: 'customresourcedefinitions',
+  namespaced: false,
+};
+const CONFIGMAP_RESOURCE: ResourceRef = { group: '', version: 'v1', resource: 'configmaps', namespaced: true };
+
+export function builtInFormFactors(plugins: readonly FormFactorPlugin[]): FormFactorRegistry {
+  const created = createFormFactorRegistry({
+    builtIns: [deploymentFormFactor as FormFactorPlugin, knativeServiceFormFactor as FormFactorPlugin],
+    plugins,
+  });
+  if (!created.ok) throw new Error(created.messages.join('; '));
+  return created.registry;
+}
+
+class Controller implements RunningController {
+  readonly client: DynamicClient;
+  readonly metrics: ControllerMetrics;
+  readonly #options: ControllerOptions;
+  readonly #formFactors: FormFactorRegistry;
+  readonly #factory: InformerFactory;
+  readonly #events: EventRecorder;
+  readonly #elector: LeaderElector | undefined;
+  #work: Work | undefined;
+  #leading = false;
+
+  constructor(options: ControllerOptions) {
+    this.#options = options;
+    this.client = new DynamicClient(options.kubeConfig);
+    this.metrics = options.metrics ?? createMetrics();
+    this.#formFactors = builtInFormFactors(options.plugins ?? []);
+    this.#factory = new InformerFactory({
+      kubeConfig: options.kubeConfig,
+      lister: this.client,
+      workingNamespaces: options.workingNamespaces,
+      ...(options.resyncMs === undefined ? {} : { resyncMs: options.resyncMs }),
+      logger: options.logger,
+    });
+    this.#events = new EventRecorder({ client: this.client, logger: options.logger });
+    if (options.leaderElection.enabled) {
+      this.#elector = new LeaderElector({
+        client: options.kubeConfig.makeApiClient(CoordinationV1Api),
+        namespace: options.leaderElection.namespace,
+        name: options.leaderElection.leaseName,
+        identity: defaultIdentity(),
+        ...(options.leaseDurationMs === undefined
+          ? {}
+          : {
+              leaseDurationMs: options.leaseDurationMs,
+              renewDeadlineMs: Math.round(options.leaseDurationMs * 0.66),
+              retryPeriodMs: Math.round(options.leaseDurationMs * 0.2),
+            }),
+        onStartedLeading: () => this.#lead(),
+        onStoppedLeading: () => void this.#stopWork(),
+        logger: options.logger,
+      });
+    }
+  }
+
+  start(): void {
+    if (this.#elector) this.#elector.start();
+    else this.#lead();
+  }
+
+  isLeader(): boolean {
+    return this.#leading;
+  }
+
+  isReady(): boolean {
+    if (this.#elector && !this.#leading) return this.#elector.isHealthy();
+    return this.#work?.synced() ?? false;
+  }
+
+  async stop(): Promise<void> {
+    await this.#stopWork();
+    if (this.#elector) {
+      await this.#elector.release();
+      await this.#elector.stop();
+    }
+    this.#factory.stopAll();
+    this.client.close();
+  }
+
+  #lead(): void {
+    this.#leading = true;
+    this.#work = new Work(this.#options, this.client, this.#formFactors, this.#factory, this.#events, this.metrics);
+  }
+
+  async #stopWork(): Promise<void> {
+    this.#leading = false;
+    const work = this.#work;
+    this.#work = undefined;
+    await work?.stop();
+  }
+}
+
+/** Everything that runs while leading. */
+class Work {
+  readonly #registrations: InformerHandle<CRDRegistration>;
+  readonly #crds: InformerHandle;
+  readonly #configMaps: InformerHandle;
+  readonly #queue: WorkQueue;
+  readonly #controllers: InstanceControllers;
+  readonly #hookClient: HookClient;
+  #served: Promise<ReadonlySet<string>> | undefined;
+
+  constructor(
+    options: ControllerOptions,
+    client: DynamicClient,
+    formFactors: FormFactorRegistry,
+    factory: InformerFactory,
+    events: EventRecorder,
+    metrics: ControllerMetrics,
+  ) {
+    const now = options.now ?? (() => new Date());
+    const reader = createObjectReader(options.kubeConfig);
+    const clusterDomain = options.clusterDomain;
+    this.#hookClient = createHookClient({ formFactorFormat: options.hookFormFactorFormat ?? 'string' });
+    this.#registrations = factory.acquire<CRDRegistration>({ resource: REGISTRATION_RESOURCE });
+    this.#crds = factory.acquire({ resource: CRD_RESOURCE });
+    this.#configMaps = factory.acquire({ resource: CONFIGMAP_RESOURCE, namespace: options.scobyNamespace });
+    const sink: EventSink = {
+      emit: (object, type, reason, message) => void events.emit(object, type, reason, message),
+    };
+    const lookups: RenderLookups = {
+      resolveAddress: (destination, namespace) => resolveDestination(destination, { namespace, clusterDomain, reader }),
+      controllerConfigMap: (name) => {
+        const configMap = this.#configMaps.informer.get(options.scobyNamespace, name);
+        return configMap ? ((configMap.data ?? {}) as Record<string, string>) : undefined;
+      },
+      controllerNamespace: options.scobyNamespace,
+    };
+    const reconciler = new InstanceReconciler({
+      client,
+      lookups,
+      hooks: this.#hookClient,
+      events: sink,
+      parking: new ParkingLot(),
+      clusterDomain,
+      now,
+      recordHookCall: (registration, ms, outcome) => metrics.recordHookCall(registration, ms, outcome),
+    });
+    this.#controllers = new InstanceControllers({
+      client,
+      factory,
+      reconciler,
+      hooks: this.#hookClient,
+      events: sink,
+      metrics,
+      concurrency: new ConcurrencyLimit(options.concurrency * 4),
+      workingNamespaces: options.workingNamespaces,
+      logger: options.logger,
+      crdResource: (name) => {
+        const crd = this.#crds.informer.get(undefined, name);
+        const info = crd ? inspectCrd(crd) : undefined;
+        return info?.version ? { group: info.group, version: info.version, resource: info.plural, namespaced: true } : undefined;
+      },
+      onSynced: (name) => this.#queue.add(name),
+    });
+    const registrationReconciler = new RegistrationReconciler({
+      client,
+      events: sink,
+      formFactors,
+      controllers: this.#controllers,
+      crd: (name) => this.#crds.informer.get(undefined, name),
+      registrations: () => this.#registrations.informer.list(),
+      servedGroupVersions: () => (this.#served ??= servedGroupVersions(client)),
+      resolveHookAddress: (address: Destination) => resolveDestination(address, { clusterDomain, reader }),
+      resourceForCrd: (info) => ({ group: info.group, version: info.version, resource: info.plural, namespaced: true }),
+      now,
+    });
+    this.#queue = new WorkQueue({
+      reconcile: async (name) => {
+        const outcome = await registrationReconciler.reconcile(this.#registrations.informer.get(undefined, name), name);
+        return outcome.kind === 'retry' ? { error: new Error(outcome.reason) } : undefined;
+      },
+      concurrency: 2,
+      observer: metrics.queueObserver('crdregistrations'),
+    });
+    this.#wire();
+  }
+
+  synced(): boolean {
+    return this.#registrations.informer.hasSynced() && this.#crds.informer.hasSynced() && this.#configMaps.informer.hasSynced();
+  }
+
+  async stop(): Promise<void> {
+    await this.#queue.shutdown({ drain: true });
+    await this.#controllers.stopAll();
+    this.#registrations.release();
+    this.#crds.release();
+    this.#configMaps.release();
+    this.#hookClient.close();
+  }
+
+  #wire(): void {
+    const registrationsFor = (crdName: string) =>
+      this.#registrations.informer.list().filter((registration) => registration.spec?.crd === crdName);
+    const onRegistration = (registration: CRDRegistration, old?: CRDRegistration) => {
+      this.#queue.add(registration.metadata.name ?? '');
+      // Ownership of a CRD can move between registrations (registration.md §6.4).
+      for (const crd of new Set([registration.spec?.crd, old?.spec?.crd])) {
+        if (crd) for (const other of registrationsFor(crd)) this.#queue.add(other.metadata.name ?? '');
+      }
+    };
+    this.#registrations.addHandlers({ add: (r) => onRegistration(r), update: (r, old) => onRegistration(r, old), delete: (r) => onRegistration(r) });
+    const onCrd = (crd: KubeObject) => {
+      this.#served = undefined;
+      for (const registration of registrationsFor(crd.metadata.name ?? '')) this.#queue.add(registration.metadata.name ?? '');
+    };
+    this.#crds.addHandlers({ add: onCrd, update: onCrd, delete: onCrd });
+    const onConfigMap = (configMap: KubeObject) => {
+      for (const controller of this.#controllers.readingConfigMap(configMap.metadata.name ?? '')) controller.enqueueAll();
+    };
+    this.#configMaps.addHandlers({ add: onConfigMap, update: onConfigMap, delete: onConfigMap });
+  }
+}
+
+/** Served group/versions as apiVersion strings, from discovery. */
+async function servedGroupVersions(client: DynamicClient): Promise<ReadonlySet<string>> {
+  const core = await client.request<{ versions?: string[] }>('GET', '/api');
+  const groups = await client.request<{ groups?: { versions?: { groupVersion: string }[] }[] }>('GET', '/apis');
+  return new Set([
+    ...(core.versions ?? []),
+    ...(groups.groups ?? []).flatMap((group) => (group.versions ?? []).map((version) => version.groupVersion)),
+  ]);
+}
+
+export function startController(options: ControllerOptions): RunningController {
+  const controller = new Controller(options);
+  controller.start();
+  return controller;
+}

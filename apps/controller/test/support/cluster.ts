@@ -1,0 +1,168 @@
+/**
+ * A real cluster for controller tests: the in-memory API server over HTTP, the Scoby CRD installed,
+ * and the controller running against it through client-node, as in production.
+ */
+import { startApiServer, type ApiServerOptions, type InMemoryApiServer } from '@scoby/in-memory-apiserver';
+import type { FormFactorPlugin } from '@scoby/formfactor';
+import type { KubeObject } from '@scoby/kube-objects';
+import { crdManifest } from '@scoby/registration';
+import pino from 'pino';
+import { DynamicClient, type ResourceRef } from '../../src/kube/dynamic-client.ts';
+import { startController, type RunningController } from '../../src/controller/manager.ts';
+
+export interface TestCluster {
+  server: InMemoryApiServer;
+  client: DynamicClient;
+  controller: RunningController;
+  apply(object: KubeObject): Promise<KubeObject>;
+  /** PUT of an existing object (its resourceVersion guards the write). */
+  update(object: KubeObject): Promise<KubeObject>;
+  get(apiVersion: string, kind: string, namespace: string | undefined, name: string): Promise<KubeObject | undefined>;
+  list(apiVersion: string, kind: string, namespace?: string): Promise<KubeObject[]>;
+  remove(object: KubeObject): Promise<void>;
+  events(namespace: string, objectName?: string): Promise<KubeObject[]>;
+  waitFor<T>(description: string, probe: () => Promise<T | undefined | false>, timeoutMs?: number): Promise<T>;
+  stop(): Promise<void>;
+}
+
+export interface ClusterOptions {
+  server?: ApiServerOptions;
+  plugins?: FormFactorPlugin[];
+  scobyNamespace?: string;
+  workingNamespaces?: string[];
+  concurrency?: number;
+}
+
+export async function startTestCluster(options: ClusterOptions = {}): Promise<TestCluster> {
+  const server = await startApiServer(options.server);
+  const client = new DynamicClient(server.kubeConfig());
+  const scobyNamespace = options.scobyNamespace ?? 'scoby-system';
+  const resource = async (apiVersion: string, kind: string): Promise<ResourceRef> => {
+    const ref = await client.resourceFor(apiVersion, kind);
+    if (!ref) throw new Error(`no resource for ${apiVersion} ${kind}`);
+    return ref;
+  };
+  const cluster: Omit<TestCluster, 'controller'> = {
+    server,
+    client,
+    async apply(object) {
+      const ref = await resource(object.apiVersion, object.kind);
+      try {
+        return await client.create(ref, object);
+      } catch (error) {
+        if ((error as { code?: number }).code !== 409) throw error;
+        const current = await client.get(ref, object.metadata.namespace, object.metadata.name ?? '');
+        const next = { ...object, metadata: { ...object.metadata, resourceVersion: current.metadata.resourceVersion } };
+        return client.request('PUT', `${pathOf(ref, object.metadata.namespace)}/${object.metadata.name}`, { body: next });
+      }
+    },
+    async update(object) {
+      const ref = await resource(object.apiVersion, object.kind);
+      return client.request('PUT', `${pathOf(ref, object.metadata.namespace)}/${object.metadata.name}`, { body: object });
+    },
+    async get(apiVersion, kind, namespace, name) {
+      try {
+        return await client.get(await resource(apiVersion, kind), namespace, name);
+      } catch (error) {
+        if ((error as { code?: number }).code === 404) return undefined;
+        throw error;
+      }
+    },
+    async list(apiVersion, kind, namespace) {
+      return (await client.list(await resource(apiVersion, kind), namespace)).items;
+    },
+    async remove(object) {
+      await client.delete(await resource(object.apiVersion, object.kind), object.metadata.namespace, object.metadata.name ?? '');
+    },
+    async events(namespace, objectName) {
+      const items = (await client.list({ group: '', version: 'v1', resource: 'events', namespaced: true }, namespace)).items;
+      return objectName === undefined
+        ? items
+        : items.filter((event) => (event.involvedObject as { name?: string } | undefined)?.name === objectName);
+    },
+    async waitFor(description, probe, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      let last: unknown;
+      for (;;) {
+        try {
+          const value = await probe();
+          if (value !== undefined && value !== false) return value as never;
+        } catch (error) {
+          last = error;
+        }
+        if (Date.now() > deadline) {
+          throw new Error(`timed out waiting for ${description}${last ? `: ${String(last)}` : ''}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    async stop() {
+      client.close();
+      await server.stop();
+    },
+  };
+  await cluster.apply(crdManifest());
+  await cluster.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: scobyNamespace } });
+  const controller = startController({
+    kubeConfig: server.kubeConfig(),
+    scobyNamespace,
+    workingNamespaces: options.workingNamespaces,
+    clusterDomain: 'cluster.local',
+    concurrency: options.concurrency ?? 4,
+    plugins: options.plugins ?? [],
+    leaderElection: { enabled: false },
+    logger: pino({ level: process.env.LOG_LEVEL ?? 'silent' }),
+  });
+  return {
+    ...cluster,
+    controller,
+    async stop() {
+      await controller.stop();
+      await cluster.stop();
+    },
+  };
+}
+
+function pathOf(ref: ResourceRef, namespace?: string): string {
+  const base = ref.group === '' ? `/api/${ref.version}` : `/apis/${ref.group}/${ref.version}`;
+  return `${base}${ref.namespaced && namespace ? `/namespaces/${namespace}` : ''}/${ref.resource}`;
+}
+
+/** A namespaced CRD with a status subresource whose status preserves unknown fields. */
+export function crdFor(options: {
+  group: string;
+  kind: string;
+  plural: string;
+  versions?: string[];
+  status?: 'preserve' | 'none' | Record<string, unknown>;
+  scope?: 'Namespaced' | 'Cluster';
+}): KubeObject {
+  const status = options.status ?? 'preserve';
+  const statusSchema =
+    status === 'preserve' ? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } : status === 'none' ? undefined : status;
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${options.plural}.${options.group}` },
+    spec: {
+      group: options.group,
+      scope: options.scope ?? 'Namespaced',
+      names: { kind: options.kind, plural: options.plural, singular: options.kind.toLowerCase(), listKind: `${options.kind}List` },
+      versions: (options.versions ?? ['v1']).map((name, index) => ({
+        name,
+        served: true,
+        storage: index === 0,
+        ...(statusSchema ? { subresources: { status: {} } } : {}),
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+              ...(statusSchema ? { status: statusSchema } : {}),
+            },
+          },
+        },
+      })),
+    },
+  };
+}
