@@ -10,7 +10,13 @@ import { labelValue, ownerReference, standardLabels } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
 import { FINALIZER } from '@scoby/registration';
 import { formatTime } from '../status/conditions.ts';
-import { applyHookStatus, completeStatus, startWorkingStatus, type Status, type StatusCompletion } from '../status/instance-status.ts';
+import {
+  applyHookStatus,
+  completeStatus,
+  startWorkingStatus,
+  type Status,
+  type StatusCompletion,
+} from '../status/instance-status.ts';
 import { statusMergePatch } from '../status/status-patch.ts';
 import { statusPathAllowed } from '../crd/status-paths.ts';
 import { normalizeChild } from '../children/normalize.ts';
@@ -76,6 +82,8 @@ function hookCall(
 
 export class InstanceReconciler {
   readonly #deps: ReconcileDependencies;
+  /** Last warnings emitted per instance and reason: a steady state repeats none (no Event writes). */
+  readonly #warned = new Map<string, string>();
 
   constructor(deps: ReconcileDependencies) {
     this.#deps = deps;
@@ -91,6 +99,7 @@ export class InstanceReconciler {
     const deps = this.#deps;
     if (!cached) {
       deps.parking.release(key);
+      for (const slot of this.#warned.keys()) if (slot.startsWith(`${key}\u0000`)) this.#warned.delete(slot);
       return { kind: 'done', writes: 0 };
     }
     if (deps.parking.isParked(key, parkingFingerprint(cached, config.revision))) return { kind: 'parked' };
@@ -103,7 +112,8 @@ export class InstanceReconciler {
       const updated = await setFinalizer(deps.client, config.instanceResource, instance, wantsFinalizer);
       if (!updated) return { kind: 'done', writes: 1 };
       writes++;
-      if (!wantsFinalizer) deps.events.emit(instance, 'Normal', 'FinalizerReleased', `removed finalizer ${FINALIZER}`);
+      if (!wantsFinalizer)
+        deps.events.emit(instance, 'Normal', 'FinalizerReleased', `removed finalizer ${FINALIZER}`);
       instance = updated;
     }
 
@@ -121,11 +131,13 @@ export class InstanceReconciler {
       },
       deps.lookups,
     );
-    for (const warning of rendered.warnings) deps.events.emit(instance, 'Warning', 'EnvNameCollision', warning);
+    this.#warnOnChange(key, 'EnvNameCollision', instance, rendered.warnings);
     if (!rendered.ok) {
       const message = rendered.errors.join('; ');
       deps.events.emit(instance, 'Warning', 'RenderFailed', message);
-      writes += await this.#writeStatus(config, instance, working, { failure: { reason: 'RenderFailed', message } });
+      writes += await this.#writeStatus(config, instance, working, {
+        failure: { reason: 'RenderFailed', message },
+      });
       return { kind: 'retry', reason: message };
     }
     working = rendered.status;
@@ -137,22 +149,31 @@ export class InstanceReconciler {
         hookCall(config, config.hook, 'pre-reconcile', hookObject(instance, working), desired),
       );
       if (answer.ok) {
-        if (answer.objectChangesIgnored && answer.objectChangesIgnored.length > 0) {
-          deps.events.emit(
-            instance,
-            'Warning',
-            'HookObjectChangesIgnored',
-            `hook changes to ${answer.objectChangesIgnored.join(', ')} are ignored; only status is applied`,
-          );
-        }
+        const ignored = answer.objectChangesIgnored ?? [];
+        this.#warnOnChange(
+          key,
+          'HookObjectChangesIgnored',
+          instance,
+          ignored.length === 0
+            ? []
+            : [`hook changes to ${ignored.join(', ')} are ignored; only status is applied`],
+        );
         if (answer.object?.status) {
-          working = applyHookStatus(working, answer.object.status, config.hookConditionTypes, config.conditionTypes, now);
+          working = applyHookStatus(
+            working,
+            answer.object.status,
+            config.hookConditionTypes,
+            config.conditionTypes,
+            now,
+          );
         }
         if (answer.children) desired = answer.children;
       } else {
         deps.events.emit(instance, 'Warning', 'HookFailed', answer.message);
         if (!answer.continue) {
-          writes += await this.#writeStatus(config, instance, working, { failure: { reason: 'HookFailed', message: answer.message } });
+          writes += await this.#writeStatus(config, instance, working, {
+            failure: { reason: 'HookFailed', message: answer.message },
+          });
           return this.#hookFailureOutcome(answer, instance, config, key);
         }
       }
@@ -185,7 +206,9 @@ export class InstanceReconciler {
     if (outcome.errors.length > 0) {
       const message = outcome.errors.join('; ');
       deps.events.emit(instance, 'Warning', 'ApplyFailed', message);
-      writes += await this.#writeStatus(config, instance, working, { failure: { reason: 'ApplyFailed', message } });
+      writes += await this.#writeStatus(config, instance, working, {
+        failure: { reason: 'ApplyFailed', message },
+      });
       return { kind: 'retry', reason: message };
     }
 
@@ -211,7 +234,9 @@ export class InstanceReconciler {
         if (!answer.continue) {
           const now = formatTime(deps.now());
           const working = startWorkingStatus(instance.status, config.conditionTypes, now);
-          await this.#writeStatus(config, instance, working, { failure: { reason: 'HookFailed', message: answer.message } });
+          await this.#writeStatus(config, instance, working, {
+            failure: { reason: 'HookFailed', message: answer.message },
+          });
           return this.#hookFailureOutcome(answer, instance, config, key);
         }
       }
@@ -226,14 +251,32 @@ export class InstanceReconciler {
     return { kind: 'done', writes: 1 };
   }
 
+  #warnOnChange(key: string, reason: string, instance: KubeObject, messages: readonly string[]): void {
+    const slot = `${key}\u0000${reason}`;
+    const fingerprint = messages.join('\n');
+    if ((this.#warned.get(slot) ?? '') === fingerprint) return;
+    if (fingerprint === '') this.#warned.delete(slot);
+    else this.#warned.set(slot, fingerprint);
+    for (const message of messages) this.#deps.events.emit(instance, 'Warning', reason, message);
+  }
+
   async #callHook(config: InstanceConfig, call: HookCall): Promise<HookResult> {
     const started = performance.now();
     const result = await this.#deps.hooks.call(call);
-    this.#deps.recordHookCall?.(config.registrationName, performance.now() - started, result.ok ? 'success' : 'failure');
+    this.#deps.recordHookCall?.(
+      config.registrationName,
+      performance.now() - started,
+      result.ok ? 'success' : 'failure',
+    );
     return result;
   }
 
-  #hookFailureOutcome(answer: HookFailure, instance: KubeObject, config: InstanceConfig, key: string): ReconcileOutcome {
+  #hookFailureOutcome(
+    answer: HookFailure,
+    instance: KubeObject,
+    config: InstanceConfig,
+    key: string,
+  ): ReconcileOutcome {
     if (answer.permanent) {
       this.#deps.parking.park(key, parkingFingerprint(instance, config.revision));
       return { kind: 'parked' };
@@ -261,13 +304,21 @@ export class InstanceReconciler {
     });
     // Pruned (and defaulted) as the API server would store it, so dropped fields never cause a write.
     const schema = config.crd.status.schema;
-    const desired = schema ? (pruneAndValidate(schema, completed, { root: false }).value as Status) : completed;
+    const desired = schema
+      ? (pruneAndValidate(schema, completed, { root: false }).value as Status)
+      : completed;
     const patch = statusMergePatch(instance.status, desired);
     if (!patch) return 0;
     try {
-      await deps.client.patch(config.instanceResource, instance.metadata.namespace, instance.metadata.name ?? '', patch, {
-        subresource: 'status',
-      });
+      await deps.client.patch(
+        config.instanceResource,
+        instance.metadata.namespace,
+        instance.metadata.name ?? '',
+        patch,
+        {
+          subresource: 'status',
+        },
+      );
       return 1;
     } catch (error) {
       if (isNotFound(error)) return 0;

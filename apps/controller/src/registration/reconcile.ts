@@ -8,13 +8,20 @@ import {
   crdAlreadyRegisteredMessage,
   crdClusterScopedMessage,
   FINALIZER,
+  parsePath,
   validateRegistration,
   type CRDRegistration,
   type Destination,
   type NormalizedRegistrationSpec,
 } from '@scoby/registration';
 import { inspectCrd, type CrdInfo } from '../crd/inspect.ts';
-import { formatTime, initializeConditions, setConditionValues, settleConditions } from '../status/conditions.ts';
+import { statusPathAllowed } from '../crd/status-paths.ts';
+import {
+  formatTime,
+  initializeConditions,
+  setConditionValues,
+  settleConditions,
+} from '../status/conditions.ts';
 import { statusMergePatch } from '../status/status-patch.ts';
 import type { DynamicClient, ResourceRef } from '../kube/dynamic-client.ts';
 import { setFinalizer } from '../instance/finalizers.ts';
@@ -62,7 +69,9 @@ export interface RegistrationWorld {
   registrations(): CRDRegistration[];
   /** Served group/versions as apiVersion strings (`v1` for the core group, `apps/v1`, …). */
   servedGroupVersions(): Promise<ReadonlySet<string>>;
-  resolveHookAddress(address: Destination): Promise<{ ok: true; url: string } | { ok: false; message: string }>;
+  resolveHookAddress(
+    address: Destination,
+  ): Promise<{ ok: true; url: string } | { ok: false; message: string }>;
   resourceForCrd(info: CrdInfo & { version: string }): ResourceRef;
   now(): Date;
 }
@@ -86,6 +95,8 @@ function ownerOf(registrations: readonly CRDRegistration[], crd: string): string
 
 export class RegistrationReconciler {
   readonly #world: RegistrationWorld;
+  /** Configuration revision already warned about per registration (one Event per configuration). */
+  readonly #warnedRevision = new Map<string, string>();
 
   constructor(world: RegistrationWorld) {
     this.#world = world;
@@ -100,7 +111,8 @@ export class RegistrationReconciler {
     if (registration.metadata.deletionTimestamp) return this.#delete(registration);
     let current = registration;
     if (!(current.metadata.finalizers ?? []).includes(FINALIZER)) {
-      current = ((await setFinalizer(world.client, REGISTRATION_RESOURCE, current, true)) ?? current) as CRDRegistration;
+      current = ((await setFinalizer(world.client, REGISTRATION_RESOURCE, current, true)) ??
+        current) as CRDRegistration;
     }
 
     const validation = validateRegistration(current, world.formFactors);
@@ -113,12 +125,19 @@ export class RegistrationReconciler {
     const info = crdObject ? inspectCrd(crdObject) : undefined;
     const findings: RegistrationFindings = {
       crdName,
-      validation: validation.ok ? { ok: true } : { ok: false, reason: validation.reason, message: validation.message },
-      crd: info ? { kind: 'found', servesVersion: info.version !== undefined } : { kind: 'missing', message: apiErrorNotFound(crdName) },
+      validation: validation.ok
+        ? { ok: true }
+        : { ok: false, reason: validation.reason, message: validation.message },
+      crd: info
+        ? { kind: 'found', servesVersion: info.version !== undefined }
+        : { kind: 'missing', message: apiErrorNotFound(crdName) },
     };
     let hookUrl: string | undefined;
     if (validation.ok && info?.version !== undefined) {
-      const checked = await this.#startController(current, validation.spec, { ...info, version: info.version });
+      const checked = await this.#startController(current, validation.spec, {
+        ...info,
+        version: info.version,
+      });
       findings.controller = checked.outcome;
       hookUrl = checked.hookUrl;
     } else {
@@ -128,7 +147,10 @@ export class RegistrationReconciler {
     const hookAnnotation = !validation.ok ? undefined : validation.spec.hook ? hookUrl : null;
     await this.#writeStatus(current, findings, hookAnnotation);
     const outcome = findings.controller;
-    if (outcome?.kind === 'failed' && (outcome.reason === 'HOOKFAILED' || outcome.reason === 'CONTROLLERFAILED')) {
+    if (
+      outcome?.kind === 'failed' &&
+      (outcome.reason === 'HOOKFAILED' || outcome.reason === 'CONTROLLERFAILED')
+    ) {
       return { kind: 'retry', reason: outcome.message };
     }
     return outcome?.kind === 'starting' ? { kind: 'wait' } : { kind: 'done' };
@@ -175,7 +197,8 @@ export class RegistrationReconciler {
     const { plugin, conditionTypes } = resolvedFormFactor.formFactor;
     const served = await world.servedGroupVersions();
     const unserved = unservedApiMessage(plugin, served);
-    if (unserved !== undefined) return pause({ kind: 'failed', reason: 'CONTROLLERFAILED', message: unserved }, hookUrl);
+    if (unserved !== undefined)
+      return pause({ kind: 'failed', reason: 'CONTROLLERFAILED', message: unserved }, hookUrl);
     const hook = spec.hook;
     const preReconcile = hook?.capabilities.includes('pre-reconcile') === true;
     const hookConditionTypes = preReconcile ? spec.statusConfiguration.conditionsFromHook : [];
@@ -183,7 +206,12 @@ export class RegistrationReconciler {
     const config: InstanceConfig = {
       registrationName: name,
       registrationUid: registration.metadata.uid ?? '',
-      revision: compactJson([registration.metadata.generation ?? 0, hookUrl ?? null, crd.version, crd.status]),
+      revision: compactJson([
+        registration.metadata.generation ?? 0,
+        hookUrl ?? null,
+        crd.version,
+        crd.status,
+      ]),
       spec,
       plugin,
       crd,
@@ -202,8 +230,33 @@ export class RegistrationReconciler {
       conditionTypes: [...new Set([...conditionTypes, ...hookConditionTypes, 'Ready'])],
       hookConditionTypes,
     };
+    this.#warnStatusPaths(registration, config);
     const outcome = await world.controllers.ensure(config);
     return hookUrl === undefined ? { outcome } : { outcome, hookUrl };
+  }
+
+  /** children-and-status.md §8.9: statusConfiguration.add paths the status schema does not admit. */
+  #warnStatusPaths(registration: CRDRegistration, config: InstanceConfig): void {
+    const name = config.registrationName;
+    if (this.#warnedRevision.get(name) === config.revision) return;
+    this.#warnedRevision.set(name, config.revision);
+    const rejected = config.spec.statusConfiguration.add
+      .map((entry) => entry.path)
+      .filter((path) => {
+        const parsed = parsePath(path, 'status');
+        return (
+          !config.crd.status.subresource ||
+          !parsed.ok ||
+          !statusPathAllowed(config.crd.status.schema, parsed.segments.slice(1))
+        );
+      });
+    if (rejected.length === 0) return;
+    this.#world.events.emit(
+      registration,
+      'Warning',
+      'StatusPathNotInSchema',
+      `statusConfiguration.add paths not allowed by the status schema of CRD "${config.crd.name}" version ${config.crd.version}: ${rejected.join(', ')}`,
+    );
   }
 
   /** §6.6. */
@@ -224,7 +277,11 @@ export class RegistrationReconciler {
   async #release(registration: CRDRegistration, crdName: string): Promise<void> {
     const world = this.#world;
     try {
-      await world.controllers.release(registration.metadata.name ?? '', crdName, await this.#finalizeTarget(registration));
+      await world.controllers.release(
+        registration.metadata.name ?? '',
+        crdName,
+        await this.#finalizeTarget(registration),
+      );
     } catch (error) {
       world.events.emit(registration, 'Warning', 'FinalizerReleaseFailed', errorMessage(error));
       throw error;
@@ -248,7 +305,11 @@ export class RegistrationReconciler {
   }
 
   /** §5: conditions, observedGeneration and annotations.hookURL (null = remove, undefined = keep). */
-  async #writeStatus(registration: CRDRegistration, findings: RegistrationFindings, hookUrl: string | null | undefined) {
+  async #writeStatus(
+    registration: CRDRegistration,
+    findings: RegistrationFindings,
+    hookUrl: string | null | undefined,
+  ) {
     const world = this.#world;
     const now = formatTime(world.now());
     const stored = (registration.status ?? {}) as Record<string, unknown>;
@@ -261,7 +322,11 @@ export class RegistrationReconciler {
     const annotations = { ...((stored.annotations as Record<string, string> | undefined) ?? {}) };
     if (hookUrl === null) delete annotations.hookURL;
     else if (hookUrl !== undefined) annotations.hookURL = hookUrl;
-    const desired: Record<string, unknown> = { ...stored, conditions, observedGeneration: registration.metadata.generation };
+    const desired: Record<string, unknown> = {
+      ...stored,
+      conditions,
+      observedGeneration: registration.metadata.generation,
+    };
     if (Object.keys(annotations).length > 0) desired.annotations = annotations;
     else delete desired.annotations;
     const patch = statusMergePatch(stored, desired);
