@@ -59,7 +59,7 @@ export class InstanceControllers implements InstanceControllerHost {
     const childKinds = await this.#childKinds(config);
     const existing = this.#running.get(config.registrationName);
     if (existing && existing.config.instanceResource.version === config.instanceResource.version) {
-      if (existing.config.revision !== config.revision || existing.config !== config) existing.reconfigure(config, childKinds);
+      if (existing.config.revision !== config.revision) existing.reconfigure(config, childKinds);
     } else {
       if (existing) await this.pause(config.registrationName);
       const controller = new InstanceController(

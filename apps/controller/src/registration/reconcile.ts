@@ -26,6 +26,7 @@ import { statusMergePatch } from '../status/status-patch.ts';
 import type { DynamicClient, ResourceRef } from '../kube/dynamic-client.ts';
 import { setFinalizer } from '../instance/finalizers.ts';
 import type { InstanceConfig } from '../instance/instance-config.ts';
+import { instanceConditionSet } from '../instance/condition-set.ts';
 import type { EventSink } from '../instance/reconcile.ts';
 import { errorMessage } from '../kube/api-error.ts';
 import { activeRegistration } from './active.ts';
@@ -201,7 +202,7 @@ export class RegistrationReconciler {
       return pause({ kind: 'failed', reason: 'CONTROLLERFAILED', message: unserved }, hookUrl);
     const hook = spec.hook;
     const preReconcile = hook?.capabilities.includes('pre-reconcile') === true;
-    const hookConditionTypes = preReconcile ? spec.statusConfiguration.conditionsFromHook : [];
+    const conditionSet = instanceConditionSet(conditionTypes, spec);
     const prunableKinds = world.formFactors.allManagedKinds().filter((kind) => served.has(kind.apiVersion));
     const config: InstanceConfig = {
       registrationName: name,
@@ -227,8 +228,7 @@ export class RegistrationReconciler {
           }
         : {}),
       prunableKinds,
-      conditionTypes: [...new Set([...conditionTypes, ...hookConditionTypes, 'Ready'])],
-      hookConditionTypes,
+      ...conditionSet,
     };
     this.#warnStatusPaths(registration, config);
     const outcome = await world.controllers.ensure(config);
