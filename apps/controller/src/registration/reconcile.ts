@@ -212,6 +212,7 @@ export class RegistrationReconciler {
         hookUrl ?? null,
         crd.version,
         crd.status,
+        prunableKinds,
       ]),
       spec,
       plugin,
