@@ -1,0 +1,25 @@
+/** What the global set-up hands every scenario file, and how a scenario gets its cluster handle. */
+import { inject } from 'vitest';
+import { ClusterHandle } from './handle.ts';
+import type { ProviderName } from './providers/choose.ts';
+
+export interface E2eContext {
+  provider: ProviderName;
+  kubeconfigYaml: string;
+  controllerImage: string | undefined;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    e2e: E2eContext;
+  }
+}
+
+export function clusterForScenario(): ClusterHandle {
+  const context = inject('e2e');
+  return new ClusterHandle(context.kubeconfigYaml, context.provider);
+}
+
+export function controllerImage(): string | undefined {
+  return inject('e2e').controllerImage;
+}

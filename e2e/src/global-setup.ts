@@ -1,0 +1,40 @@
+/**
+ * Once per run: start the cluster E2E_CLUSTER selects, install Scoby's CRD from crds/ as a user would,
+ * start Scoby in this process, and hand the kubeconfig to the scenario files.
+ */
+import type { TestProject } from 'vitest/node';
+import { ClusterHandle } from './handle.ts';
+import { readManifests } from './kube/manifests.ts';
+import { startCluster } from './providers/start-cluster.ts';
+import { startScoby } from './scoby.ts';
+import { readSettings, SCOBY_NAMESPACE } from './settings.ts';
+
+const REGISTRATION_CRD = new URL('../../crds/scoby.triggermesh.io_crdregistrations.yaml', import.meta.url);
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const reading = readSettings(process.env);
+  if (!reading.ok) throw new Error(reading.message);
+  const { settings } = reading;
+  const cluster = await startCluster(settings, (line) => console.log(`[e2e] ${line}`));
+  const handle = new ClusterHandle(cluster.kubeconfigYaml, cluster.provider);
+  try {
+    await handle.apply(await readManifests(REGISTRATION_CRD));
+    await handle.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: SCOBY_NAMESPACE } });
+    const scoby = await startScoby(cluster.kubeconfigYaml, handle.timeoutMs);
+    console.log(`[e2e] cluster: ${cluster.provider}; Scoby is leading`);
+    project.provide('e2e', {
+      provider: cluster.provider,
+      kubeconfigYaml: cluster.kubeconfigYaml,
+      controllerImage: settings.controllerImage,
+    });
+    return async () => {
+      await scoby.stop();
+      handle.close();
+      await cluster.stop();
+    };
+  } catch (error) {
+    handle.close();
+    await cluster.stop();
+    throw error;
+  }
+}

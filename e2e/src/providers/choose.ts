@@ -1,0 +1,22 @@
+/**
+ * Which cluster provider runs the suite. k3s needs a container runtime and its image; when either is
+ * missing, `k3s` fails with the reason and `auto` falls back to the in-memory API server saying why.
+ */
+import type { ClusterChoice } from '../settings.ts';
+
+export type ProviderName = 'memory' | 'k3s';
+
+/** Why k3s cannot run here, or undefined when it can. */
+export type K3sProbe = () => Promise<string | undefined>;
+
+export type ProviderChoice =
+  | { ok: true; provider: ProviderName; notice?: string }
+  | { ok: false; message: string };
+
+export async function chooseProvider(choice: ClusterChoice, probeK3s: K3sProbe): Promise<ProviderChoice> {
+  if (choice === 'memory') return { ok: true, provider: 'memory' };
+  const obstacle = await probeK3s();
+  if (obstacle === undefined) return { ok: true, provider: 'k3s' };
+  if (choice === 'k3s') return { ok: false, message: `E2E_CLUSTER=k3s: cannot run k3s: ${obstacle}` };
+  return { ok: true, provider: 'memory', notice: `E2E_CLUSTER=auto: using the in-memory API server: ${obstacle}` };
+}

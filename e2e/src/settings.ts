@@ -1,0 +1,50 @@
+/** What the suite reads from its environment: which cluster to run against and with which images. */
+
+export const CLUSTER_CHOICES = ['memory', 'k3s', 'auto'] as const;
+export type ClusterChoice = (typeof CLUSTER_CHOICES)[number];
+
+/** The namespace the suite runs Scoby in (SCOBY_NAMESPACE): controller ConfigMaps and the Lease live here. */
+export const SCOBY_NAMESPACE = 'scoby-system';
+
+/**
+ * The image scenarios register as their adapter. Any image works on the in-memory server; on k3s pods
+ * really start, so it is the pause image k3s itself runs (always pullable there, happy with a read-only
+ * root filesystem, and indifferent to the environment Scoby gives it).
+ */
+export const ADAPTER_IMAGE = 'rancher/mirrored-pause:3.6';
+
+/** A current k3s release; override with K3S_IMAGE. */
+export const DEFAULT_K3S_IMAGE = 'rancher/k3s:v1.33.4-k3s1';
+
+export interface E2eSettings {
+  cluster: ClusterChoice;
+  k3sImage: string;
+  /** An image of the controller already loadable into k3s; only then is deploy/'s Deployment applied on k3s. */
+  controllerImage: string | undefined;
+}
+
+export type SettingsReading = { ok: true; settings: E2eSettings } | { ok: false; message: string };
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+}
+
+/** E2E_CLUSTER (default memory, so a plain run never needs a container runtime), K3S_IMAGE, E2E_CONTROLLER_IMAGE. */
+export function readSettings(env: Readonly<Record<string, string | undefined>>): SettingsReading {
+  const cluster = nonEmpty(env.E2E_CLUSTER) ?? 'memory';
+  if (!(CLUSTER_CHOICES as readonly string[]).includes(cluster)) {
+    return {
+      ok: false,
+      message: `E2E_CLUSTER: "${cluster}" is not one of ${CLUSTER_CHOICES.map((choice) => `"${choice}"`).join(', ')}`,
+    };
+  }
+  return {
+    ok: true,
+    settings: {
+      cluster: cluster as ClusterChoice,
+      k3sImage: nonEmpty(env.K3S_IMAGE) ?? DEFAULT_K3S_IMAGE,
+      controllerImage: nonEmpty(env.E2E_CONTROLLER_IMAGE),
+    },
+  };
+}
