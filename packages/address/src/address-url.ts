@@ -1,4 +1,4 @@
-import { jsonTypeOf } from './json-type.ts';
+import { isPlainObject, jsonTypeName } from '@scoby/kube-objects';
 import type { Resolution } from './resolution.ts';
 
 /** The `status.address.url` of an addressable object (address.md §2.3). */
@@ -10,14 +10,12 @@ export function addressUrlOf(object: unknown): Resolution {
   if (typeof url !== 'string') {
     return {
       ok: false,
-      message: `unexpected value at "status.address.url": expected string, got ${jsonTypeOf(url)}`,
+      message: `unexpected value at "status.address.url": expected string, got ${jsonTypeName(url)}`,
     };
   }
   return { ok: true, url };
 }
 
 function childOf(value: unknown, key: string): unknown {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)[key]
-    : undefined;
+  return isPlainObject(value) ? value[key] : undefined;
 }

@@ -1,4 +1,4 @@
-import { jsonTypeOf } from './json-type.ts';
+import { isPlainObject, jsonTypeName } from '@scoby/kube-objects';
 import type { ObjectRef } from './object-reader.ts';
 
 /** A destination whose shape has been checked (address.md §1), its `ref` namespace filled in. */
@@ -20,7 +20,7 @@ export function readDestination(value: unknown, defaultNamespace: string | undef
   if (!isPlainObject(value)) {
     return {
       ok: false,
-      message: `destination must be an object with "ref" and/or "uri", got ${jsonTypeOf(value)}`,
+      message: `destination must be an object with "ref" and/or "uri", got ${jsonTypeName(value)}`,
     };
   }
   const uri = optionalString(value.uri, 'uri');
@@ -37,7 +37,8 @@ export function readDestination(value: unknown, defaultNamespace: string | undef
 
 function readRef(value: unknown, defaultNamespace: string | undefined): Field<ObjectRef | undefined> {
   if (value === undefined || value === null) return { ok: true, value: undefined };
-  if (!isPlainObject(value)) return { ok: false, message: `ref must be an object, got ${jsonTypeOf(value)}` };
+  if (!isPlainObject(value))
+    return { ok: false, message: `ref must be an object, got ${jsonTypeName(value)}` };
   const apiVersion = requiredString(value.apiVersion, 'ref.apiVersion');
   if (!apiVersion.ok) return apiVersion;
   const kind = requiredString(value.kind, 'ref.kind');
@@ -65,11 +66,7 @@ function requiredString(value: unknown, field: string): Field<string> {
 function optionalString(value: unknown, field: string): Field<string | undefined> {
   if (value === undefined || value === null || value === '') return { ok: true, value: undefined };
   if (typeof value !== 'string') {
-    return { ok: false, message: `${field} must be a string, got ${jsonTypeOf(value)}` };
+    return { ok: false, message: `${field} must be a string, got ${jsonTypeName(value)}` };
   }
   return { ok: true, value };
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

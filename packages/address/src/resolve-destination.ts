@@ -1,3 +1,4 @@
+import { serviceUrl } from '@scoby/kube-objects';
 import { addressUrlOf } from './address-url.ts';
 import { readDestination } from './destination.ts';
 import { mergeUri, parseDestinationUri, parseUriBesideRef } from './merge-uri.ts';
@@ -49,7 +50,7 @@ async function baseUrlOf(ref: ObjectRef, context: ResolveContext): Promise<Resol
   }
   if (!read.found) return { ok: false, message: read.message };
   if (isKubernetesService(ref)) {
-    return { ok: true, url: `http://${ref.name}.${ref.namespace}.svc.${context.clusterDomain}` };
+    return { ok: true, url: serviceUrl(ref.name, ref.namespace, context.clusterDomain) };
   }
   return addressUrlOf(read.object);
 }

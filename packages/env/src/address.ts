@@ -1,4 +1,4 @@
-import { isPlainObject } from './json.ts';
+import { isPlainObject } from '@scoby/kube-objects';
 import type { Plan } from './plan.ts';
 import { valueAt } from './spec-path.ts';
 import type { AddressResolution, RenderLookups } from './types.ts';

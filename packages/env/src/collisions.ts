@@ -1,6 +1,4 @@
-import type { EnvVar } from '@scoby/kube-objects';
-import { compareByteOrder, hasSurrogates } from './byte-order.ts';
-import { compactJson } from './compact-json.ts';
+import { compactJson, compareByteOrder, hasSurrogates, type EnvVar } from '@scoby/kube-objects';
 import type { EnvNameCollision } from './types.ts';
 
 /** Collision tiers (env.md §7): add.toEnv, fromSpec.toEnv with a name, generated names. */

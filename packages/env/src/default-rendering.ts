@@ -1,6 +1,6 @@
 import { TIER_GENERATED } from './collisions.ts';
 import { formatValue } from './format-value.ts';
-import { isPlainObject } from './json.ts';
+import { isPlainObject } from '@scoby/kube-objects';
 import type { RenderOutput } from './output.ts';
 import type { CoverageNode } from './plan.ts';
 

@@ -1,4 +1,4 @@
-import { compactJson } from './compact-json.ts';
+import { compactJson } from '@scoby/kube-objects';
 
 /**
  * The env `value` of a spec value (env.md §4); undefined for null, which renders nothing.

@@ -1,11 +1,10 @@
-import type { EnvVar, SecretKeySelector } from '@scoby/kube-objects';
+import { isPlainObject, jsonTypeName, type EnvVar, type SecretKeySelector } from '@scoby/kube-objects';
 import { selector } from './selector.ts';
 import type { ResolvedAddresses } from './address.ts';
 import { generatedName } from './default-rendering.ts';
 import { TIER_GENERATED, TIER_NAMED } from './collisions.ts';
 import type { RenderOutput } from './output.ts';
 import { formatValue } from './format-value.ts';
-import { isPlainObject, jsonTypeName } from './json.ts';
 import type { Plan, ToEnvInstruction, ToVolumeInstruction } from './plan.ts';
 import { specReferenceReader, type ReferenceReader } from './references.ts';
 import { valueAt } from './spec-path.ts';

@@ -1,6 +1,4 @@
 export { renderEnv } from './render.ts';
-export { compareByteOrder } from './byte-order.ts';
-export { compactJson } from './compact-json.ts';
 export { formatValue } from './format-value.ts';
 export type {
   AddressResolution,

@@ -5,7 +5,7 @@ import {
   type NormalizedParameterConfiguration,
   type ParsedPath,
 } from '@scoby/registration';
-import { compareByteOrder } from './byte-order.ts';
+import { compareByteOrder } from '@scoby/kube-objects';
 
 const CONFIG_PATH = 'spec.workload.parameterConfiguration';
 

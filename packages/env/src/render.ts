@@ -1,12 +1,11 @@
 import { renderAddedEnv } from './add-env.ts';
 import { NO_ADDRESSES, resolveAddresses, type ResolvedAddresses } from './address.ts';
-import { compareByteOrder } from './byte-order.ts';
+import { compareByteOrder, isPlainObject, jsonTypeName } from '@scoby/kube-objects';
 import { renderDefaults } from './default-rendering.ts';
 import { settleEnv } from './collisions.ts';
 import { withLazySourceMap } from './source-map.ts';
 import type { RenderOutput } from './output.ts';
 import { renderInstructions } from './from-spec.ts';
-import { isPlainObject, jsonTypeName } from './json.ts';
 import { planFor, type Plan } from './plan.ts';
 import { readLiteral } from './references.ts';
 import type { RenderInput, RenderLookups, RenderResult } from './types.ts';

@@ -1,4 +1,4 @@
-import { compareByteOrder, hasSurrogates } from './byte-order.ts';
+import { compareByteOrder, hasSurrogates } from '@scoby/kube-objects';
 import type { EnvCandidate } from './collisions.ts';
 
 /** Spec path → literal value of every mapped candidate, winners and collision losers alike. */

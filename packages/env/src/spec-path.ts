@@ -1,4 +1,4 @@
-import { isPlainObject } from './json.ts';
+import { isPlainObject } from '@scoby/kube-objects';
 
 /**
  * The value at a path (segments starting with `spec`), or undefined when the path is absent (env.md §1):

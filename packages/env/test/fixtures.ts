@@ -1,5 +1,5 @@
 import type { NormalizedParameterConfiguration } from '@scoby/registration';
-import { compactJson } from '../src/compact-json.ts';
+import { compactJson } from '@scoby/kube-objects';
 import { renderEnv } from '../src/render.ts';
 import type { AddressResolution, RenderInstance, RenderLookups, RenderResult } from '../src/types.ts';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { NormalizedFromSpecToEnv, NormalizedParameterConfiguration } from '@scoby/registration';
 import { describe, expect, it } from 'vitest';
-import { compactJson } from '../src/compact-json.ts';
+import { compactJson } from '@scoby/kube-objects';
 import { renderEnv } from '../src/render.ts';
 import type { RenderLookups, RenderResult } from '../src/types.ts';
 import { instance } from './fixtures.ts';

@@ -1,13 +1,12 @@
 /** Conditions and address of the `deployment` form factor (children-and-status.md §8.3, §8.7). */
 import {
   observedCondition,
-  serviceUrl,
   type AddressResult,
   type ConditionResult,
   type FormFactorStatus,
   type StatusInput,
 } from '@scoby/formfactor';
-import type { KubeObject } from '@scoby/kube-objects';
+import { serviceUrl, type KubeObject } from '@scoby/kube-objects';
 import type { DeploymentBlock } from './block.ts';
 
 export function deploymentReady(deployment: KubeObject | undefined): ConditionResult {

@@ -6,7 +6,7 @@ import {
   type FormFactorStatus,
   type StatusInput,
 } from '@scoby/formfactor';
-import type { KubeObject } from '@scoby/kube-objects';
+import { isPlainObject, type KubeObject } from '@scoby/kube-objects';
 import type { KnativeServiceBlock } from './block.ts';
 
 /** The original's misspelling, kept so existing dashboards and hooks keep matching. */
@@ -33,8 +33,9 @@ export function knativeServiceReady(ksvc: KubeObject | undefined): ConditionResu
 
 /** The observed `status.address.url` when it is a non-empty string; otherwise the field is removed. */
 export function knativeServiceAddress(ksvc: KubeObject | undefined): AddressResult {
-  const address = (ksvc?.status as { address?: { url?: unknown } } | undefined)?.address;
-  const url = typeof address === 'object' && address !== null ? address.url : undefined;
+  const status = ksvc?.status;
+  const address = isPlainObject(status) ? status['address'] : undefined;
+  const url = isPlainObject(address) ? address['url'] : undefined;
   return typeof url === 'string' && url !== '' ? { kind: 'url', url } : { kind: 'none' };
 }
 

@@ -1,10 +1,9 @@
-import { serviceUrl, type ConditionResult, type FormFactorStatus, type StatusInput } from '@scoby/formfactor';
-import type { KubeObject } from '@scoby/kube-objects';
+import type { ConditionResult, FormFactorStatus, StatusInput } from '@scoby/formfactor';
+import { isPlainObject, serviceUrl, type KubeObject } from '@scoby/kube-objects';
 import type { StatefulSetBlock } from './block.ts';
 
 function integerAt(value: unknown, key: string): number | undefined {
-  const field =
-    typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  const field = isPlainObject(value) ? value[key] : undefined;
   return typeof field === 'number' ? field : undefined;
 }
 

@@ -3,9 +3,9 @@
  * Problems name the full field path; a form factor may reword the validator's message per field.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import type { Problem } from '@scoby/registration';
+import { isPlainObject } from '@scoby/kube-objects';
+import { FORM_FACTOR_PATH, formFactorProblem, type Problem } from '@scoby/registration';
 import type { FormFactorPlugin } from './contract.ts';
-import { FORM_FACTOR_PATH, formFactorProblem } from './problems.ts';
 
 export interface BlockCheck {
   problems: Problem[];
@@ -38,10 +38,7 @@ function checkBlock(validate: ValidateFunction, plugin: FormFactorPlugin, block:
   // Ajv writes defaults into the data it validates, so it gets a copy.
   const working: unknown = block === undefined || block === null ? {} : structuredClone(block);
   const valid = validate(working);
-  const defaulted =
-    typeof working === 'object' && working !== null && !Array.isArray(working)
-      ? (working as Record<string, unknown>)
-      : {};
+  const defaulted = isPlainObject(working) ? working : {};
   if (valid) return { problems: [], defaulted };
   const seen = new Set<string>();
   const problems: Problem[] = [];
@@ -76,10 +73,7 @@ function fieldOf(error: ErrorObject, data: unknown): string {
       current = current[Number(token)];
     } else {
       field += field === '' ? token : `.${token}`;
-      current =
-        typeof current === 'object' && current !== null
-          ? (current as Record<string, unknown>)[token]
-          : undefined;
+      current = isPlainObject(current) ? current[token] : undefined;
     }
   }
   return field;

@@ -16,7 +16,6 @@ export { childName, labelValue } from './names.ts';
 export { observedCondition, type ObservedCondition } from './observed-condition.ts';
 export { ownerReference } from './owner-reference.ts';
 export { checkPluginShape, type ShapeCheck } from './plugin-shape.ts';
-export { FORM_FACTOR_PATH, INVALID_FORM_FACTOR } from './problems.ts';
 export {
   createFormFactorRegistry,
   RESERVED_FORM_FACTOR_NAMES,
@@ -28,5 +27,3 @@ export {
 } from './registry.ts';
 export { renderInputFor, type RenderContext } from './render-input.ts';
 export { unservedApiMessage } from './required-apis.ts';
-export { DEFAULT_FORM_FACTOR } from './selection.ts';
-export { serviceUrl } from './service-url.ts';

@@ -1,5 +1,6 @@
 /** Child names and label values (children-and-status.md §4.1, §4.2): always valid, at most 63 characters. */
-import { characterCount, firstCharacters, shortHash } from './hash.ts';
+import { characterCount, firstCharacters } from './characters.ts';
+import { shortHash } from './hash.ts';
 
 const MAX_LENGTH = 63;
 const KEPT_PREFIX_LENGTH = 54;

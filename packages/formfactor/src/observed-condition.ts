@@ -1,5 +1,5 @@
 /** Reading a condition from an observed child's `status.conditions`, whatever shape the server returned. */
-import type { KubeObject } from '@scoby/kube-objects';
+import { isPlainObject, type KubeObject } from '@scoby/kube-objects';
 
 export interface ObservedCondition {
   /** The status as text: a non-string value in JSON, `""` when absent. */
@@ -11,9 +11,7 @@ export interface ObservedCondition {
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
+  return isPlainObject(value) ? value : undefined;
 }
 
 function text(value: unknown): string {

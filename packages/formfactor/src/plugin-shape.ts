@@ -1,4 +1,5 @@
 /** What a plugin module's default export must look like (children-and-status.md §11), checked field by field. */
+import { isPlainObject } from '@scoby/kube-objects';
 import type { FormFactorPlugin } from './contract.ts';
 
 interface FieldRule {
@@ -10,8 +11,6 @@ interface FieldRule {
 
 const isString = (value: unknown): value is string => typeof value === 'string';
 const isStringArray = (value: unknown): boolean => Array.isArray(value) && value.every(isString);
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isFunction = (value: unknown): boolean => typeof value === 'function';
 
 const RULES: readonly FieldRule[] = [
@@ -22,12 +21,12 @@ const RULES: readonly FieldRule[] = [
     optional: true,
     accepts: (value) => isString(value) && value !== '',
   },
-  { field: 'blockSchema', expected: 'JSON Schema object', accepts: isObject },
+  { field: 'blockSchema', expected: 'JSON Schema object', accepts: isPlainObject },
   {
     field: 'fieldMessages',
     expected: 'object of strings',
     optional: true,
-    accepts: (value) => isObject(value) && Object.values(value).every(isString),
+    accepts: (value) => isPlainObject(value) && Object.values(value).every(isString),
   },
   { field: 'requiredApis', expected: 'array of strings', accepts: isStringArray },
   {
@@ -35,7 +34,7 @@ const RULES: readonly FieldRule[] = [
     expected: 'array of {apiVersion, kind} strings',
     accepts: (value) =>
       Array.isArray(value) &&
-      value.every((item) => isObject(item) && isString(item['apiVersion']) && isString(item['kind'])),
+      value.every((item) => isPlainObject(item) && isString(item['apiVersion']) && isString(item['kind'])),
   },
   { field: 'conditionTypes', expected: 'array of strings', accepts: isStringArray },
   { field: 'conditionTypesFor', expected: 'function', optional: true, accepts: isFunction },
@@ -47,7 +46,7 @@ export type ShapeCheck = { ok: true; plugin: FormFactorPlugin } | { ok: false; d
 
 /** Every defect, e.g. `lacks "render" (function)` or `has invalid "requiredApis" (array of strings)`. */
 export function checkPluginShape(candidate: unknown): ShapeCheck {
-  if (!isObject(candidate)) return { ok: false, defects: ['is not an object'] };
+  if (!isPlainObject(candidate)) return { ok: false, defects: ['is not an object'] };
   const defects = RULES.flatMap((rule) => {
     const value = candidate[rule.field];
     if (value === undefined) return rule.optional ? [] : [`lacks "${rule.field}" (${rule.expected})`];

@@ -2,12 +2,17 @@
  * The available form factors: built-ins and loaded plugins. Resolves a registration's
  * spec.workload.formFactor to exactly one of them and serves as registration validation's catalogue.
  */
-import type { FormFactorCatalog, Problem } from '@scoby/registration';
+import { compareByteOrder, isPlainObject } from '@scoby/kube-objects';
+import {
+  FORM_FACTOR_PATH,
+  formFactorProblem,
+  selectFormFactor,
+  unknownFormFactorProblem,
+  type FormFactorCatalog,
+  type Problem,
+} from '@scoby/registration';
 import { type BlockChecker, createBlockSchemaCompiler } from './block-schema.ts';
-import { compareByteOrder } from '@scoby/kube-objects';
 import type { FormFactorPlugin, GroupVersionKind } from './contract.ts';
-import { unknownFormFactorProblem } from './problems.ts';
-import { selectFormFactor } from './selection.ts';
 
 /** Names only the built-in form factors may use (children-and-status.md §11.1). */
 export const RESERVED_FORM_FACTOR_NAMES: readonly string[] = ['deployment', 'knativeService', 'ksvc'];
@@ -92,9 +97,13 @@ export function createFormFactorRegistry(sources: FormFactorSources): RegistryCr
   }
 
   function resolve(formFactor: unknown): Resolution {
-    const selection = selectFormFactor(formFactor, names);
-    if (!selection.ok) return { ok: false, problems: [selection.problem] };
+    // Validation's schema check guarantees an object; the registry may be asked before it.
+    if (formFactor !== undefined && formFactor !== null && !isPlainObject(formFactor))
+      return { ok: false, problems: [formFactorProblem(FORM_FACTOR_PATH, 'must be an object')] };
+    const selection = selectFormFactor(formFactor ?? undefined, names);
+    if (!selection.ok) return selection;
     const entry = byName.get(selection.name);
+    // Unreachable: the selection only picks available names.
     if (entry === undefined)
       return { ok: false, problems: [unknownFormFactorProblem(selection.name, names)] };
     const { plugin, check } = entry;

@@ -88,6 +88,26 @@ describe('resolve: selecting the form factor (registration.md §3.1, §4 rows 1�
         problem(
           'spec.workload.formFactor: exactly one form factor may be set, found "Queue", "knativeService", "queue"',
         ),
+        problem(
+          'spec.workload.formFactor: unknown form factor "Queue" (available: "deployment", "knativeService", "queue")',
+        ),
+      ],
+    });
+  });
+
+  it('reports every unknown key after the two-keys problem, in document order, as validation does', () => {
+    expect(registryOf().resolve({ lambda: {}, deployment: {}, cron: {} })).toEqual({
+      ok: false,
+      problems: [
+        problem(
+          'spec.workload.formFactor: exactly one form factor may be set, found "cron", "deployment", "lambda"',
+        ),
+        problem(
+          'spec.workload.formFactor: unknown form factor "lambda" (available: "deployment", "knativeService")',
+        ),
+        problem(
+          'spec.workload.formFactor: unknown form factor "cron" (available: "deployment", "knativeService")',
+        ),
       ],
     });
   });

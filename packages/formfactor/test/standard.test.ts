@@ -7,7 +7,6 @@ import {
   selectorLabels,
   standardLabels,
   standardMetadata,
-  serviceUrl,
 } from '../src/index.ts';
 import { IMAGE, INSTANCE, ORDERS_CONTAINER, EMPTY_CONTAINER } from './running-example.ts';
 
@@ -127,20 +126,5 @@ describe('renderInputFor', () => {
       labels: { ...standardLabels('mailer', 'orders'), 'example.com/tier': 'a' },
       ownerReferences: [ownerReference(INSTANCE)],
     });
-  });
-});
-
-describe('serviceUrl (§8.7)', () => {
-  it('omits port 80 and no port, writes any other', () => {
-    expect(serviceUrl('mailer-orders', 'shop', 'cluster.local', 80)).toBe(
-      'http://mailer-orders.shop.svc.cluster.local',
-    );
-    expect(serviceUrl('mailer-orders', 'shop', 'cluster.local')).toBe(
-      'http://mailer-orders.shop.svc.cluster.local',
-    );
-    expect(serviceUrl('mailer-orders', 'shop', 'cluster.local', 8080)).toBe(
-      'http://mailer-orders.shop.svc.cluster.local:8080',
-    );
-    expect(serviceUrl('a', 'b', 'corp.example')).toBe('http://a.b.svc.corp.example');
   });
 });

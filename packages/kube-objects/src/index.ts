@@ -109,4 +109,7 @@ export function splitApiVersion(apiVersion: string): { group: string; version: s
     : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
 }
 
-export { compactJson, compareByteOrder } from './canonical.ts';
+export { compareByteOrder, hasSurrogates } from './byte-order.ts';
+export { compactJson } from './compact-json.ts';
+export { isPlainObject, jsonTypeName } from './json.ts';
+export { serviceUrl } from './service-url.ts';

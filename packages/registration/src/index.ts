@@ -4,7 +4,14 @@ export { SCHEMA } from './schema.ts';
 export type { SchemaNode } from './schema-node.ts';
 export { crdManifest, crdManifestYaml } from './manifest.ts';
 export { validateRegistration, type RegistrationValidation } from './validation/validate-registration.ts';
-export { ValidationReason } from './validation/problem.ts';
+export { FORM_FACTOR_PATH, ValidationReason } from './validation/problem.ts';
+export {
+  DEFAULT_FORM_FACTOR,
+  formFactorProblem,
+  selectFormFactor,
+  unknownFormFactorProblem,
+  type FormFactorSelection,
+} from './validation/form-factor-checks.ts';
 export { DEFAULT_HOOK_TIMEOUT_MS } from './validation/normalize.ts';
 export { parseIsoDurationMs } from './iso8601-duration.ts';
 export * from './registration-status.ts';

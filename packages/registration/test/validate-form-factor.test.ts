@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { selectFormFactor } from '../src/index.ts';
+import type { FormFactorCatalog } from '../src/types.ts';
 import { problemAt, problemsOf, registration, testCatalog } from './fixtures.ts';
 
 const withFormFactor = (formFactor: unknown) => registration({ formFactor });
@@ -67,5 +69,49 @@ describe('form-factor checks (registration.md §4 rows 1–3)', () => {
         'must be an integer between 1 and 65535',
       ),
     ]);
+  });
+
+  it('row 2: reports the default as unknown when the catalog has no deployment form factor', () => {
+    const withoutDeployment: FormFactorCatalog = { ...testCatalog(), names: () => ['knativeService'] };
+    expect(problemsOf(withFormFactor({}), withoutDeployment)).toEqual([
+      problemAt(FF, 'InvalidFormFactor', 'unknown form factor "deployment" (available: "knativeService")'),
+    ]);
+  });
+});
+
+describe('selectFormFactor (registration.md §3.1)', () => {
+  const available = ['deployment', 'knativeService'];
+
+  it.each([[undefined], [{}], [{ deployment: null, knativeService: null }], [{ lambda: null }]])(
+    'selects the deployment with an empty block for %j',
+    (formFactor) => {
+      expect(selectFormFactor(formFactor, available)).toEqual({ ok: true, name: 'deployment', block: {} });
+    },
+  );
+
+  it('selects the one key set, with its block', () => {
+    expect(selectFormFactor({ deployment: null, knativeService: { minScale: 1 } }, available)).toEqual({
+      ok: true,
+      name: 'knativeService',
+      block: { minScale: 1 },
+    });
+  });
+
+  it('returns the problems of rows 1 and 2 in table order', () => {
+    expect(selectFormFactor({ knativeService: {}, lambda: 0 }, available)).toEqual({
+      ok: false,
+      problems: [
+        problemAt(
+          FF,
+          'InvalidFormFactor',
+          'exactly one form factor may be set, found "knativeService", "lambda"',
+        ),
+        problemAt(
+          FF,
+          'InvalidFormFactor',
+          'unknown form factor "lambda" (available: "deployment", "knativeService")',
+        ),
+      ],
+    });
   });
 });

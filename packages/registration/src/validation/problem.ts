@@ -16,7 +16,7 @@ export const ValidationReason = {
 export type ValidationReason = (typeof ValidationReason)[keyof typeof ValidationReason];
 
 /** Field paths as messages spell them out. */
-export const FORM_FACTOR = 'spec.workload.formFactor';
+export const FORM_FACTOR_PATH = 'spec.workload.formFactor';
 export const PARAMETERS = 'spec.workload.parameterConfiguration';
 export const STATUS_CONFIGURATION = 'spec.workload.statusConfiguration';
 export const HOOK = 'spec.hook';
@@ -32,11 +32,6 @@ export function quote(value: unknown): string {
 
 export function quoteList(values: readonly string[]): string {
   return values.map(quote).join(', ');
-}
-
-/** Byte order of UTF-8 encodings, i.e. code point order (README conventions). */
-export function byteOrder(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
 /** "Set" in the exactly-one / at-most-one rules: written with a non-null value. */

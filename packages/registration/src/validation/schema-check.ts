@@ -7,7 +7,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import { SCHEMA } from '../schema.ts';
 import { toJsonSchema } from '../schema-views.ts';
 import type { Problem } from '../types.ts';
-import { FORM_FACTOR, problem, ValidationReason } from './problem.ts';
+import { FORM_FACTOR_PATH, problem, ValidationReason } from './problem.ts';
 
 const specSchema = SCHEMA.properties?.['spec'];
 if (specSchema === undefined) throw new Error('SCHEMA declares no spec');
@@ -22,7 +22,7 @@ export function schemaProblems(registration: unknown): Problem[] {
   if (validateShape(registration)) return [];
   return (validateShape.errors ?? [])
     .map(toProblem)
-    .filter((found) => !found.path.startsWith(`${FORM_FACTOR}.`));
+    .filter((found) => !found.path.startsWith(`${FORM_FACTOR_PATH}.`));
 }
 
 function toProblem(error: ErrorObject): Problem {

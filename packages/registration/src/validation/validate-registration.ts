@@ -9,7 +9,7 @@ import type {
   Problem,
 } from '../types.ts';
 import { aliasProblems, builtInFuncProblems, choiceProblems } from './choice-checks.ts';
-import { formFactorProblems, selectedFormFactor } from './form-factor-checks.ts';
+import { formFactorProblems, selectFormFactor } from './form-factor-checks.ts';
 import {
   hookAddressProblems,
   hookCapabilityProblems,
@@ -34,10 +34,11 @@ export function validateRegistration(
   // Rows 1–15 rely on the shapes the schema guarantees.
   if (shapeProblems.length > 0) return failure(shapeProblems);
   const spec = (registration as { spec: CRDRegistrationSpec }).spec;
-  const formFactor = selectedFormFactor(spec.workload.formFactor, catalog);
+  const selection = selectFormFactor(spec.workload.formFactor, catalog.names());
+  const formFactor = selection.ok ? selection.name : undefined;
   const hook = spec.hook;
   const problems = [
-    ...formFactorProblems(spec.workload.formFactor, catalog),
+    ...formFactorProblems(selection, catalog),
     ...pathSyntaxProblems(spec),
     ...duplicatePathProblems(spec),
     ...envNameProblems(spec),

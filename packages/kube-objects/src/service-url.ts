@@ -1,4 +1,7 @@
-/** Cluster-internal URL of a Service (children-and-status.md §8.7): the port is written unless it is 80. */
+/**
+ * Cluster-internal URL of a Service, from its DNS name (address.md §2 step 2, children-and-status.md §8.7):
+ * the port is written unless it is absent or 80.
+ */
 export function serviceUrl(name: string, namespace: string, clusterDomain: string, port?: number): string {
   const portSuffix = port === undefined || port === 80 ? '' : `:${port}`;
   return `http://${name}.${namespace}.svc.${clusterDomain}${portSuffix}`;

@@ -1,7 +1,7 @@
 /**
- * Byte order (env.md §1): the order of UTF-8 encodings, which is code point order. JavaScript compares
- * UTF-16 code units, which agrees with code point order except that surrogates (encoding U+10000 and
- * above) sort below U+E000–U+FFFF; only that case needs a correction.
+ * Byte order (spec README, env.md §1): the order of UTF-8 encodings, which is code point order.
+ * JavaScript compares UTF-16 code units, which agrees with code point order except that surrogates
+ * (encoding U+10000 and above) sort below U+E000–U+FFFF; only that case needs a correction.
  */
 export function compareByteOrder(a: string, b: string): number {
   if (a === b) return 0;
@@ -23,7 +23,7 @@ const SURROGATE = /[\ud800-\udfff]/;
 
 /**
  * Whether code unit order may differ from byte order for these strings. Without surrogates UTF-16 code
- * unit order is code point order, so the engine's native string comparison is exact.
+ * unit order is code point order, so hot paths may sort with the engine's native string comparison.
  */
 export function hasSurrogates(strings: readonly string[]): boolean {
   // One scan of the joined strings is much cheaper than a test per string.

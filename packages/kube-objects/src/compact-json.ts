@@ -2,8 +2,9 @@ import { compareByteOrder } from './byte-order.ts';
 import { isPlainObject } from './json.ts';
 
 /**
- * Compact JSON with object keys in byte order at every depth (env.md §4). Written by hand because a
- * key-sorted copy passed to JSON.stringify would still put integer-like keys ("2", "10") first.
+ * Compact JSON (env.md §4), shared by rendering and update detection (children-and-status.md §5.2):
+ * object keys in byte order at every depth. Written by hand because a key-sorted copy passed to
+ * JSON.stringify would still put integer-like keys ("2", "10") first.
  */
 export function compactJson(value: unknown): string {
   if (Array.isArray(value)) {
