@@ -1,8 +1,8 @@
 /**
  * Server-side apply for one dominant field manager: the applied configuration is set on the live
  * object (maps merged, keyed lists merged by key, other lists replaced), and what the manager applied
- * last time but no longer applies is removed: the leaves it owned, keyed items and atomic lists, never
- * the maps around them (other managers may own their other fields). Fields the manager never
+ * last time but no longer applies is removed: the leaves it owned, keyed items and atomic lists, and a
+ * map that the withdrawal leaves empty (one that still holds fields of others stays). Fields the manager never
  * mentioned are left alone. A null in the applied configuration removes the field.
  */
 import { deepClone, deepEqual, isJsonObject } from '@scoby/structural-schema';
@@ -13,7 +13,10 @@ const REMOVED = Symbol('removed');
 
 /** Removes from `live` what `previous` applied; maps and mergeable lists lose only their owned parts. */
 function withdraw(live: unknown, previous: unknown, path: readonly string[]): unknown {
-  if (isJsonObject(previous) && isJsonObject(live)) return applyMap(live, {}, previous, path);
+  if (isJsonObject(previous) && isJsonObject(live)) {
+    const left = applyMap(live, {}, previous, path);
+    return isJsonObject(left) && Object.keys(left).length === 0 ? REMOVED : left;
+  }
   if (Array.isArray(previous) && Array.isArray(live) && listStrategy(path).kind !== 'replace') {
     return applyList(live, [], previous, path);
   }

@@ -47,6 +47,12 @@ describe('applyServerSideApply', () => {
     });
   });
 
+  it('removes a map the withdrawal leaves empty, and keeps one that still holds others\' fields', () => {
+    const live = { spec: { a: { b: 1 }, c: 1, d: { mine: 1, theirs: 2 } } };
+    const previous = { spec: { a: { b: 1 }, c: 1, d: { mine: 1 } } };
+    expect(applyServerSideApply(live, { spec: { c: 1 } }, previous)).toEqual({ spec: { c: 1, d: { theirs: 2 } } });
+  });
+
   it('drops an atomic list and scalars no longer applied', () => {
     expect(applyServerSideApply({ spec: { args: ['a'], n: 1, keep: 2 } }, {}, { spec: { args: ['a'], n: 1 } })).toEqual({
       spec: { keep: 2 },
