@@ -7,8 +7,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { loadFormFactorPlugin } from '@scoby/formfactor';
 import pino from 'pino';
 // The app exports no library entry point; the suite drives its manager directly (see README).
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { startController, type RunningController } from '../../apps/controller/src/controller/manager.ts';
+import { startController, type RunningController } from '@scoby/controller';
 import { SCOBY_NAMESPACE } from './settings.ts';
 import { waitFor } from './wait.ts';
 

@@ -1,1 +1,7 @@
-export {};
+/** The controller as a library: run it in-process against any kubeconfig (the e2e suite does). */
+export {
+  builtInFormFactors,
+  startController,
+  type ControllerOptions,
+  type RunningController,
+} from './controller/manager.ts';
