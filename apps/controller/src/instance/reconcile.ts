@@ -4,29 +4,25 @@
  * when to come back.
  */
 import type { RenderLookups } from '@scoby/env';
-import { pruneAndValidate } from '@scoby/structural-schema';
 import type { HookCall, HookClient, HookFailure, HookResult } from '@scoby/hooks-v1';
-import { labelValue, ownerReference, standardLabels } from '@scoby/formfactor';
+import { labelValue } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
 import { FINALIZER } from '@scoby/registration';
 import { formatTime } from '../status/conditions.ts';
-import {
-  applyHookStatus,
-  completeStatus,
-  startWorkingStatus,
-  type Status,
-  type StatusCompletion,
-} from '../status/instance-status.ts';
+import { startWorkingStatus, type Status, type StatusCompletion } from '../status/instance-status.ts';
 import { statusMergePatch } from '../status/status-patch.ts';
 import { statusPathAllowed } from '../crd/status-paths.ts';
-import { normalizeChild } from '../children/normalize.ts';
 import { errorMessage, isNotFound } from '../kube/api-error.ts';
 import type { DynamicClient } from '../kube/dynamic-client.ts';
 import { renderInstance } from './render-instance.ts';
 import { writeChildren, type ChildStore } from './write-children.ts';
 import { hasFinalizer, setFinalizer } from './finalizers.ts';
 import { parkingFingerprint, type ParkingLot } from './parking.ts';
-import type { HookTarget, InstanceConfig } from './instance-config.ts';
+import { RetryAfterGate } from './retry-after-gate.ts';
+import type { InstanceConfig } from './instance-config.ts';
+import { acceptHookAnswer, hookCall, hookObject } from './hook-request.ts';
+import { finalChildren as normalizedChildren, instanceIdentity } from './final-children.ts';
+import { desiredStatus } from './desired-status.ts';
 
 export interface EventSink {
   emit(object: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void;
@@ -55,35 +51,11 @@ type Failure = NonNullable<StatusCompletion['failure']>;
 const MANAGED_BY = 'app.kubernetes.io/managed-by';
 const INSTANCE_LABEL = 'app.kubernetes.io/instance';
 
-/** The instance as a hook sees it: without managedFields, with the given status. */
-function hookObject(instance: KubeObject, status?: Status): KubeObject {
-  const { managedFields: _managedFields, ...metadata } = instance.metadata;
-  return status === undefined ? { ...instance, metadata } : { ...instance, metadata, status };
-}
-
-function hookCall(
-  config: InstanceConfig,
-  hook: HookTarget,
-  phase: HookCall['phase'],
-  object: KubeObject,
-  children?: Record<string, KubeObject>,
-): HookCall {
-  return {
-    url: hook.url,
-    timeoutMs: hook.timeoutMs,
-    phase,
-    formFactor: config.plugin.hookName ?? config.plugin.name,
-    object,
-    ...(children ? { children } : {}),
-    managedKinds: config.plugin.managedKinds,
-    instanceNamespace: object.metadata.namespace ?? '',
-  };
-}
-
 export class InstanceReconciler {
   readonly #deps: ReconcileDependencies;
   /** Last warnings emitted per instance and reason: a steady state repeats none (no Event writes). */
   readonly #warned = new Map<string, string>();
+  readonly #retryAfter = new RetryAfterGate();
 
   constructor(deps: ReconcileDependencies) {
     this.#deps = deps;
@@ -99,10 +71,14 @@ export class InstanceReconciler {
     const deps = this.#deps;
     if (!cached) {
       deps.parking.release(key);
+      this.#retryAfter.release(key);
       for (const slot of this.#warned.keys()) if (slot.startsWith(`${key}\u0000`)) this.#warned.delete(slot);
       return { kind: 'done', writes: 0 };
     }
     if (deps.parking.isParked(key, parkingFingerprint(cached, config.revision))) return { kind: 'parked' };
+    const waitMs = this.#retryAfter.remainingMs(key, config.revision, deps.now().getTime());
+    if (waitMs > 0)
+      return { kind: 'retry', reason: 'waiting for the Retry-After of the hook', retryAfterMs: waitMs };
     if (cached.metadata.deletionTimestamp) return this.#finalize(config, cached, key);
 
     let instance = cached;
@@ -146,28 +122,14 @@ export class InstanceReconciler {
     if (config.hook?.preReconcile) {
       const answer = await this.#callHook(
         config,
-        hookCall(config, config.hook, 'pre-reconcile', hookObject(instance, working), desired),
+        hookCall(config.plugin, config.hook, 'pre-reconcile', hookObject(instance, working), desired),
       );
       if (answer.ok) {
-        const ignored = answer.objectChangesIgnored ?? [];
-        this.#warnOnChange(
-          key,
-          'HookObjectChangesIgnored',
-          instance,
-          ignored.length === 0
-            ? []
-            : [`hook changes to ${ignored.join(', ')} are ignored; only status is applied`],
-        );
-        if (answer.object?.status) {
-          working = applyHookStatus(
-            working,
-            answer.object.status,
-            config.hookConditionTypes,
-            config.conditionTypes,
-            now,
-          );
-        }
-        if (answer.children) desired = answer.children;
+        const accepted = acceptHookAnswer(answer, working, desired, config, now);
+        const ignored = accepted.ignoredChanges;
+        this.#warnOnChange(key, 'HookObjectChangesIgnored', instance, ignored === undefined ? [] : [ignored]);
+        working = accepted.status;
+        desired = accepted.children;
       } else {
         deps.events.emit(instance, 'Warning', 'HookFailed', answer.message);
         if (!answer.continue) {
@@ -179,22 +141,9 @@ export class InstanceReconciler {
       }
     }
 
-    const namespace = instance.metadata.namespace ?? '';
-    const identity = {
-      apiVersion: `${config.crd.group}/${config.crd.version}`,
-      kind: instance.kind,
-      namespace,
-      name: instance.metadata.name ?? '',
-      uid: instance.metadata.uid ?? '',
-    };
-    const ownership = {
-      namespace,
-      labels: standardLabels(config.registrationName, identity.name),
-      ownerReference: ownerReference(identity),
-    };
-    const finalChildren = Object.fromEntries(
-      Object.entries(desired).map(([key, child]) => [key, normalizeChild(child, ownership)]),
-    );
+    const identity = instanceIdentity(instance, `${config.crd.group}/${config.crd.version}`);
+    const namespace = identity.namespace;
+    const finalChildren = normalizedChildren(desired, config.registrationName, identity);
     const outcome = await writeChildren(
       deps.client,
       children,
@@ -228,7 +177,10 @@ export class InstanceReconciler {
     if (!hasFinalizer(instance)) return { kind: 'done', writes: 0 };
     const hook = config.hook;
     if (hook?.finalize) {
-      const answer = await this.#callHook(config, hookCall(config, hook, 'finalize', hookObject(instance)));
+      const answer = await this.#callHook(
+        config,
+        hookCall(config.plugin, hook, 'finalize', hookObject(instance)),
+      );
       if (!answer.ok) {
         deps.events.emit(instance, 'Warning', 'HookFailed', answer.message);
         if (!answer.continue) {
@@ -244,7 +196,7 @@ export class InstanceReconciler {
       return { kind: 'done', writes: 1 };
     }
     if (hook) {
-      await this.#callHook(config, hookCall(config, hook, 'finalize', hookObject(instance)));
+      await this.#callHook(config, hookCall(config.plugin, hook, 'finalize', hookObject(instance)));
     }
     await setFinalizer(deps.client, config.instanceResource, instance, false);
     deps.events.emit(instance, 'Normal', 'FinalizerReleased', `removed finalizer ${FINALIZER}`);
@@ -281,9 +233,9 @@ export class InstanceReconciler {
       this.#deps.parking.park(key, parkingFingerprint(instance, config.revision));
       return { kind: 'parked' };
     }
-    return answer.retryAfterMs === undefined
-      ? { kind: 'retry', reason: answer.message }
-      : { kind: 'retry', reason: answer.message, retryAfterMs: answer.retryAfterMs };
+    if (answer.retryAfterMs === undefined) return { kind: 'retry', reason: answer.message };
+    this.#retryAfter.hold(key, config.revision, this.#deps.now().getTime() + answer.retryAfterMs);
+    return { kind: 'retry', reason: answer.message, retryAfterMs: answer.retryAfterMs };
   }
 
   /** Steps 10–11: complete the status and write it when it changed. Returns the number of writes. */
@@ -295,18 +247,13 @@ export class InstanceReconciler {
   ): Promise<number> {
     const deps = this.#deps;
     if (!config.crd.status.subresource) return 0;
-    const completed = completeStatus(working, {
+    const desired = desiredStatus(working, {
       ...completion,
       generation: instance.metadata.generation,
       features: config.crd.status,
       stored: instance.status,
       now: formatTime(deps.now()),
     });
-    // Pruned (and defaulted) as the API server would store it, so dropped fields never cause a write.
-    const schema = config.crd.status.schema;
-    const desired = schema
-      ? (pruneAndValidate(schema, completed, { root: false }).value as Status)
-      : completed;
     const patch = statusMergePatch(instance.status, desired);
     if (!patch) return 0;
     try {

@@ -29,6 +29,7 @@ import type { InstanceConfig } from '../instance/instance-config.ts';
 import { instanceConditionSet } from '../instance/condition-set.ts';
 import type { EventSink } from '../instance/reconcile.ts';
 import { errorMessage } from '../kube/api-error.ts';
+import { SupersededVersions } from '../runtime/superseded-versions.ts';
 import { activeRegistration } from './active.ts';
 import { registrationConditions, type ControllerOutcome, type RegistrationFindings } from './conditions.ts';
 
@@ -74,10 +75,16 @@ export interface RegistrationWorld {
     address: Destination,
   ): Promise<{ ok: true; url: string } | { ok: false; message: string }>;
   resourceForCrd(info: CrdInfo & { version: string }): ResourceRef;
+  /**
+   * Period of re-resolving a hook address given by `ref`: referenced objects are not watched
+   * (address.md §2), so a changed address is picked up within this bound. Absent: never.
+   */
+  hookRefreshMs?: number;
   now(): Date;
 }
 
-export type RegistrationOutcome = { kind: 'done' } | { kind: 'retry'; reason: string } | { kind: 'wait' };
+export type RegistrationOutcome =
+  { kind: 'done'; refreshAfterMs?: number } | { kind: 'retry'; reason: string } | { kind: 'wait' };
 
 function apiErrorNotFound(name: string): string {
   return `customresourcedefinitions.apiextensions.k8s.io "${name}" not found`;
@@ -96,6 +103,8 @@ function ownerOf(registrations: readonly CRDRegistration[], crd: string): string
 
 export class RegistrationReconciler {
   readonly #world: RegistrationWorld;
+  /** Versions replaced by this reconciler's writes: a cache still showing one is stale. */
+  readonly #superseded = new SupersededVersions();
   /** Configuration revision already warned about per registration (one Event per configuration). */
   readonly #warnedRevision = new Map<string, string>();
 
@@ -106,14 +115,18 @@ export class RegistrationReconciler {
   async reconcile(registration: CRDRegistration | undefined, name: string): Promise<RegistrationOutcome> {
     const world = this.#world;
     if (!registration) {
+      this.#superseded.forget(name);
       await world.controllers.pause(name);
       return { kind: 'done' };
     }
+    // The watch event of our last write brings the newer object and another reconcile.
+    if (this.#superseded.isStale(name, registration.metadata.resourceVersion)) return { kind: 'done' };
     if (registration.metadata.deletionTimestamp) return this.#delete(registration);
     let current = registration;
     if (!(current.metadata.finalizers ?? []).includes(FINALIZER)) {
       current = ((await setFinalizer(world.client, REGISTRATION_RESOURCE, current, true)) ??
         current) as CRDRegistration;
+      this.#superseded.wrote(name, registration.metadata.resourceVersion, current.metadata.resourceVersion);
     }
 
     const validation = validateRegistration(current, world.formFactors);
@@ -154,7 +167,11 @@ export class RegistrationReconciler {
     ) {
       return { kind: 'retry', reason: outcome.message };
     }
-    return outcome?.kind === 'starting' ? { kind: 'wait' } : { kind: 'done' };
+    if (outcome?.kind === 'starting') return { kind: 'wait' };
+    const refreshAfterMs = world.hookRefreshMs;
+    return validation.ok && validation.spec.hook?.address.ref && refreshAfterMs !== undefined
+      ? { kind: 'done', refreshAfterMs }
+      : { kind: 'done' };
   }
 
   async #startController(
@@ -332,8 +349,9 @@ export class RegistrationReconciler {
     else delete desired.annotations;
     const patch = statusMergePatch(stored, desired);
     if (!patch) return;
-    await world.client.patch(REGISTRATION_RESOURCE, undefined, registration.metadata.name ?? '', patch, {
+    const written = await world.client.patch(REGISTRATION_RESOURCE, undefined, registration.metadata.name ?? '', patch, {
       subresource: 'status',
     });
+    this.#superseded.wrote(registration.metadata.name ?? '', registration.metadata.resourceVersion, written.metadata.resourceVersion);
   }
 }

@@ -1,0 +1,5 @@
+/** Defaults the command line documents; kept apart so `--help` loads no command code. */
+export const EMBEDDED_NAMESPACE = 'scoby-system';
+export const DEFAULT_KUBECONFIG_OUT = '.scoby/kubeconfig';
+/** Without SCOBY_NAMESPACE or --scoby-namespace, `scoby render` looks up controller ConfigMaps here. */
+export const DEFAULT_RENDER_NAMESPACE = 'scoby-system';

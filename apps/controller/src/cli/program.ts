@@ -1,0 +1,100 @@
+/**
+ * The `scoby` command line: `run` (the controller, optionally against an embedded API server),
+ * `render` (one instance offline, through the controller's own render code) and `crds`. Commands
+ * load their code when chosen, so `--help` and `crds` start quickly.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { crdManifestYaml } from '@scoby/registration';
+import { buildCommandLine } from '../runtime/command-line.ts';
+import { DEFAULT_KUBECONFIG_OUT, DEFAULT_RENDER_NAMESPACE, EMBEDDED_NAMESPACE } from './defaults.ts';
+import type { CliIo } from './io.ts';
+import type { RenderOptions } from './render/render-command.ts';
+import type { RunOptions } from './run/run-command.ts';
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+function runCommand(program: Command, done: (code: Promise<number>) => void, io: CliIo): Command {
+  return buildCommandLine()
+    .name('run')
+    .description(
+      'run the controller against the cluster of the kubeconfig, in-cluster, or an embedded API server',
+    )
+    .copyInheritedSettings(program)
+    .option(
+      '--embedded',
+      `start an in-memory API server and run against it (SCOBY_NAMESPACE defaults to ${EMBEDDED_NAMESPACE})`,
+    )
+    .option(
+      '--kubeconfig-out <file>',
+      `with --embedded: where to write its kubeconfig (default ${DEFAULT_KUBECONFIG_OUT})`,
+    )
+    .option(
+      '--sample',
+      'with --embedded: apply the Greeter sample from apps/controller/samples and log the outcome',
+    )
+    .action((options: RunOptions) =>
+      done(import('./run/run-command.ts').then((command) => command.runController(options, io))),
+    );
+}
+
+function renderCommand(done: (code: Promise<number>) => void, io: CliIo): Command {
+  return new Command('render')
+    .description(
+      'render the children and status the controller would write for one instance, without a cluster',
+    )
+    .requiredOption('--registration <file>', 'the CRDRegistration (YAML or JSON)')
+    .requiredOption('--instance <file>', 'the instance of the registered CRD')
+    .option(
+      '--objects <files...>',
+      'objects served to lookups: Services, ConfigMaps, addressables (several documents or a List per file)',
+    )
+    .option(
+      '--crd <file>',
+      "the registered CRD: its chosen version and status schema (default: the instance's apiVersion, every status feature on)",
+    )
+    .option('--hooks', "call the registration's pre-reconcile hook and apply its answer")
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
+    .option(
+      '--scoby-namespace <namespace>',
+      `namespace of the controller ConfigMaps (default: SCOBY_NAMESPACE or ${DEFAULT_RENDER_NAMESPACE})`,
+    )
+    .addOption(
+      new Option(
+        '--form-factor-plugin <module>',
+        'form-factor plugin module to load; repeatable (default: SCOBY_FORM_FACTOR_PLUGINS)',
+      ).argParser(collect),
+    )
+    .option('--now <time>', 'the time written as lastTransitionTime (RFC 3339, default: now)')
+    .action((options: RenderOptions) =>
+      done(import('./render/render-command.ts').then((command) => command.runRender(options, io))),
+    );
+}
+
+/** Runs the command line `args` (without node and script); resolves with the process exit code. */
+export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
+  let outcome: Promise<number> = Promise.resolve(0);
+  const done = (code: Promise<number>) => {
+    outcome = code;
+  };
+  const program = new Command('scoby')
+    .description('Scoby: declarative controllers for registered CRDs')
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+  program.addCommand(runCommand(program, done, io));
+  program.addCommand(renderCommand(done, io).copyInheritedSettings(program));
+  program.addCommand(
+    new Command('crds')
+      .description('print the CRD manifests Scoby needs (pipe into kubectl apply -f -)')
+      .copyInheritedSettings(program)
+      .action(() => io.stdout(crdManifestYaml())),
+  );
+  try {
+    await program.parseAsync([...args], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    throw error;
+  }
+  return outcome;
+}

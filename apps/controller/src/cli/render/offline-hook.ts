@@ -1,0 +1,72 @@
+/**
+ * `scoby render --hooks`: the pre-reconcile call of an instance reconcile (hooks-v1.md §3–§6), made
+ * and applied with the controller's own functions.
+ */
+import type { Resolution } from '@scoby/address';
+import type { FormFactorPlugin } from '@scoby/formfactor';
+import type { HookClient } from '@scoby/hooks-v1';
+import type { KubeObject } from '@scoby/kube-objects';
+import { FINALIZER, type Destination, type NormalizedHook } from '@scoby/registration';
+import { acceptHookAnswer, hookCall, hookObject, type ConditionSet } from '../../instance/hook-request.ts';
+import type { Status } from '../../status/instance-status.ts';
+import type { RenderFailure } from './render-failure.ts';
+
+/** What the controller would have reported as an Event. */
+export interface Warning {
+  reason: string;
+  message: string;
+}
+
+/** How `--hooks` reaches the registration's hook. */
+export interface HookAccess {
+  client: HookClient;
+  /** Resolves spec.hook.address as the registration controller does (no default namespace). */
+  resolveAddress(address: Destination): Promise<Resolution>;
+}
+
+export interface PreReconcileState {
+  plugin: FormFactorPlugin;
+  instance: KubeObject;
+  /** The working status: conditions initialised, statusConfiguration.add applied. */
+  working: Status;
+  children: Record<string, KubeObject>;
+  conditionSet: ConditionSet;
+  now: string;
+}
+
+export type PreReconcileOutcome =
+  | { ok: true; status: Status; children: Record<string, KubeObject>; warnings: Warning[] }
+  | { ok: false; failure: RenderFailure };
+
+/** The instance as the hook would see it: the controller adds its finalizer before the first call. */
+function withFinalizer(instance: KubeObject): KubeObject {
+  const finalizers = instance.metadata.finalizers ?? [];
+  if (finalizers.includes(FINALIZER)) return instance;
+  return { ...instance, metadata: { ...instance.metadata, finalizers: [...finalizers, FINALIZER] } };
+}
+
+export async function callPreReconcile(
+  access: HookAccess,
+  hook: NormalizedHook,
+  state: PreReconcileState,
+): Promise<PreReconcileOutcome> {
+  const address = await access.resolveAddress(hook.address);
+  if (!address.ok) return { ok: false, failure: { reason: 'HOOKFAILED', message: address.message } };
+  const finalize = hook.capabilities.includes('finalize');
+  const target = { url: address.url, timeoutMs: hook.timeoutMs, preReconcile: true, finalize };
+  const instance = finalize ? withFinalizer(state.instance) : state.instance;
+  const answer = await access.client.call(
+    hookCall(state.plugin, target, 'pre-reconcile', hookObject(instance, state.working), state.children),
+  );
+  if (answer.ok) {
+    const accepted = acceptHookAnswer(answer, state.working, state.children, state.conditionSet, state.now);
+    const warnings =
+      accepted.ignoredChanges === undefined
+        ? []
+        : [{ reason: 'HookObjectChangesIgnored', message: accepted.ignoredChanges }];
+    return { ok: true, status: accepted.status, children: accepted.children, warnings };
+  }
+  if (!answer.continue) return { ok: false, failure: { reason: 'HookFailed', message: answer.message } };
+  const unchanged = { status: state.working, children: state.children };
+  return { ok: true, ...unchanged, warnings: [{ reason: 'HookFailed', message: answer.message }] };
+}

@@ -1,0 +1,121 @@
+/**
+ * `scoby render`: reads the files, sets up the lookups, the form factors and (with --hooks) the hook
+ * client as the controller would, runs renderOffline, and prints the result or the failure.
+ */
+import { loadClusterDomain, resolveDestination } from '@scoby/address';
+import { createHookClient } from '@scoby/hooks-v1';
+import type { KubeObject } from '@scoby/kube-objects';
+import { stringify } from 'yaml';
+import { formatTime } from '../../status/conditions.ts';
+import { loadConfig } from '../../runtime/index.ts';
+import { readObjects, readSingleObject } from '../documents.ts';
+import { DEFAULT_RENDER_NAMESPACE } from '../defaults.ts';
+import type { CliIo } from '../io.ts';
+import { loadFormFactors } from '../plugins.ts';
+import { objectLookups, objectReader } from './object-lookups.ts';
+import { renderOffline, type RenderOutput } from './offline-render.ts';
+import { formatFailure } from './render-failure.ts';
+
+export interface RenderOptions {
+  registration: string;
+  instance: string;
+  objects?: string[];
+  crd?: string;
+  hooks?: boolean;
+  output: string;
+  scobyNamespace?: string;
+  formFactorPlugin?: string[];
+  now?: string;
+}
+
+export function formatOutput(output: RenderOutput, format: 'yaml' | 'json'): string {
+  return format === 'json' ? `${JSON.stringify(output, null, 2)}\n` : stringify(output, { lineWidth: 0 });
+}
+
+async function readAll(
+  files: readonly string[],
+  cwd: string,
+): Promise<{ ok: true; objects: KubeObject[] } | { ok: false; message: string }> {
+  const objects: KubeObject[] = [];
+  for (const file of files) {
+    const reading = await readObjects(file, cwd);
+    if (!reading.ok) return reading;
+    objects.push(...reading.objects);
+  }
+  return { ok: true, objects };
+}
+
+function parseNow(value: string | undefined): string | undefined {
+  if (value === undefined) return formatTime(new Date());
+  const parsed = Date.parse(value);
+  return Number.isNaN(parsed) ? undefined : formatTime(new Date(parsed));
+}
+
+/** Returns the exit code: 0 with the result on stdout, 1 with the reason on stderr. */
+export async function runRender(options: RenderOptions, io: CliIo): Promise<number> {
+  const fail = (message: string) => {
+    io.stderr(formatFailure({ reason: 'error', message }));
+    return 1;
+  };
+  if (options.output !== 'yaml' && options.output !== 'json')
+    return fail(`-o: must be yaml or json, got "${options.output}"`);
+  const now = parseNow(options.now);
+  if (now === undefined) return fail(`--now: "${options.now}" is not an RFC 3339 time`);
+  const settings = loadConfig(
+    { ...(options.formFactorPlugin ? { formFactorPlugin: options.formFactorPlugin } : {}) },
+    {
+      ...io.env,
+      SCOBY_NAMESPACE: options.scobyNamespace ?? io.env.SCOBY_NAMESPACE ?? DEFAULT_RENDER_NAMESPACE,
+    },
+  );
+  if (!settings.ok) return fail(settings.errors.map((error) => error.message).join('; '));
+  const config = settings.config;
+
+  const registration = await readSingleObject(options.registration, io.cwd, 'CRDRegistration');
+  if (!registration.ok) return fail(registration.message);
+  const instance = await readSingleObject(options.instance, io.cwd, 'instance');
+  if (!instance.ok) return fail(instance.message);
+  const crd =
+    options.crd === undefined
+      ? undefined
+      : await readSingleObject(options.crd, io.cwd, 'CustomResourceDefinition');
+  if (crd && !crd.ok) return fail(crd.message);
+  const objects = await readAll(options.objects ?? [], io.cwd);
+  if (!objects.ok) return fail(objects.message);
+  const formFactors = await loadFormFactors(config.formFactorPlugins, io.cwd);
+  if (!formFactors.ok) return fail(formFactors.message);
+
+  const clusterDomain = config.clusterDomain ?? (await loadClusterDomain({ environment: io.env }));
+  const known = crd?.ok ? [...objects.objects, crd.object] : objects.objects;
+  const hookClient = options.hooks
+    ? createHookClient({ formFactorFormat: config.hookFormFactorFormat })
+    : undefined;
+  try {
+    const result = await renderOffline({
+      registration: registration.object,
+      instance: instance.object,
+      ...(crd?.ok ? { crd: crd.object } : {}),
+      formFactors: formFactors.registry,
+      lookups: objectLookups(known, { scobyNamespace: config.scobyNamespace, clusterDomain }),
+      clusterDomain,
+      now,
+      ...(hookClient
+        ? {
+            hooks: {
+              client: hookClient,
+              resolveAddress: (address) =>
+                resolveDestination(address, { clusterDomain, reader: objectReader(known) }),
+            },
+          }
+        : {}),
+    });
+    if (!result.ok) {
+      io.stderr(formatFailure(result.failure));
+      return 1;
+    }
+    io.stdout(formatOutput(result.output, options.output));
+    return 0;
+  } finally {
+    hookClient?.close();
+  }
+}

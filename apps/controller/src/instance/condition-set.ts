@@ -1,0 +1,18 @@
+/**
+ * The instance condition set (children-and-status.md §8.1): the form factor's types, the
+ * conditionsFromHook types when the hook has pre-reconcile (registration.md §3.3), and Ready.
+ */
+import type { NormalizedRegistrationSpec } from '@scoby/registration';
+import type { ConditionSet } from './hook-request.ts';
+
+export function instanceConditionSet(
+  formFactorConditionTypes: readonly string[],
+  spec: NormalizedRegistrationSpec,
+): ConditionSet {
+  const preReconcile = spec.hook?.capabilities.includes('pre-reconcile') === true;
+  const hookConditionTypes = preReconcile ? [...spec.statusConfiguration.conditionsFromHook] : [];
+  return {
+    conditionTypes: [...new Set([...formFactorConditionTypes, ...hookConditionTypes, 'Ready'])],
+    hookConditionTypes,
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * What Scoby sends to a hook and what it takes from a pre-reconcile answer (hooks-v1.md §3, §5),
+ * shared by the controller's reconcile and `scoby render --hooks` so both call hooks alike.
+ */
+import type { FormFactorPlugin } from '@scoby/formfactor';
+import type { HookCall, HookSuccess } from '@scoby/hooks-v1';
+import type { KubeObject } from '@scoby/kube-objects';
+import { applyHookStatus, type Status } from '../status/instance-status.ts';
+import type { HookTarget } from './instance-config.ts';
+
+/** The instance as a hook sees it: without managedFields, with the given status. */
+export function hookObject(instance: KubeObject, status?: Status): KubeObject {
+  const { managedFields: _managedFields, ...metadata } = instance.metadata;
+  return status === undefined ? { ...instance, metadata } : { ...instance, metadata, status };
+}
+
+export function hookCall(
+  plugin: FormFactorPlugin,
+  hook: HookTarget,
+  phase: HookCall['phase'],
+  object: KubeObject,
+  children?: Record<string, KubeObject>,
+): HookCall {
+  return {
+    url: hook.url,
+    timeoutMs: hook.timeoutMs,
+    phase,
+    formFactor: plugin.hookName ?? plugin.name,
+    object,
+    ...(children ? { children } : {}),
+    managedKinds: plugin.managedKinds,
+    instanceNamespace: object.metadata.namespace ?? '',
+  };
+}
+
+export interface ConditionSet {
+  /** Condition types of the instance condition set, Ready included (children-and-status.md §8.1). */
+  conditionTypes: string[];
+  /** conditionsFromHook types in the set (only with a pre-reconcile hook). */
+  hookConditionTypes: string[];
+}
+
+export interface AcceptedAnswer {
+  status: Status;
+  children: Record<string, KubeObject>;
+  /** The `HookObjectChangesIgnored` message, when the hook tried to change more than status. */
+  ignoredChanges?: string;
+}
+
+/** A successful pre-reconcile answer applied to the working status and the children map (§5.2, §5.3). */
+export function acceptHookAnswer(
+  answer: HookSuccess,
+  working: Status,
+  children: Record<string, KubeObject>,
+  conditions: ConditionSet,
+  now: string,
+): AcceptedAnswer {
+  const ignored = answer.objectChangesIgnored ?? [];
+  const hookStatus = answer.object?.status;
+  return {
+    status: hookStatus
+      ? applyHookStatus(working, hookStatus, conditions.hookConditionTypes, conditions.conditionTypes, now)
+      : working,
+    children: answer.children ?? children,
+    ...(ignored.length > 0
+      ? { ignoredChanges: `hook changes to ${ignored.join(', ')} are ignored; only status is applied` }
+      : {}),
+  };
+}

@@ -1,0 +1,60 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { runCli } from '../../src/cli/program.ts';
+import { FIXTURES, recordingIo } from './cli-io.ts';
+import { scoby } from './child-process.ts';
+
+const MANIFEST = new URL('../../../../crds/scoby.triggermesh.io_crdregistrations.yaml', import.meta.url);
+const ENV = { CLUSTER_DOMAIN: 'cluster.local' };
+
+describe('bin/scoby.js', () => {
+  it('prints the committed manifest with crds', async () => {
+    expect(await scoby(['crds'], { cwd: FIXTURES })).toEqual({
+      code: 0,
+      signal: null,
+      stdout: await readFile(MANIFEST, 'utf8'),
+      stderr: '',
+    });
+  });
+
+  it('renders exactly what the in-process command renders', async () => {
+    const args = [
+      'render',
+      '--registration',
+      'mailer-registration.yaml',
+      '--instance',
+      'mailer-instance.yaml',
+      '--now',
+      '2025-03-02T10:15:00Z',
+    ];
+    const recorded = recordingIo(ENV);
+    expect(await runCli(args, recorded.io)).toBe(0);
+    const result = await scoby(args, { cwd: FIXTURES, env: ENV });
+    expect(result).toEqual({ code: 0, signal: null, stdout: recorded.stdout(), stderr: '' });
+    expect(Object.keys(parse(result.stdout).children)).toEqual(['deployment', 'service']);
+  });
+
+  it('exits 1 with the render error on stderr', async () => {
+    const result = await scoby(
+      [
+        'render',
+        '--registration',
+        'e8-registration.yaml',
+        '--instance',
+        'e8-instance.yaml',
+        '--objects',
+        'e8-broker-and-flags.yaml',
+        '--scoby-namespace',
+        'triggermesh',
+      ],
+      { cwd: FIXTURES, env: ENV },
+    );
+    expect(result).toEqual({
+      code: 1,
+      signal: null,
+      stdout: '',
+      stderr: 'RenderFailed: spec.sink: resolveAddress: services "collector" not found\n',
+    });
+  });
+});

@@ -1,0 +1,45 @@
+/** Runs bin/scoby.js as a child process, as `npx scoby` would. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../../bin/scoby.js', import.meta.url));
+
+export interface Finished {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Running {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  exited: Promise<Finished>;
+}
+
+export function startScoby(
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Running {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH ?? '', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<Finished>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
+  return { child, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
+export function scoby(
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Promise<Finished> {
+  return startScoby(args, options).exited;
+}

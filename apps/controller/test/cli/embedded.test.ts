@@ -1,0 +1,150 @@
+import { access, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KubeConfig, KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readSample } from '../../src/cli/run/sample.ts';
+import { startScoby, type Running } from './child-process.ts';
+
+async function eventually<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function logLines(stdout: string): Record<string, unknown>[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+interface Conditioned extends KubernetesObject {
+  status?: { conditions?: { type: string; status: string; reason: string }[]; address?: { url?: string } };
+}
+
+describe('scoby run --embedded', () => {
+  let running: Running | undefined;
+  afterEach(() => {
+    running?.child.kill('SIGKILL');
+    running = undefined;
+  });
+
+  it('serves a cluster through the written kubeconfig, reconciles the sample, and stops cleanly on SIGTERM', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'scoby-embedded-'));
+    const kubeconfig = join(dir, 'nested', 'kubeconfig');
+    running = startScoby(
+      ['run', '--embedded', '--kubeconfig-out', kubeconfig, '--metrics-bind-address', '127.0.0.1:0'],
+      {
+        cwd: dir,
+        env: { CLUSTER_DOMAIN: 'cluster.local' },
+      },
+    );
+    const scoby = running;
+    // Announced once the file is complete.
+    await eventually('the kubeconfig announcement', async () => (scoby.stderr() === '' ? undefined : true));
+    expect(scoby.stderr()).toBe(`Embedded API server running; kubeconfig written to ${kubeconfig}\n`);
+    await access(kubeconfig);
+
+    const kc = new KubeConfig();
+    kc.loadFromFile(kubeconfig);
+    const api = KubernetesObjectApi.makeApiClient(kc);
+    for (const object of await readSample())
+      await eventually(`created ${object.kind}`, () => api.create(object as KubernetesObject));
+
+    const ready = await eventually('the Greeter to be Ready', async () => {
+      const greeter: Conditioned = await api.read({
+        apiVersion: 'samples.scoby.dev/v1alpha1',
+        kind: 'Greeter',
+        metadata: { name: 'hello', namespace: 'default' },
+      });
+      return greeter.status?.conditions?.find((condition) => condition.type === 'Ready')?.status === 'True'
+        ? greeter
+        : undefined;
+    });
+    expect(ready.status?.conditions?.map(({ type, status, reason }) => ({ type, status, reason }))).toEqual([
+      { type: 'DeploymentReady', status: 'True', reason: 'MinimumReplicasAvailable' },
+      { type: 'Ready', status: 'True', reason: 'CONDITIONSOK' },
+      { type: 'ServiceReady', status: 'True', reason: 'ServiceExist' },
+    ]);
+    expect(ready.status?.address).toEqual({ url: 'http://greeter-hello.default.svc.cluster.local' });
+    const deployment = (await api.read({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'greeter-hello', namespace: 'default' },
+    })) as KubernetesObject & {
+      spec: { template: { spec: { containers: { env: unknown[] }[] } } };
+    };
+    expect(deployment.spec.template.spec.containers[0]?.env).toEqual([
+      { name: 'GREETER_LANGUAGE', value: 'en' },
+      { name: 'GREETING', value: 'Hello from Scoby' },
+      { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+    ]);
+
+    const started = logLines(scoby.stdout()).find((line) => line.msg === 'scoby controller started');
+    expect(started).toMatchObject({
+      level: 'info',
+      component: 'scoby-controller',
+      scobyNamespace: 'scoby-system',
+      leaderElection: true,
+    });
+    const ops = `http://127.0.0.1:${String(started?.opsPort)}`;
+    await eventually('/readyz 200', async () =>
+      (await fetch(`${ops}/readyz`)).status === 200 ? true : undefined,
+    );
+    expect((await fetch(`${ops}/healthz`)).status).toBe(200);
+    expect(await (await fetch(`${ops}/metrics`)).text()).toContain('scoby_reconcile_total');
+
+    const stopping = Date.now();
+    scoby.child.kill('SIGTERM');
+    const finished = await scoby.exited;
+    expect(Date.now() - stopping).toBeLessThan(5_000);
+    expect({ code: finished.code, signal: finished.signal }).toEqual({ code: 0, signal: null });
+    const messages = logLines(finished.stdout).map((line) => line.msg);
+    const shutdown = messages.slice(messages.indexOf('shutting down: finishing in-flight reconciles'));
+    expect(shutdown.filter((msg) => msg === 'released the leader lease' || msg === 'stopped')).toEqual([
+      'released the leader lease',
+      'stopped',
+    ]);
+  }, 90_000);
+
+  it('applies the sample with --sample and logs the children and the Ready condition', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'scoby-embedded-'));
+    running = startScoby(
+      ['run', '--embedded', '--sample', '--metrics-bind-address', '127.0.0.1:0', '--no-leader-elect'],
+      {
+        cwd: dir,
+        env: { CLUSTER_DOMAIN: 'cluster.local' },
+      },
+    );
+    const scoby = running;
+    const reconciled = await eventually('the sample log line', async () =>
+      logLines(scoby.stdout()).find((line) => line.msg === 'sample reconciled'),
+    );
+    expect(scoby.stderr()).toBe(
+      `Embedded API server running; kubeconfig written to ${join(dir, '.scoby', 'kubeconfig')}\n`,
+    );
+    expect(reconciled).toMatchObject({
+      instance: 'Greeter default/hello',
+      children: ['Deployment default/greeter-hello', 'Service default/greeter-hello'],
+      ready: { type: 'Ready', status: 'True', reason: 'CONDITIONSOK', message: '' },
+      address: { url: 'http://greeter-hello.default.svc.cluster.local' },
+    });
+    scoby.child.kill('SIGINT');
+    expect((await scoby.exited).code).toBe(0);
+  }, 90_000);
+});

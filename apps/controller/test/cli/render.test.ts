@@ -1,0 +1,494 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HookError, startHookServer, type HookRequest } from '@scoby/hooks-v1';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { runCli } from '../../src/cli/program.ts';
+import { FIXTURES, recordingIo } from './cli-io.ts';
+
+const NOW = '2025-03-02T10:15:00Z';
+const ENV = { CLUSTER_DOMAIN: 'cluster.local' };
+const MAILER = [
+  'render',
+  '--registration',
+  'mailer-registration.yaml',
+  '--instance',
+  'mailer-instance.yaml',
+  '--now',
+  NOW,
+];
+
+const LABELS = {
+  'app.kubernetes.io/name': 'mailer',
+  'app.kubernetes.io/instance': 'orders',
+  'app.kubernetes.io/component': 'workload',
+  'app.kubernetes.io/part-of': 'scoby-component',
+  'app.kubernetes.io/managed-by': 'scoby-controller',
+};
+const SELECTOR = {
+  'app.kubernetes.io/name': 'mailer',
+  'app.kubernetes.io/instance': 'orders',
+  'app.kubernetes.io/component': 'workload',
+};
+const OWNER = {
+  apiVersion: 'notify.example.com/v1',
+  kind: 'Mailer',
+  name: 'orders',
+  uid: '7c1e2a4b-5d6f-4a81-9b0c-2e3f4a5b6c7d',
+  controller: true,
+  blockOwnerDeletion: true,
+};
+const ADAPTER = {
+  name: 'adapter',
+  image: 'registry.example.com/mailer-adapter:1.4.2',
+  env: [
+    { name: 'MAILER_SMTP_HOST', value: 'mail.internal' },
+    { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+    { name: 'SMTP_PASSWORD', valueFrom: { secretKeyRef: { name: 'smtp', key: 'password' } } },
+  ],
+  terminationMessagePolicy: 'FallbackToLogsOnError',
+  securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true },
+};
+const deploymentWith = (container: Record<string, unknown>) => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'mailer-orders', namespace: 'shop', labels: LABELS, ownerReferences: [OWNER] },
+  spec: {
+    replicas: 2,
+    selector: { matchLabels: SELECTOR },
+    template: { metadata: { labels: SELECTOR }, spec: { containers: [container] } },
+  },
+});
+const SERVICE = {
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: { name: 'mailer-orders', namespace: 'shop', labels: LABELS, ownerReferences: [OWNER] },
+  spec: { selector: SELECTOR, ports: [{ port: 80, targetPort: 8080, protocol: 'TCP' }] },
+};
+const condition = (type: string, status: string, reason: string, message = '') => ({
+  type,
+  status,
+  reason,
+  message,
+  lastTransitionTime: NOW,
+});
+
+/** A fixture changed by `edit`, written to a temporary file; returns its path. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests edit arbitrary manifest fields
+async function editedFixture(name: string, edit: (object: any) => void): Promise<string> {
+  const object = parse(await readFile(join(FIXTURES, name), 'utf8'));
+  edit(object);
+  const file = join(await mkdtemp(join(tmpdir(), 'scoby-render-')), name);
+  await writeFile(file, JSON.stringify(object));
+  return file;
+}
+
+async function render(args: string[], env: Record<string, string> = ENV) {
+  const recorded = recordingIo(env);
+  const code = await runCli(args, recorded.io);
+  return { code, stdout: recorded.stdout(), stderr: recorded.stderr() };
+}
+
+describe('scoby render', () => {
+  it('renders the registration.md §2 example as the controller would write it before observing children', async () => {
+    const result = await render(MAILER);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(parse(result.stdout)).toEqual({
+      children: { deployment: deploymentWith(ADAPTER), service: SERVICE },
+      status: {
+        observedGeneration: 3,
+        address: { url: 'http://mailer-orders.shop.svc.cluster.local' },
+        conditions: [
+          condition('DeploymentReady', 'Unknown', 'DeploymentUnknown'),
+          condition('QuotaChecked', 'Unknown', 'UNKNOWN'),
+          condition('Ready', 'False', 'CONDITIONSNOTOK'),
+          condition('ServiceReady', 'False', 'ServiceDoesNotExist'),
+        ],
+      },
+      warnings: [],
+    });
+  });
+
+  it('prints the same document as JSON with -o json', async () => {
+    const yaml = await render(MAILER);
+    const json = await render([...MAILER, '-o', 'json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual(parse(yaml.stdout));
+  });
+
+  it('uses the chosen version and the status features of --crd, pruning the status like the API server', async () => {
+    const result = await render([...MAILER, '--crd', 'mailer-crd.json', '-o', 'json']);
+    expect(result.code).toBe(0);
+    const output = JSON.parse(result.stdout);
+    expect(output.children.deployment.metadata.ownerReferences).toEqual([OWNER]);
+    // Conditions declare type, status and reason only; no observedGeneration, no address.
+    expect(output.status).toEqual({
+      conditions: [
+        { type: 'DeploymentReady', status: 'Unknown', reason: 'DeploymentUnknown' },
+        { type: 'QuotaChecked', status: 'Unknown', reason: 'UNKNOWN' },
+        { type: 'Ready', status: 'False', reason: 'CONDITIONSNOTOK' },
+        { type: 'ServiceReady', status: 'False', reason: 'ServiceDoesNotExist' },
+      ],
+    });
+  });
+
+  it('writes no status when the CRD has no status subresource', async () => {
+    const crd = await editedFixture('mailer-crd.json', (object) => {
+      for (const version of object.spec.versions) delete version.subresources;
+    });
+    const result = await render([...MAILER, '--crd', crd, '-o', 'json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      children: { deployment: deploymentWith(ADAPTER), service: SERVICE },
+      status: null,
+      warnings: [],
+    });
+  });
+
+  it('refuses a --crd that is not the registered one', async () => {
+    const crd = await editedFixture('mailer-crd.json', (object) => {
+      object.metadata.name = 'senders.notify.example.com';
+    });
+    expect(await render([...MAILER, '--crd', crd])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'InvalidInput: --crd: CRD "senders.notify.example.com" is not the registration\'s CRD "mailers.notify.example.com"\n',
+    });
+  });
+
+  it('resolves addresses and controller ConfigMaps from --objects (env.md E8, §8.9 statusConfiguration.add)', async () => {
+    const result = await render([
+      'render',
+      '--registration',
+      'e8-registration.yaml',
+      '--instance',
+      'e8-instance.yaml',
+      '--objects',
+      'e8-service.yaml',
+      'e8-broker-and-flags.yaml',
+      '--scoby-namespace',
+      'triggermesh',
+      '--now',
+      NOW,
+      '-o',
+      'json',
+    ]);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const output = JSON.parse(result.stdout);
+    expect(output.children.deployment.spec.template.spec.containers[0].env).toEqual([
+      { name: 'APP_MIRROR', value: 'http://broker-ingress.knative-eventing.svc.cluster.local/infra/default' },
+      { name: 'APP_TARGET', value: 'https://hooks.example.net/in' },
+      { name: 'FEATURE_FLAGS', value: 'beta,metrics' },
+      { name: 'K_SINK', value: 'http://collector.shop.svc.cluster.local/events' },
+    ]);
+    expect(Object.keys(output.children)).toEqual(['deployment']);
+    expect(output.status).toEqual({
+      observedGeneration: 1,
+      sinkUri: 'http://collector.shop.svc.cluster.local/events',
+      conditions: [
+        condition('DeploymentReady', 'Unknown', 'DeploymentUnknown'),
+        condition('Ready', 'Unknown', 'UNKNOWN'),
+      ],
+    });
+  });
+
+  it('takes the controller ConfigMap namespace from SCOBY_NAMESPACE', async () => {
+    const args = [
+      'render',
+      '--registration',
+      'e8-registration.yaml',
+      '--instance',
+      'e8-instance.yaml',
+      '--objects',
+      'e8-service.yaml',
+      'e8-broker-and-flags.yaml',
+      '-o',
+      'json',
+    ];
+    const found = await render(args, { ...ENV, SCOBY_NAMESPACE: 'triggermesh' });
+    expect(found.code).toBe(0);
+    const missing = await render(args, { ...ENV, SCOBY_NAMESPACE: 'elsewhere' });
+    expect(missing).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'RenderFailed: add.toEnv "FEATURE_FLAGS": ConfigMap "elsewhere/scoby-flags" not found\n',
+    });
+  });
+
+  it('exits 1 with the RenderFailed message when an address does not resolve', async () => {
+    const result = await render([
+      'render',
+      '--registration',
+      'e8-registration.yaml',
+      '--instance',
+      'e8-instance.yaml',
+      '--objects',
+      'e8-broker-and-flags.yaml',
+      '--scoby-namespace',
+      'triggermesh',
+    ]);
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'RenderFailed: spec.sink: resolveAddress: services "collector" not found\n',
+    });
+  });
+
+  it('reports kinds it knows nothing about as discovery would', async () => {
+    const result = await render([
+      'render',
+      '--registration',
+      'e8-registration.yaml',
+      '--instance',
+      'e8-instance.yaml',
+      '--objects',
+      'e8-service.yaml',
+      '--scoby-namespace',
+      'triggermesh',
+    ]);
+    expect(result.code).toBe(1);
+    // env.md §9 order: add.toEnv errors before spec-derived ones.
+    expect(result.stderr).toBe(
+      'RenderFailed: add.toEnv "FEATURE_FLAGS": ConfigMap "triggermesh/scoby-flags" not found; ' +
+        'spec.mirror: resolveAddress: no API resource for kind "Broker" in "eventing.knative.dev/v1"\n',
+    );
+  });
+
+  it('exits 1 with the validation reason and message for an invalid registration', async () => {
+    const registration = await editedFixture('mailer-registration.yaml', (object) => {
+      object.spec.workload.formFactor.knativeService = {};
+      object.spec.hook.timeout = '10s';
+    });
+    const result = await render([
+      'render',
+      '--registration',
+      registration,
+      '--instance',
+      'mailer-instance.yaml',
+    ]);
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'InvalidFormFactor: spec.workload.formFactor: exactly one form factor may be set, found "deployment", "knativeService"; ' +
+        'spec.hook.timeout: "10s" is not an ISO 8601 duration (for example "PT10S")\n',
+    });
+  });
+
+  it('exits 1 naming the file that cannot be read or parsed', async () => {
+    expect(
+      await render(['render', '--registration', 'missing.yaml', '--instance', 'mailer-instance.yaml']),
+    ).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringMatching(/^error: cannot read missing\.yaml: ENOENT/),
+    });
+    expect(
+      await render([
+        'render',
+        '--registration',
+        'mailer-registration.yaml',
+        '--instance',
+        'e8-broker-and-flags.yaml',
+      ]),
+    ).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: e8-broker-and-flags.yaml: expected exactly one instance, found 2 objects\n',
+    });
+  });
+
+  it('refuses an instance that is not of the registered CRD', async () => {
+    expect(
+      await render([
+        'render',
+        '--registration',
+        'mailer-registration.yaml',
+        '--instance',
+        'e8-instance.yaml',
+      ]),
+    ).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'InvalidInput: instance flow.example.com/v1 Relay is not of the registration\'s CRD "mailers.notify.example.com"\n',
+    });
+  });
+});
+
+describe('scoby render --hooks', () => {
+  let close: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await close?.();
+    close = undefined;
+  });
+
+  const registrationWithHook = (url: string) =>
+    editedFixture('mailer-registration.yaml', (object) => {
+      object.spec.hook.address = { uri: url };
+    });
+
+  it('calls pre-reconcile as the controller does and applies the answer (hooks-v1.md §8.1, §8.2)', async () => {
+    const requests: HookRequest[] = [];
+    const hook = await startHookServer({
+      path: '/v1',
+      preReconcile: (request) => {
+        requests.push(request);
+        const deployment = structuredClone(request.children?.deployment) as {
+          spec: { template: { spec: { containers: Record<string, unknown>[] } } };
+        };
+        deployment.spec.template.spec.containers[0]!.resources = { requests: { cpu: '100m' } };
+        return {
+          object: {
+            apiVersion: 'notify.example.com/v1',
+            kind: 'Mailer',
+            metadata: { name: 'orders', namespace: 'shop', labels: { tampered: 'yes' } },
+            status: {
+              observedGeneration: 2,
+              conditions: [
+                {
+                  type: 'QuotaChecked',
+                  status: 'True',
+                  reason: 'QuotaAvailable',
+                  message: '120 of 500 messages sent today',
+                },
+              ],
+            },
+          },
+          children: { ...request.children, deployment } as never,
+        };
+      },
+    });
+    close = hook.close;
+    const result = await render([
+      'render',
+      '--registration',
+      await registrationWithHook(hook.url),
+      '--instance',
+      'mailer-instance.yaml',
+      '--hooks',
+      '--now',
+      NOW,
+      '-o',
+      'json',
+    ]);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+
+    expect(requests).toHaveLength(1);
+    const [request] = requests;
+    expect(request?.formFactor).toBe('deployment');
+    expect(request?.phase).toBe('pre-reconcile');
+    expect(request?.object.metadata.finalizers).toEqual(['scoby.triggermesh.io/finalizer']);
+    expect(request?.object.status).toEqual({
+      conditions: [
+        condition('DeploymentReady', 'Unknown', 'UNKNOWN'),
+        condition('QuotaChecked', 'Unknown', 'UNKNOWN'),
+        condition('Ready', 'Unknown', 'UNKNOWN'),
+        condition('ServiceReady', 'Unknown', 'UNKNOWN'),
+      ],
+    });
+    expect(request?.children).toEqual({ deployment: deploymentWith(ADAPTER), service: SERVICE });
+
+    const output = JSON.parse(result.stdout);
+    expect(output.children).toEqual({
+      deployment: deploymentWith({ ...ADAPTER, resources: { requests: { cpu: '100m' } } }),
+      service: SERVICE,
+    });
+    expect(output.status).toEqual({
+      observedGeneration: 3,
+      address: { url: 'http://mailer-orders.shop.svc.cluster.local' },
+      conditions: [
+        condition('DeploymentReady', 'Unknown', 'DeploymentUnknown'),
+        condition('QuotaChecked', 'True', 'QuotaAvailable', '120 of 500 messages sent today'),
+        condition('Ready', 'False', 'CONDITIONSNOTOK'),
+        condition('ServiceReady', 'False', 'ServiceDoesNotExist'),
+      ],
+    });
+    expect(output.warnings).toEqual([
+      {
+        reason: 'HookObjectChangesIgnored',
+        message: 'hook changes to metadata.labels are ignored; only status is applied',
+      },
+    ]);
+  });
+
+  it('exits 1 with the HookFailed message when the hook fails (hooks-v1.md §8.3)', async () => {
+    const hook = await startHookServer({
+      preReconcile: () => {
+        throw new HookError('quota service unreachable', { status: 503, retryAfterSeconds: 30 });
+      },
+    });
+    close = hook.close;
+    const result = await render([
+      'render',
+      '--registration',
+      await registrationWithHook(hook.url),
+      '--instance',
+      'mailer-instance.yaml',
+      '--hooks',
+    ]);
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'HookFailed: pre-reconcile hook: HTTP 503: quota service unreachable\n',
+    });
+  });
+
+  it('goes on with a warning when the hook fails with continue', async () => {
+    const hook = await startHookServer({
+      preReconcile: () => {
+        throw new HookError('metrics backend down', { continue: true });
+      },
+    });
+    close = hook.close;
+    const result = await render([
+      'render',
+      '--registration',
+      await registrationWithHook(hook.url),
+      '--instance',
+      'mailer-instance.yaml',
+      '--hooks',
+      '--now',
+      NOW,
+      '-o',
+      'json',
+    ]);
+    expect(result.code).toBe(0);
+    const output = JSON.parse(result.stdout);
+    expect(output.children).toEqual({ deployment: deploymentWith(ADAPTER), service: SERVICE });
+    expect(output.warnings).toEqual([
+      { reason: 'HookFailed', message: 'pre-reconcile hook: HTTP 500: metrics backend down' },
+    ]);
+  });
+
+  it('resolves a ref hook address from --objects, failing like the registration controller', async () => {
+    const result = await render([
+      'render',
+      '--registration',
+      'mailer-registration.yaml',
+      '--instance',
+      'mailer-instance.yaml',
+      '--objects',
+      'e8-service.yaml',
+      '--hooks',
+    ]);
+    expect(result).toEqual({ code: 1, stdout: '', stderr: 'HOOKFAILED: services "mailer-hook" not found\n' });
+  });
+
+  it('does not call the hook without --hooks', async () => {
+    const requests: HookRequest[] = [];
+    const hook = await startHookServer({ preReconcile: (request) => void requests.push(request) });
+    close = hook.close;
+    const result = await render([
+      'render',
+      '--registration',
+      await registrationWithHook(hook.url),
+      '--instance',
+      'mailer-instance.yaml',
+    ]);
+    expect(result.code).toBe(0);
+    expect(requests).toEqual([]);
+  });
+});
