@@ -41,6 +41,8 @@ export interface ControllerOptions {
   concurrency: number;
   plugins?: readonly FormFactorPlugin[];
   hookFormFactorFormat?: FormFactorFormat;
+  /** Re-resolution period of hook addresses given by ref (default one minute). */
+  hookAddressRefreshMs?: number;
   leaderElection: LeaderElectionConfig;
   leaseDurationMs?: number;
   resyncMs?: number;
@@ -55,8 +57,11 @@ export interface RunningController {
   isLeader(): boolean;
   /** Synced and either leading or standing by. */
   isReady(): boolean;
-  /** Graceful: stops taking work, finishes in-flight reconciles, releases the Lease. */
-  stop(): Promise<void>;
+  /**
+   * Graceful: stops taking work, finishes in-flight reconciles, releases the Lease. With
+   * `releaseLease: false` the Lease is left to expire, as after a crash (failover tests).
+   */
+  stop(options?: { releaseLease?: boolean }): Promise<void>;
 }
 
 const CRD_RESOURCE: ResourceRef = {
@@ -65,6 +70,7 @@ const CRD_RESOURCE: ResourceRef = {
   resource: 'customresourcedefinitions',
   namespaced: false,
 };
+const DEFAULT_HOOK_ADDRESS_REFRESH_MS = 60_000;
 const CONFIGMAP_RESOURCE: ResourceRef = { group: '', version: 'v1', resource: 'configmaps', namespaced: true };
 
 export function builtInFormFactors(plugins: readonly FormFactorPlugin[]): FormFactorRegistry {
@@ -134,11 +140,11 @@ class Controller implements RunningController {
     return this.#work?.synced() ?? false;
   }
 
-  async stop(): Promise<void> {
+  async stop(options: { releaseLease?: boolean } = {}): Promise<void> {
     await this.#stopWork();
     if (this.#elector) {
-      await this.#elector.release();
-      await this.#elector.stop();
+      if (options.releaseLease === false) await this.#elector.stop();
+      else await this.#elector.release();
     }
     this.#factory.stopAll();
     this.client.close();
@@ -230,12 +236,14 @@ class Work {
       servedGroupVersions: () => (this.#served ??= servedGroupVersions(client)),
       resolveHookAddress: (address: Destination) => resolveDestination(address, { clusterDomain, reader }),
       resourceForCrd: (info) => ({ group: info.group, version: info.version, resource: info.plural, namespaced: true }),
+      hookRefreshMs: options.hookAddressRefreshMs ?? DEFAULT_HOOK_ADDRESS_REFRESH_MS,
       now,
     });
     this.#queue = new WorkQueue({
       reconcile: async (name) => {
         const outcome = await registrationReconciler.reconcile(this.#registrations.informer.get(undefined, name), name);
-        return outcome.kind === 'retry' ? { error: new Error(outcome.reason) } : undefined;
+        if (outcome.kind === 'retry') return { error: new Error(outcome.reason) };
+        return outcome.kind === 'done' && outcome.refreshAfterMs !== undefined ? { requeueAfterMs: outcome.refreshAfterMs } : undefined;
       },
       concurrency: 2,
       observer: metrics.queueObserver('crdregistrations'),

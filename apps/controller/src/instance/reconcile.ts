@@ -17,6 +17,7 @@ import type { DynamicClient } from '../kube/dynamic-client.ts';
 import { renderInstance } from './render-instance.ts';
 import { writeChildren, type ChildStore } from './write-children.ts';
 import { hasFinalizer, setFinalizer } from './finalizers.ts';
+import { SupersededVersions } from '../runtime/superseded-versions.ts';
 import { parkingFingerprint, type ParkingLot } from './parking.ts';
 import { RetryAfterGate } from './retry-after-gate.ts';
 import type { InstanceConfig } from './instance-config.ts';
@@ -56,6 +57,8 @@ export class InstanceReconciler {
   /** Last warnings emitted per instance and reason: a steady state repeats none (no Event writes). */
   readonly #warned = new Map<string, string>();
   readonly #retryAfter = new RetryAfterGate();
+  /** Versions replaced by this reconciler's writes: a cache still showing one is stale. */
+  readonly #superseded = new SupersededVersions();
 
   constructor(deps: ReconcileDependencies) {
     this.#deps = deps;
@@ -72,9 +75,12 @@ export class InstanceReconciler {
     if (!cached) {
       deps.parking.release(key);
       this.#retryAfter.release(key);
+      this.#superseded.forget(key);
       for (const slot of this.#warned.keys()) if (slot.startsWith(`${key}\u0000`)) this.#warned.delete(slot);
       return { kind: 'done', writes: 0 };
     }
+    // The watch event of our last write brings the newer object and another reconcile.
+    if (this.#superseded.isStale(key, cached.metadata.resourceVersion)) return { kind: 'done', writes: 0 };
     if (deps.parking.isParked(key, parkingFingerprint(cached, config.revision))) return { kind: 'parked' };
     const waitMs = this.#retryAfter.remainingMs(key, config.revision, deps.now().getTime());
     if (waitMs > 0)
@@ -90,6 +96,7 @@ export class InstanceReconciler {
       writes++;
       if (!wantsFinalizer)
         deps.events.emit(instance, 'Normal', 'FinalizerReleased', `removed finalizer ${FINALIZER}`);
+      this.#superseded.wrote(key, instance.metadata.resourceVersion, updated.metadata.resourceVersion);
       instance = updated;
     }
 
@@ -257,7 +264,7 @@ export class InstanceReconciler {
     const patch = statusMergePatch(instance.status, desired);
     if (!patch) return 0;
     try {
-      await deps.client.patch(
+      const written = await deps.client.patch(
         config.instanceResource,
         instance.metadata.namespace,
         instance.metadata.name ?? '',
@@ -265,6 +272,11 @@ export class InstanceReconciler {
         {
           subresource: 'status',
         },
+      );
+      this.#superseded.wrote(
+        `${instance.metadata.namespace ?? ''}/${instance.metadata.name ?? ''}`,
+        instance.metadata.resourceVersion,
+        written.metadata.resourceVersion,
       );
       return 1;
     } catch (error) {
