@@ -20,8 +20,12 @@ export interface ChildOwnership {
   ownerReference: OwnerReference;
 }
 
+/**
+ * Copies only what it changes (metadata, labels, owner references); the rest is shared with `child`,
+ * which nothing mutates, so a reconcile does not deep-copy every child.
+ */
 export function normalizeChild(child: KubeObject, ownership: ChildOwnership): KubeObject {
-  const { status: _status, ...rest } = structuredClone(child);
+  const { status: _status, ...rest } = child;
   const metadata = { ...rest.metadata };
   for (const field of SERVER_OWNED) delete metadata[field];
   metadata.namespace = ownership.namespace;

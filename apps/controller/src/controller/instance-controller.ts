@@ -3,6 +3,7 @@
  * registered CRD, shared informers on every managed child kind (owner-mapped to instances), a work
  * queue of its own (so a slow hook in one registration never blocks another), and the reconciler.
  */
+import { INSTANCE_LABEL } from '@scoby/formfactor';
 import { splitApiVersion, type KubeObject } from '@scoby/kube-objects';
 import type { Logger } from 'pino';
 import type { ResourceRef } from '../kube/dynamic-client.ts';
@@ -10,7 +11,6 @@ import type { InstanceConfig } from '../instance/instance-config.ts';
 import type { InstanceReconciler } from '../instance/reconcile.ts';
 import type { ChildStore } from '../instance/write-children.ts';
 import {
-
   WorkQueue,
   type ConcurrencyLimit,
   type InformerFactory,
@@ -18,6 +18,7 @@ import {
   type ReconcileResult,
   type WorkQueueObserver,
 } from '../runtime/index.ts';
+import { LabelIndex } from './label-index.ts';
 
 export const MANAGED_BY_SELECTOR = 'app.kubernetes.io/managed-by=scoby-controller';
 
@@ -53,7 +54,7 @@ export class InstanceController {
   #config: InstanceConfig;
   readonly #queue: WorkQueue;
   readonly #instances: InformerHandle;
-  #children = new Map<string, { kind: ChildKind; handle: InformerHandle }>();
+  #children = new Map<string, { kind: ChildKind; handle: InformerHandle; byInstance: LabelIndex }>();
 
   constructor(options: InstanceControllerOptions, config: InstanceConfig, childKinds: readonly ChildKind[]) {
     this.#options = options;
@@ -111,12 +112,15 @@ export class InstanceController {
     resourceFor: (apiVersion, kind) => this.#children.get(kindKey(apiVersion, kind))?.kind.resource,
     get: (apiVersion, kind, namespace, name) =>
       this.#children.get(kindKey(apiVersion, kind))?.handle.informer.get(namespace, name),
-    list: (namespace, labels) =>
-      [...this.#children.values()].flatMap(({ handle }) =>
-        handle.informer
-          .list()
-          .filter((object) => object.metadata.namespace === namespace && matchesLabels(object, labels)),
-      ),
+    list: (namespace, labels) => {
+      const instance = labels[INSTANCE_LABEL];
+      return [...this.#children.values()].flatMap(({ handle, byInstance }) =>
+        (instance === undefined
+          ? handle.informer.list().filter((object) => object.metadata.namespace === namespace)
+          : byInstance.get(namespace, instance)
+        ).filter((object) => matchesLabels(object, labels)),
+      );
+    },
   };
 
   #watchChildren(childKinds: readonly ChildKind[]): void {
@@ -130,9 +134,22 @@ export class InstanceController {
     for (const [key, kind] of wanted) {
       if (this.#children.has(key)) continue;
       const handle = this.#options.factory.acquire({ resource: kind.resource, labelSelector: MANAGED_BY_SELECTOR });
-      const enqueueOwner = (child: KubeObject) => this.#enqueueOwner(child);
-      handle.addHandlers({ add: enqueueOwner, update: enqueueOwner, delete: enqueueOwner });
-      this.#children.set(key, { kind, handle });
+      const byInstance = new LabelIndex(INSTANCE_LABEL);
+      handle.addHandlers({
+        add: (child) => {
+          byInstance.upsert(child);
+          this.#enqueueOwner(child);
+        },
+        update: (child, old) => {
+          byInstance.upsert(child, old);
+          this.#enqueueOwner(child);
+        },
+        delete: (child) => {
+          byInstance.remove(child);
+          this.#enqueueOwner(child);
+        },
+      });
+      this.#children.set(key, { kind, handle, byInstance });
     }
   }
 

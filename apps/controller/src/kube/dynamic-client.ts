@@ -66,7 +66,6 @@ export class DynamicClient {
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     const requestOptions: https.RequestOptions = {
       method,
-      agent: this.#agent,
       headers: {
         Accept: 'application/json',
         // Node frames DELETE bodies only with an explicit length (it does not chunk them by default).
@@ -76,6 +75,10 @@ export class DynamicClient {
       },
     };
     await this.#kubeConfig.applyToHTTPSOptions(requestOptions);
+    // client-node sets a new Agent per request (no keep-alive: one TCP connection per request). Its
+    // TLS settings stay on the request options, so the pooled agent can take its place unless the
+    // cluster is reached through a proxy, which needs client-node's proxy agent.
+    if (!this.#kubeConfig.getCurrentCluster()?.proxyUrl) requestOptions.agent = this.#agent;
     const transport = url.protocol === 'https:' ? https : http;
     return new Promise<T>((resolve, reject) => {
       const request = transport.request(url, requestOptions, (response) => {

@@ -31,6 +31,8 @@ export interface ClusterOptions {
   scobyNamespace?: string;
   workingNamespaces?: string[];
   concurrency?: number;
+  /** Lease-based leader election (Lease in the Scoby namespace); off when absent. */
+  leaderElection?: { leaseName: string; leaseDurationMs: number };
 }
 
 export async function startTestCluster(options: ClusterOptions = {}): Promise<TestCluster> {
@@ -103,16 +105,7 @@ export async function startTestCluster(options: ClusterOptions = {}): Promise<Te
   };
   await cluster.apply(crdManifest());
   await cluster.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: scobyNamespace } });
-  const controller = startController({
-    kubeConfig: server.kubeConfig(),
-    scobyNamespace,
-    workingNamespaces: options.workingNamespaces,
-    clusterDomain: 'cluster.local',
-    concurrency: options.concurrency ?? 4,
-    plugins: options.plugins ?? [],
-    leaderElection: { enabled: false },
-    logger: pino({ level: process.env.LOG_LEVEL ?? 'silent' }),
-  });
+  const controller = startClusterController(server, options);
   return {
     ...cluster,
     controller,
@@ -121,6 +114,23 @@ export async function startTestCluster(options: ClusterOptions = {}): Promise<Te
       await cluster.stop();
     },
   };
+}
+
+/** A controller process against the cluster's API server, configured from the same options as the cluster's own. */
+export function startClusterController(server: InMemoryApiServer, options: ClusterOptions = {}): RunningController {
+  const scobyNamespace = options.scobyNamespace ?? 'scoby-system';
+  const election = options.leaderElection;
+  return startController({
+    kubeConfig: server.kubeConfig(),
+    scobyNamespace,
+    workingNamespaces: options.workingNamespaces,
+    clusterDomain: 'cluster.local',
+    concurrency: options.concurrency ?? 4,
+    plugins: options.plugins ?? [],
+    leaderElection: election ? { enabled: true, namespace: scobyNamespace, leaseName: election.leaseName } : { enabled: false },
+    ...(election ? { leaseDurationMs: election.leaseDurationMs } : {}),
+    logger: pino({ level: process.env.LOG_LEVEL ?? 'silent' }),
+  });
 }
 
 function pathOf(ref: ResourceRef, namespace?: string): string {

@@ -13,10 +13,25 @@ function admitCustomResource(type: ResourceType, version: string, object: KubeOb
   return { object: checked.value as KubeObject, causes: checked.causes };
 }
 
+/** ObjectMeta's collections are `omitempty` in Go: an empty list or map is not stored (e.g. the last finalizer removed). */
+const OMIT_EMPTY_METADATA = ['labels', 'annotations', 'finalizers', 'ownerReferences'] as const;
+
+function withoutEmptyMetadata(object: KubeObject): KubeObject {
+  const empty = OMIT_EMPTY_METADATA.filter((key) => {
+    const value = object.metadata[key];
+    return value !== undefined && value !== null && typeof value === 'object' && Object.keys(value).length === 0;
+  });
+  if (empty.length === 0) return object;
+  const metadata = { ...object.metadata };
+  for (const key of empty) delete metadata[key];
+  return { ...object, metadata };
+}
+
 /** API defaulting and validation every write goes through, before it is stored. */
 export function admit(type: ResourceType, version: string, object: KubeObject): Outcome<KubeObject> {
   const strategy = strategyFor(type);
-  const defaulted = strategy.defaults ? strategy.defaults(object) : object;
+  const compacted = withoutEmptyMetadata(object);
+  const defaulted = strategy.defaults ? strategy.defaults(compacted) : compacted;
   const custom = type.builtin ? { object: defaulted, causes: [] } : admitCustomResource(type, version, defaulted);
   const name = custom.object.metadata.name ?? '';
   const causes = [...validateName(type, name), ...custom.causes, ...(strategy.validate ? strategy.validate(custom.object) : [])];

@@ -34,6 +34,12 @@ function parseJson(text: string): Outcome<unknown> {
 
 function parseApplied(text: string): Outcome<unknown> {
   try {
+    // Clients mostly send JSON, which is YAML too; JSON.parse reads it many times faster.
+    return ok(JSON.parse(text));
+  } catch {
+    // Not JSON: parsed as YAML below.
+  }
+  try {
     return ok(parseYaml(text));
   } catch (error) {
     return badRequest(`error decoding YAML: ${(error as Error).message}`);

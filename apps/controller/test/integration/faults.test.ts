@@ -1,0 +1,92 @@
+/**
+ * Convergence under API faults: dropped watches, expired resourceVersions (410), and failing child
+ * writes (children-and-status.md §5.4: ApplyFailed, then Ready once the writes succeed).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KubeObject } from '@scoby/kube-objects';
+import { crdFor, startTestCluster, type TestCluster } from '../support/cluster.ts';
+import {
+  conditionsOf,
+  eventViews,
+  namespaceObject,
+  registrationObject,
+  registrationTarget,
+  waitForCondition,
+} from '../support/scoby.ts';
+
+let cluster: TestCluster;
+const api = 'faulty.example.com/v1';
+const target = (name: string) => ({ apiVersion: api, kind: 'Sensor', namespace: 'shop', name });
+const sensor = (name: string): KubeObject => ({ apiVersion: api, kind: 'Sensor', metadata: { name, namespace: 'shop' }, spec: {} });
+
+beforeAll(async () => {
+  cluster = await startTestCluster();
+  await cluster.apply(namespaceObject('shop'));
+  await cluster.apply(crdFor({ group: 'faulty.example.com', kind: 'Sensor', plural: 'sensors' }));
+  await cluster.apply(
+    registrationObject('sensor', {
+      crd: 'sensors.faulty.example.com',
+      workload: { fromImage: { repo: 'registry.example.com/sensor:1' } },
+    }),
+  );
+  await waitForCondition(cluster, registrationTarget('sensor'), 'Ready', 'True');
+});
+afterAll(() => cluster.stop());
+
+describe('watch faults', () => {
+  it('picks up new instances after every watch was dropped', async () => {
+    cluster.server.faults.dropWatches();
+    await cluster.apply(sensor('after-drop'));
+    await waitForCondition(cluster, target('after-drop'), 'Ready', 'True');
+  });
+
+  it('relists after a watch resume is answered with 410 Expired', async () => {
+    cluster.server.requestLog.clear();
+    // Every informer resumes at once; enough expiries that the instance informer gets some.
+    cluster.server.faults.expireNextWatch(20);
+    cluster.server.faults.dropWatches();
+    await cluster.apply(sensor('after-expiry'));
+    await waitForCondition(cluster, target('after-expiry'), 'Ready', 'True');
+    const relists = cluster.server.requestLog
+      .entries()
+      .filter((entry) => entry.method === 'GET' && entry.path === '/apis/faulty.example.com/v1/sensors' && entry.query.watch === undefined);
+    expect(relists.length).toBeGreaterThan(0);
+    cluster.server.faults.reset();
+  });
+});
+
+describe('failing child writes', () => {
+  it('reports ApplyFailed, then converges to Ready', async () => {
+    const message = 'Deployment "shop/sensor-flaky": etcd is unavailable';
+    cluster.server.faults.failNext({ verb: 'patch', resource: 'deployments', name: 'sensor-flaky' }, { code: 500, count: 2, message: 'etcd is unavailable' });
+    cluster.server.requestLog.clear();
+    await cluster.apply(sensor('flaky'));
+    const ready = await waitForCondition(cluster, target('flaky'), 'Ready', 'True');
+    expect(conditionsOf(ready)).toEqual([
+      { type: 'DeploymentReady', status: 'True', reason: 'MinimumReplicasAvailable', message: '' },
+      { type: 'Ready', status: 'True', reason: 'CONDITIONSOK', message: '' },
+    ]);
+
+    const childWrites = cluster.server.requestLog
+      .entries()
+      .filter((entry) => entry.path === '/apis/apps/v1/namespaces/shop/deployments/sensor-flaky')
+      .map((entry) => ({ method: entry.method, code: entry.code }));
+    expect(childWrites).toEqual([
+      { method: 'PATCH', code: 500 },
+      { method: 'PATCH', code: 500 },
+      { method: 'PATCH', code: 201 },
+    ]);
+    // The failure was visible in the instance status before the retry succeeded.
+    const statusPatches = cluster.server.requestLog
+      .entries()
+      .filter((entry) => entry.method === 'PATCH' && entry.path.endsWith('/sensors/flaky/status'))
+      .map((entry) => (entry.body as { status: { conditions?: { type: string; status: string; reason: string; message: string }[] } }).status);
+    expect(statusPatches[0]?.conditions?.map(({ type, status, reason, message }) => ({ type, status, reason, message }))).toEqual([
+      { type: 'DeploymentReady', status: 'Unknown', reason: 'UNKNOWN', message: '' },
+      { type: 'Ready', status: 'False', reason: 'ApplyFailed', message },
+    ]);
+    const events = (await cluster.events('shop', 'flaky')).filter((event) => event.reason === 'ApplyFailed');
+    expect(eventViews(events)).toEqual([{ type: 'Warning', reason: 'ApplyFailed', message }]);
+    expect(events[0]?.count).toBe(2);
+  });
+});

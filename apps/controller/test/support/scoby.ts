@@ -1,0 +1,101 @@
+/**
+ * Helpers for integration tests that drive registrations and instances through a TestCluster:
+ * object builders, condition and container accessors, waits on conditions, and request-log filters.
+ */
+import type { RequestLogEntry } from '@scoby/in-memory-apiserver';
+import type { KubeObject } from '@scoby/kube-objects';
+import type { ControllerMetrics } from '../../src/runtime/index.ts';
+import type { TestCluster } from './cluster.ts';
+
+export const REGISTRATION_API = 'scoby.triggermesh.io/v1alpha1';
+
+export interface ConditionView {
+  type: string;
+  status: string;
+  reason: string;
+  message: string;
+}
+
+export function registrationObject(name: string, spec: Record<string, unknown>): KubeObject {
+  return { apiVersion: REGISTRATION_API, kind: 'CRDRegistration', metadata: { name }, spec };
+}
+
+export function namespaceObject(name: string): KubeObject {
+  return { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
+}
+
+export function configMapObject(namespace: string, name: string, data: Record<string, string>): KubeObject {
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data };
+}
+
+/** The conditions of an object without lastTransitionTime (asserted separately where it matters). */
+export function conditionsOf(object: KubeObject | undefined): ConditionView[] {
+  const conditions = (object?.status as { conditions?: ConditionView[] } | undefined)?.conditions ?? [];
+  return conditions.map(({ type, status, reason, message }) => ({ type, status, reason, message }));
+}
+
+export function conditionOf(object: KubeObject | undefined, type: string): ConditionView | undefined {
+  return conditionsOf(object).find((condition) => condition.type === type);
+}
+
+/** Waits until the object's condition `type` has `status` (and `reason`, when given); returns the object. */
+export function waitForCondition(
+  cluster: TestCluster,
+  target: { apiVersion: string; kind: string; namespace?: string; name: string },
+  type: string,
+  status: string,
+  reason?: string,
+  timeoutMs?: number,
+): Promise<KubeObject> {
+  return cluster.waitFor(
+    `${target.kind} ${target.namespace ?? ''}/${target.name} ${type}=${status}${reason ? `/${reason}` : ''}`,
+    async () => {
+      const object = await cluster.get(target.apiVersion, target.kind, target.namespace, target.name);
+      const condition = conditionOf(object, type);
+      return condition?.status === status && (reason === undefined || condition.reason === reason) ? object : undefined;
+    },
+    timeoutMs,
+  );
+}
+
+export function registrationTarget(name: string) {
+  return { apiVersion: REGISTRATION_API, kind: 'CRDRegistration', name };
+}
+
+/** The pod spec of a Deployment or Knative Service. */
+export function podSpecOf(workload: KubeObject | undefined): Record<string, unknown> {
+  return ((workload?.spec as { template?: { spec?: Record<string, unknown> } } | undefined)?.template?.spec ?? {});
+}
+
+export function adapterOf(workload: KubeObject | undefined): Record<string, unknown> {
+  const containers = (podSpecOf(workload).containers ?? []) as Record<string, unknown>[];
+  return containers[0] ?? {};
+}
+
+/** Requests that change something (everything but GET), optionally only those whose path contains `fragment`. */
+export function writesIn(entries: readonly RequestLogEntry[], fragment = ''): { method: string; path: string }[] {
+  return entries
+    .filter((entry) => entry.method !== 'GET' && entry.path.includes(fragment))
+    .map(({ method, path }) => ({ method, path }));
+}
+
+/** Finished reconciles of one registration's instances (scoby_reconcile_total summed over results). */
+export async function reconcileCount(metrics: ControllerMetrics, registration: string): Promise<number> {
+  const metric = (await metrics.registry.getMetricsAsJSON()).find((entry) => entry.name === 'scoby_reconcile_total');
+  return (metric?.values ?? [])
+    .filter((value) => value.labels.registration === registration)
+    .reduce((sum, value) => sum + value.value, 0);
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Event reason, type and message for assertions, in creation order. */
+export function eventViews(events: readonly KubeObject[]): { type: string; reason: string; message: string }[] {
+  return events.map((event) => ({
+    type: String(event.type),
+    reason: String(event.reason),
+    message: String(event.message),
+  }));
+}
