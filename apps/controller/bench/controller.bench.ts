@@ -1,0 +1,72 @@
+/**
+ * Controller benchmark (not a test; prints figures). For each N: time from controller start until
+ * N instances of one registration are Ready=True with their children, against the floor (the same
+ * minimum writes in a plain loop), peak RSS, and writes in the steady state; then the overhead of a
+ * no-op pre-reconcile hook. The API server runs in a child process so the RSS is the controller's;
+ * CPU seconds of both processes are printed too, being steadier than wall time on a shared machine.
+ *
+ * Run: npx nx run controller:bench. BENCH_N=1000,10000 (default) picks the sizes; BENCH_HOOK_N=1000
+ * the hook run's size (0 skips it); BENCH_ROUNDS (default 2 up to 2,000 instances, else 1) repeats
+ * every run, alternating controller and floor.
+ */
+import { runFloor } from './floor.ts';
+import type { Measurement } from './measure.ts';
+import { runController, type ControllerRun } from './run-controller.ts';
+
+/** The controller's --concurrency; it runs at most four times this many reconciles at once. */
+const CONCURRENCY = 8;
+const WORKERS = CONCURRENCY * 4;
+const RSS_TARGET_MIB = 400;
+
+const sizes = (process.env.BENCH_N ?? '1000,10000').split(',').map(Number);
+const hookSize = Number(process.env.BENCH_HOOK_N ?? 1000);
+const roundsFor = (count: number) => Number(process.env.BENCH_ROUNDS ?? (count <= 2_000 ? 2 : 1));
+
+const fmt = (value: number, digits = 2) => value.toFixed(digits);
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+const medianOf = (runs: Measurement[], figure: (run: Measurement) => number) => median(runs.map(figure));
+const describe = (runs: Measurement[]) =>
+  `${runs.map((run) => fmt(run.seconds)).join(' ')}  (median ${fmt(medianOf(runs, (run) => run.seconds))}; ` +
+  `CPU s: this process ${fmt(medianOf(runs, (run) => run.cpuSeconds))}, API server ${fmt(medianOf(runs, (run) => run.serverCpuSeconds))})`;
+
+console.log(`controller bench: concurrency ${CONCURRENCY} (${WORKERS} reconciles at once), floor on ${WORKERS} workers`);
+for (const count of sizes) {
+  const floors: Measurement[] = [];
+  const controllers: ControllerRun[] = [];
+  for (let round = 0; round < roundsFor(count); round++) {
+    controllers.push(await runController({ count, concurrency: CONCURRENCY, withHook: false, steadyState: round === 0 }));
+    floors.push(await runFloor(count, WORKERS));
+  }
+  const ratio = medianOf(controllers, (run) => run.seconds) / medianOf(floors, (run) => run.seconds);
+  const peak = (runs: Measurement[], figure: (run: Measurement) => number) => fmt(Math.max(...runs.map(figure)), 0);
+  const steady = controllers[0]!;
+  console.log(`\nN = ${count}`);
+  console.log(`  controller s   ${describe(controllers)}`);
+  console.log(`  floor s        ${describe(floors)}`);
+  console.log(`  ratio          ${fmt(ratio)}  (target ≤ 1.5 at N = 10,000)`);
+  console.log(
+    `  peak RSS MiB   controller process ${peak(controllers, (run) => run.peakRssMiB)} (target < ${RSS_TARGET_MIB}; ` +
+      `${peak(controllers, (run) => run.startRssMiB)} before the controller started); ` +
+      `floor process ${peak(floors, (run) => run.peakRssMiB)}; API server process ${peak(controllers, (run) => run.serverPeakRssMiB)}`,
+  );
+  console.log(`  steady state   ${steady.steadyStateWrites.length} writes over ${steady.steadyStateReconciles} reconciles (target 0)`);
+  for (const write of steady.steadyStateWrites.slice(0, 10)) console.log(`    ${write}`);
+}
+
+if (hookSize > 0) {
+  const withoutHook: Measurement[] = [];
+  const withHook: Measurement[] = [];
+  for (let round = 0; round < roundsFor(hookSize); round++) {
+    withoutHook.push(await runController({ count: hookSize, concurrency: CONCURRENCY, withHook: false, steadyState: false }));
+    withHook.push(await runController({ count: hookSize, concurrency: CONCURRENCY, withHook: true, steadyState: false }));
+  }
+  const ratio = medianOf(withHook, (run) => run.seconds) / medianOf(withoutHook, (run) => run.seconds);
+  console.log(`\nno-op pre-reconcile hook, N = ${hookSize}`);
+  console.log(`  without hook s ${describe(withoutHook)}`);
+  console.log(`  with hook s    ${describe(withHook)}`);
+  console.log(`  ratio          ${fmt(ratio)}  (target ≤ 1.3)`);
+}

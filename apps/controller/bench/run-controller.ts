@@ -1,0 +1,100 @@
+/**
+ * One controller run: a fresh API server with the world already in it, then the controller starts
+ * and the clock runs until every instance is Ready=True. Then the steady state: every instance is
+ * reconciled again and the writes are counted.
+ */
+import { startHookServer, type HookServer } from '@scoby/hooks-v1';
+import pino from 'pino';
+import { startController } from '../src/controller/manager.ts';
+import { DynamicClient } from '../src/kube/dynamic-client.ts';
+import { startApiServerProcess } from './api-server-client.ts';
+import { watchReadiness } from './readiness.ts';
+import { startMeasurement, type Measurement } from './measure.ts';
+import { DEPLOYMENTS, NAMESPACE, REGISTRATION, SCOBY_NAMESPACE, SERVICES, WORLD_WRITE_PATHS, createWorld, registration, updateFlagsConfigMap } from './world.ts';
+
+export interface ControllerRun extends Measurement {
+  /** Non-GET requests while every instance was reconciled again after convergence. */
+  steadyStateWrites: string[];
+  steadyStateReconciles: number;
+}
+
+export interface ControllerRunOptions {
+  count: number;
+  /** The controller's --concurrency (the process-wide bound on reconciles is four times it). */
+  concurrency: number;
+  withHook: boolean;
+  /** Measure the steady state after convergence. */
+  steadyState: boolean;
+}
+
+export async function runController(options: ControllerRunOptions): Promise<ControllerRun> {
+  const server = await startApiServerProcess();
+  const hook: HookServer | undefined = options.withHook ? await startHookServer({ preReconcile: () => undefined }) : undefined;
+  const kubeConfig = server.kubeConfig();
+  const client = new DynamicClient(kubeConfig);
+  await createWorld(client, options.count, options.concurrency * 4, registration(hook?.url));
+  const readiness = await watchReadiness(kubeConfig, client, options.count);
+
+  const measure = await startMeasurement(server);
+  const controller = startController({
+    kubeConfig,
+    scobyNamespace: SCOBY_NAMESPACE,
+    clusterDomain: 'cluster.local',
+    concurrency: options.concurrency,
+    plugins: [],
+    leaderElection: { enabled: false },
+    logger: pino({ level: process.env.LOG_LEVEL ?? 'silent' }),
+  });
+  await readiness.allReady();
+  const measurement = await measure();
+  await expectChildren(client, options.count);
+
+  let steadyStateWrites: string[] = [];
+  let steadyStateReconciles = 0;
+  if (options.steadyState) {
+    // Late events of the convergence (the last status writes coming back through the watch) settle first.
+    await sleep(2_000);
+    const before = await reconciles(controller.metrics.registry);
+    await server.clearRequestLog();
+    await updateFlagsConfigMap(client, '2');
+    // The ConfigMap change makes every instance of the registration reconcile again.
+    await waitUntil(async () => (await reconciles(controller.metrics.registry)) - before >= options.count, 120_000);
+    await sleep(2_000);
+    steadyStateReconciles = (await reconciles(controller.metrics.registry)) - before;
+    steadyStateWrites = (await server.writes()).filter((write) => write !== `PUT ${WORLD_WRITE_PATHS.configMap}`);
+  }
+
+  readiness.stop();
+  await controller.stop();
+  client.close();
+  await hook?.close();
+  await server.stop();
+  return { ...measurement, steadyStateWrites, steadyStateReconciles };
+}
+
+async function expectChildren(client: DynamicClient, count: number): Promise<void> {
+  const deployments = (await client.list(DEPLOYMENTS, NAMESPACE)).items.length;
+  const services = (await client.list(SERVICES, NAMESPACE)).items.length;
+  if (deployments !== count || services !== count) {
+    throw new Error(`expected ${count} Deployments and Services, found ${deployments} and ${services}`);
+  }
+}
+
+async function reconciles(registry: import('prom-client').Registry): Promise<number> {
+  const metric = registry.getSingleMetric('scoby_reconcile_total');
+  if (!metric) return 0;
+  const { values } = await metric.get();
+  return values.filter((value) => value.labels.registration === REGISTRATION).reduce((sum, value) => sum + value.value, 0);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`steady state: not every instance was reconciled within ${timeoutMs} ms`);
+    await sleep(50);
+  }
+}
