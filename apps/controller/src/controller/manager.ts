@@ -20,6 +20,7 @@ import { InstanceReconciler, type EventSink } from '../instance/reconcile.ts';
 import { REGISTRATION_RESOURCE, RegistrationReconciler } from '../registration/reconcile.ts';
 import {
   ConcurrencyLimit,
+  DEFAULT_HOOK_ADDRESS_REFRESH_MS,
   EventRecorder,
   InformerFactory,
   LeaderElector,
@@ -70,7 +71,6 @@ const CRD_RESOURCE: ResourceRef = {
   resource: 'customresourcedefinitions',
   namespaced: false,
 };
-const DEFAULT_HOOK_ADDRESS_REFRESH_MS = 60_000;
 const CONFIGMAP_RESOURCE: ResourceRef = { group: '', version: 'v1', resource: 'configmaps', namespaced: true };
 
 export function builtInFormFactors(plugins: readonly FormFactorPlugin[]): FormFactorRegistry {

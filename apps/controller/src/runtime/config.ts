@@ -21,6 +21,8 @@ export interface ControllerConfig {
   leaderElection: LeaderElectionConfig;
   opsAddress: { host: string; port: number };
   resyncMs: number;
+  /** Re-resolution period of hook addresses given by ref. */
+  hookAddressRefreshMs: number;
   logLevel: LogLevel;
 }
 
@@ -38,6 +40,7 @@ export const DEFAULT_CONCURRENCY = 8;
 export const DEFAULT_LEASE_NAME = 'scoby-controller-leader';
 export const DEFAULT_OPS_ADDRESS = { host: '0.0.0.0', port: 8080 };
 export const DEFAULT_RESYNC_MS = 10 * 3_600_000;
+export const DEFAULT_HOOK_ADDRESS_REFRESH_MS = 60_000;
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -64,7 +67,14 @@ export function loadConfig(flags: CommandLineOptions, env: Environment): ConfigR
   const hookFormFactorFormat = readHookFormFactorFormat(env.SCOBY_HOOK_FORM_FACTOR_FORMAT, fail);
   const leaseName = readLeaseName(flags.leaderElectionLeaseName, fail);
   const opsAddress = readAddress(flags.metricsBindAddress, fail);
-  const resyncMs = readResync(flags.resyncPeriod, fail);
+  const resyncMs = readPositiveDuration(['--resync-period', flags.resyncPeriod], DEFAULT_RESYNC_MS, fail);
+  const hookAddressRefreshMs = readPositiveDuration(
+    flags.hookAddressRefresh !== undefined
+      ? ['--hook-address-refresh', flags.hookAddressRefresh]
+      : ['SCOBY_HOOK_ADDRESS_REFRESH', nonEmpty(env.SCOBY_HOOK_ADDRESS_REFRESH)],
+    DEFAULT_HOOK_ADDRESS_REFRESH_MS,
+    fail,
+  );
   const logLevel = readLogLevel(flags.logLevel, env.LOG_LEVEL, fail);
 
   if (
@@ -76,6 +86,7 @@ export function loadConfig(flags: CommandLineOptions, env: Environment): ConfigR
     leaseName === undefined ||
     opsAddress === undefined ||
     resyncMs === undefined ||
+    hookAddressRefreshMs === undefined ||
     logLevel === undefined
   ) {
     return { ok: false, errors };
@@ -95,6 +106,7 @@ export function loadConfig(flags: CommandLineOptions, env: Environment): ConfigR
       leaderElection,
       opsAddress,
       resyncMs,
+      hookAddressRefreshMs,
       logLevel,
     },
   };
@@ -186,11 +198,16 @@ function readAddress(value: string | undefined, fail: Fail): { host: string; por
   return { host: host === '' ? DEFAULT_OPS_ADDRESS.host : host, port };
 }
 
-function readResync(value: string | undefined, fail: Fail): number | undefined {
-  if (value === undefined) return DEFAULT_RESYNC_MS;
+/** Reads the setting that was given (flag or variable, named in errors); an unset value takes the default. */
+function readPositiveDuration(
+  [setting, value]: [string, string | undefined],
+  defaultMs: number,
+  fail: Fail,
+): number | undefined {
+  if (value === undefined) return defaultMs;
   const parsed = parseDuration(value.trim());
-  if (parsed === undefined) return fail('--resync-period', `"${value}" is not a duration (examples: 10h, 30m, 1h30m, 90s)`);
-  if (parsed <= 0) return fail('--resync-period', `must be greater than zero, got "${value}"`);
+  if (parsed === undefined) return fail(setting, `"${value}" is not a duration (examples: 10h, 30m, 1h30m, 90s)`);
+  if (parsed <= 0) return fail(setting, `must be greater than zero, got "${value}"`);
   return parsed;
 }
 

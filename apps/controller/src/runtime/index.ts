@@ -4,6 +4,7 @@ export { buildCommandLine, parseCommandLine, type CommandLineOptions } from './c
 export { ConcurrencyLimit } from './concurrency-limit.ts';
 export {
   DEFAULT_CONCURRENCY,
+  DEFAULT_HOOK_ADDRESS_REFRESH_MS,
   DEFAULT_LEASE_NAME,
   DEFAULT_OPS_ADDRESS,
   DEFAULT_RESYNC_MS,

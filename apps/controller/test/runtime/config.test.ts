@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       leaderElection: { enabled: true, namespace: 'scoby', leaseName: 'scoby-controller-leader' },
       opsAddress: { host: '0.0.0.0', port: 8080 },
       resyncMs: 36_000_000,
+      hookAddressRefreshMs: 60_000,
       logLevel: 'info',
     });
   });
@@ -49,6 +50,8 @@ describe('loadConfig', () => {
         '127.0.0.1:9090',
         '--resync-period',
         '1h30m',
+        '--hook-address-refresh',
+        '45s',
         '--log-level',
         'debug',
       ],
@@ -58,6 +61,7 @@ describe('loadConfig', () => {
         CLUSTER_DOMAIN: 'corp.internal',
         SCOBY_HOOK_FORM_FACTOR_FORMAT: 'object',
         SCOBY_FORM_FACTOR_PLUGINS: 'ignored-when-the-flag-is-given',
+        SCOBY_HOOK_ADDRESS_REFRESH: '5m',
         LOG_LEVEL: 'error',
       },
     );
@@ -72,6 +76,7 @@ describe('loadConfig', () => {
       leaderElection: { enabled: false },
       opsAddress: { host: '127.0.0.1', port: 9090 },
       resyncMs: 5_400_000,
+      hookAddressRefreshMs: 45_000,
       logLevel: 'debug',
     });
   });
@@ -80,6 +85,11 @@ describe('loadConfig', () => {
     const config = configOf([], { ...BASE_ENV, SCOBY_FORM_FACTOR_PLUGINS: ' @acme/lambda ,, ./job.js', LOG_LEVEL: 'WARN' });
     expect(config.formFactorPlugins).toEqual(['@acme/lambda', './job.js']);
     expect(config.logLevel).toBe('warn');
+  });
+
+  it('takes the hook address refresh from the environment when no flag is given', () => {
+    expect(configOf([], { ...BASE_ENV, SCOBY_HOOK_ADDRESS_REFRESH: ' 2m30s ' }).hookAddressRefreshMs).toBe(150_000);
+    expect(configOf([], { ...BASE_ENV, SCOBY_HOOK_ADDRESS_REFRESH: ' ' }).hookAddressRefreshMs).toBe(60_000);
   });
 
   it('names the lease and the bind address', () => {
@@ -129,6 +139,8 @@ describe('loadConfig', () => {
         'localhost',
         '--resync-period',
         'soon',
+        '--hook-address-refresh',
+        'often',
         '--log-level',
         'loud',
       ],
@@ -147,6 +159,7 @@ describe('loadConfig', () => {
       '--leader-election-lease-name: "Leader!" is not a valid Lease name (lowercase letters, digits, "-" and ".", starting and ending with a letter or digit, at most 253 characters)',
       '--metrics-bind-address: must be host:port or :port with a port from 0 to 65535, got "localhost"',
       '--resync-period: "soon" is not a duration (examples: 10h, 30m, 1h30m, 90s)',
+      '--hook-address-refresh: "often" is not a duration (examples: 10h, 30m, 1h30m, 90s)',
       '--log-level: must be one of trace, debug, info, warn, error, fatal, silent, got "loud"',
     ]);
   });
@@ -158,6 +171,15 @@ describe('loadConfig', () => {
       '--metrics-bind-address: must be host:port or :port with a port from 0 to 65535, got ":70000"',
     ]);
     expect(errorsOf(['--resync-period', '0s'], BASE_ENV)).toEqual(['--resync-period: must be greater than zero, got "0s"']);
+    expect(errorsOf(['--hook-address-refresh', '0'], BASE_ENV)).toEqual([
+      '--hook-address-refresh: must be greater than zero, got "0"',
+    ]);
+    expect(errorsOf([], { ...BASE_ENV, SCOBY_HOOK_ADDRESS_REFRESH: '60' })).toEqual([
+      'SCOBY_HOOK_ADDRESS_REFRESH: "60" is not a duration (examples: 10h, 30m, 1h30m, 90s)',
+    ]);
+    expect(errorsOf([], { ...BASE_ENV, SCOBY_HOOK_ADDRESS_REFRESH: '0ms' })).toEqual([
+      'SCOBY_HOOK_ADDRESS_REFRESH: must be greater than zero, got "0ms"',
+    ]);
     expect(errorsOf([], { ...BASE_ENV, LOG_LEVEL: 'verbose' })).toEqual([
       'LOG_LEVEL: must be one of trace, debug, info, warn, error, fatal, silent, got "verbose"',
     ]);

@@ -90,6 +90,7 @@ export async function runController(options: RunOptions, io: CliIo): Promise<num
     concurrency: config.concurrency,
     plugins: formFactors.plugins,
     hookFormFactorFormat: config.hookFormFactorFormat,
+    hookAddressRefreshMs: config.hookAddressRefreshMs,
     leaderElection: config.leaderElection,
     resyncMs: config.resyncMs,
     logger,
