@@ -1,8 +1,7 @@
 /** The parent's side of the API server child process. */
-import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { ServerReply, ServerRequest } from './api-server-protocol.ts';
+import { forkBenchChild, type ProcessUsage } from './child-process.ts';
 
 export interface ApiServerProcess {
   kubeConfig(): KubeConfig;
@@ -10,52 +9,28 @@ export interface ApiServerProcess {
   /** `METHOD path` of every non-GET request since the last clear. */
   writes(): Promise<string[]>;
   /** Peak RSS and CPU time (user + system) of the API server process so far. */
-  usage(): Promise<{ maxRssKiB: number; cpuSeconds: number }>;
+  usage(): Promise<ProcessUsage>;
   stop(): Promise<void>;
 }
 
 export async function startApiServerProcess(): Promise<ApiServerProcess> {
-  const child = fork(fileURLToPath(new URL('./api-server-process.ts', import.meta.url)), {
-    // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the API server.
-    execArgv: ['--import', 'tsx', ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const ready = await nextReply(child, 'ready');
-  const ask = async <K extends ServerReply['kind']>(request: ServerRequest, kind: K) => {
-    const answer = nextReply(child, kind);
-    child.send(request);
-    return answer;
-  };
+  // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the API server.
+  const child = await forkBenchChild<ServerRequest, ServerReply>(
+    new URL('./api-server-process.ts', import.meta.url),
+    process.env.BENCH_SERVER_NODE_ARGS,
+  );
   return {
     kubeConfig() {
       const config = new KubeConfig();
-      config.loadFromString(ready.kubeconfig);
+      config.loadFromString(child.ready.kubeconfig);
       return config;
     },
-    clearRequestLog: async () => void (await ask({ kind: 'clear-log' }, 'cleared')),
-    writes: async () => (await ask({ kind: 'writes' }, 'writes')).writes,
+    clearRequestLog: async () => void (await child.ask({ kind: 'clear-log' }, 'cleared')),
+    writes: async () => (await child.ask({ kind: 'writes' }, 'writes')).writes,
     usage: async () => {
-      const { maxRssKiB, cpuSeconds } = await ask({ kind: 'usage' }, 'usage');
+      const { maxRssKiB, cpuSeconds } = await child.ask({ kind: 'usage' }, 'usage');
       return { maxRssKiB, cpuSeconds };
     },
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => resolve());
-        child.send({ kind: 'stop' } satisfies ServerRequest);
-      }),
+    stop: () => child.exit({ kind: 'stop' }),
   };
-}
-
-function nextReply<K extends ServerReply['kind']>(child: ChildProcess, kind: K): Promise<Extract<ServerReply, { kind: K }>> {
-  return new Promise((resolve, reject) => {
-    const onMessage = (message: ServerReply) => {
-      if (message.kind !== kind) return;
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      resolve(message as Extract<ServerReply, { kind: K }>);
-    };
-    const onExit = (code: number | null) => reject(new Error(`API server process exited with code ${code}`));
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-  });
 }

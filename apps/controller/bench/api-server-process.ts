@@ -1,9 +1,10 @@
 /**
- * The in-memory API server in a child process, so that the bench process holds only the controller
- * (or the floor loop) and its peak RSS is the controller's. Talks to the parent over IPC.
+ * The in-memory API server in a child process of its own, so that its CPU and memory are counted
+ * apart from the controller's and the harness's. Talks to the parent over IPC.
  */
 import { startApiServer } from '@scoby/in-memory-apiserver';
 import type { ServerReply, ServerRequest } from './api-server-protocol.ts';
+import { ownUsage } from './child-process.ts';
 
 const server = await startApiServer({
   // Deployments become ready as soon as the simulator sees them: the bench measures the controller.
@@ -26,11 +27,9 @@ process.on('message', (message: ServerRequest) => {
       reply({ kind: 'writes', writes: writes.map((entry) => `${entry.method} ${entry.path}`) });
       return;
     }
-    case 'usage': {
-      const usage = process.resourceUsage();
-      reply({ kind: 'usage', maxRssKiB: usage.maxRSS, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6 });
+    case 'usage':
+      reply({ kind: 'usage', ...ownUsage() });
       return;
-    }
     case 'stop':
       void server.stop().then(() => process.exit(0));
       return;

@@ -21,7 +21,7 @@ export async function runFloor(count: number, concurrency: number): Promise<Meas
   const uids = new Map((await client.list(INSTANCES, NAMESPACE)).items.map((item) => [item.metadata.name ?? '', item.metadata.uid ?? '']));
   const readiness = await watchReadiness(kubeConfig, client, count);
 
-  const measure = await startMeasurement(server);
+  const measure = await startMeasurement({ server });
   await inParallel(count, concurrency, async (index) => {
     const name = instanceName(index);
     const owner = { name, uid: uids.get(name) ?? '' };

@@ -1,18 +1,20 @@
 /**
  * One controller run: a fresh API server with the world already in it, then the controller starts
- * and the clock runs until every instance is Ready=True. Then the steady state: every instance is
- * reconciled again and the writes are counted.
+ * in a process of its own and the clock runs until every instance is Ready=True. Then the steady
+ * state: every instance is reconciled again and the writes are counted.
  */
 import { startHookServer, type HookServer } from '@scoby/hooks-v1';
-import pino from 'pino';
-import { startController } from '../src/controller/manager.ts';
 import { DynamicClient } from '../src/kube/dynamic-client.ts';
 import { startApiServerProcess } from './api-server-client.ts';
+import { startControllerProcess } from './controller-client.ts';
 import { watchReadiness } from './readiness.ts';
-import { startMeasurement, type Measurement } from './measure.ts';
-import { DEPLOYMENTS, NAMESPACE, REGISTRATION, SCOBY_NAMESPACE, SERVICES, WORLD_WRITE_PATHS, createWorld, registration, updateFlagsConfigMap } from './world.ts';
+import { startMeasurement, type Measurement, type ProcessFigures } from './measure.ts';
+import { DEPLOYMENTS, NAMESPACE, SERVICES, WORLD_WRITE_PATHS, createWorld, registration, updateFlagsConfigMap } from './world.ts';
 
 export interface ControllerRun extends Measurement {
+  controller: ProcessFigures;
+  /** RSS of the controller process with its code loaded, before the controller started. */
+  controllerLoadedRssMiB: number;
   /** Non-GET requests while every instance was reconciled again after convergence. */
   steadyStateWrites: string[];
   steadyStateReconciles: number;
@@ -29,22 +31,15 @@ export interface ControllerRunOptions {
 
 export async function runController(options: ControllerRunOptions): Promise<ControllerRun> {
   const server = await startApiServerProcess();
+  const controller = await startControllerProcess();
   const hook: HookServer | undefined = options.withHook ? await startHookServer({ preReconcile: () => undefined }) : undefined;
   const kubeConfig = server.kubeConfig();
   const client = new DynamicClient(kubeConfig);
   await createWorld(client, options.count, options.concurrency * 4, registration(hook?.url));
   const readiness = await watchReadiness(kubeConfig, client, options.count);
 
-  const measure = await startMeasurement(server);
-  const controller = startController({
-    kubeConfig,
-    scobyNamespace: SCOBY_NAMESPACE,
-    clusterDomain: 'cluster.local',
-    concurrency: options.concurrency,
-    plugins: [],
-    leaderElection: { enabled: false },
-    logger: pino({ level: process.env.LOG_LEVEL ?? 'silent' }),
-  });
+  const measure = await startMeasurement({ server, controller });
+  await controller.start(kubeConfig, options.concurrency);
   await readiness.allReady();
   const measurement = await measure();
   await expectChildren(client, options.count);
@@ -54,13 +49,13 @@ export async function runController(options: ControllerRunOptions): Promise<Cont
   if (options.steadyState) {
     // Late events of the convergence (the last status writes coming back through the watch) settle first.
     await sleep(2_000);
-    const before = await reconciles(controller.metrics.registry);
+    const before = await controller.reconciles();
     await server.clearRequestLog();
     await updateFlagsConfigMap(client, '2');
     // The ConfigMap change makes every instance of the registration reconcile again.
-    await waitUntil(async () => (await reconciles(controller.metrics.registry)) - before >= options.count, 120_000);
+    await waitUntil(async () => (await controller.reconciles()) - before >= options.count, 120_000);
     await sleep(2_000);
-    steadyStateReconciles = (await reconciles(controller.metrics.registry)) - before;
+    steadyStateReconciles = (await controller.reconciles()) - before;
     steadyStateWrites = (await server.writes()).filter((write) => write !== `PUT ${WORLD_WRITE_PATHS.configMap}`);
   }
 
@@ -69,7 +64,8 @@ export async function runController(options: ControllerRunOptions): Promise<Cont
   client.close();
   await hook?.close();
   await server.stop();
-  return { ...measurement, steadyStateWrites, steadyStateReconciles };
+  if (!measurement.controller) throw new Error('the controller process reported no usage');
+  return { ...measurement, controller: measurement.controller, controllerLoadedRssMiB: controller.loadedRssMiB, steadyStateWrites, steadyStateReconciles };
 }
 
 async function expectChildren(client: DynamicClient, count: number): Promise<void> {
@@ -78,13 +74,6 @@ async function expectChildren(client: DynamicClient, count: number): Promise<voi
   if (deployments !== count || services !== count) {
     throw new Error(`expected ${count} Deployments and Services, found ${deployments} and ${services}`);
   }
-}
-
-async function reconciles(registry: import('prom-client').Registry): Promise<number> {
-  const metric = registry.getSingleMetric('scoby_reconcile_total');
-  if (!metric) return 0;
-  const { values } = await metric.get();
-  return values.filter((value) => value.labels.registration === REGISTRATION).reduce((sum, value) => sum + value.value, 0);
 }
 
 function sleep(ms: number): Promise<void> {

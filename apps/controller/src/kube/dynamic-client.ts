@@ -42,6 +42,10 @@ export function resourcePath(ref: ResourceRef, namespace?: string, name?: string
 export class DynamicClient {
   readonly #kubeConfig: KubeConfig;
   readonly #server: URL;
+  /** The server's host name, an IPv6 address without its brackets. */
+  readonly #hostname: string;
+  /** The server URL's path without a trailing slash, prefixed to every request path. */
+  readonly #basePath: string;
   readonly #agent: http.Agent;
   readonly #discovery = new Map<string, Promise<Map<string, ResourceRef>>>();
 
@@ -50,6 +54,8 @@ export class DynamicClient {
     if (!cluster) throw new Error('the kubeconfig has no current cluster');
     this.#kubeConfig = kubeConfig;
     this.#server = new URL(cluster.server);
+    this.#hostname = this.#server.hostname.replace(/^\[(.*)\]$/, '$1');
+    this.#basePath = this.#server.pathname.replace(/\/$/, '');
     const secure = this.#server.protocol === 'https:';
     this.#agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
   }
@@ -59,12 +65,18 @@ export class DynamicClient {
   }
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-    const url = new URL(this.#server.pathname.replace(/\/$/, '') + path, this.#server);
+    const query = new URLSearchParams();
     for (const [key, value] of Object.entries(options.query ?? {})) {
-      if (value !== undefined) url.searchParams.set(key, value);
+      if (value !== undefined) query.set(key, value);
     }
+    const search = query.size > 0 ? `?${query.toString()}` : '';
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    // Host and path as options: parsing a URL per request was a measurable share of the controller CPU.
     const requestOptions: https.RequestOptions = {
+      protocol: this.#server.protocol,
+      hostname: this.#hostname,
+      port: this.#server.port,
+      path: this.#basePath + path + search,
       method,
       headers: {
         Accept: 'application/json',
@@ -79,9 +91,9 @@ export class DynamicClient {
     // TLS settings stay on the request options, so the pooled agent can take its place unless the
     // cluster is reached through a proxy, which needs client-node's proxy agent.
     if (!this.#kubeConfig.getCurrentCluster()?.proxyUrl) requestOptions.agent = this.#agent;
-    const transport = url.protocol === 'https:' ? https : http;
+    const transport = this.#server.protocol === 'https:' ? https : http;
     return new Promise<T>((resolve, reject) => {
-      const request = transport.request(url, requestOptions, (response) => {
+      const request = transport.request(requestOptions, (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('error', reject);

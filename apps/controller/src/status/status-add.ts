@@ -41,8 +41,10 @@ function removeAt(status: Status, segments: readonly string[]): void {
 }
 
 /**
- * Applies the entries in list order to a copy of `status`. `sourceMap` maps normalised spec paths to
- * the literal values rendering produced; `allowed` tells whether the status schema admits a path.
+ * Applies the entries in list order to a copy of `status`; without entries, `status` itself comes
+ * back (most registrations have none, and every reconcile passes here). `sourceMap` maps normalised
+ * spec paths to the literal values rendering produced; `allowed` tells whether the status schema
+ * admits a path.
  */
 export function applyStatusAdd(
   status: Status,
@@ -50,6 +52,7 @@ export function applyStatusAdd(
   sourceMap: Readonly<Record<string, string>>,
   allowed: (segments: readonly string[]) => boolean,
 ): Status {
+  if (entries.length === 0) return status;
   const result = structuredClone(status);
   for (const entry of entries) {
     const target = statusSegments(entry.path);

@@ -151,6 +151,10 @@ describe('statusConfiguration.add (§8.9)', () => {
     });
     expect(status.nested.value).toBe('stale');
   });
+  it('returns the status itself when there are no entries', () => {
+    const status = { nested: { value: 'kept' } };
+    expect(applyStatusAdd(status, [], {}, () => true)).toBe(status);
+  });
 });
 
 describe('status merge patch (§8.11)', () => {

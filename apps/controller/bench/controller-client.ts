@@ -1,0 +1,32 @@
+/** The parent's side of the controller child process. */
+import type { KubeConfig } from '@kubernetes/client-node';
+import { forkBenchChild, type ProcessUsage } from './child-process.ts';
+import type { ControllerReply, ControllerRequest } from './controller-protocol.ts';
+
+export interface ControllerProcess {
+  /** RSS of the process with its code loaded, before the controller started. */
+  readonly loadedRssMiB: number;
+  start(kubeConfig: KubeConfig, concurrency: number): Promise<void>;
+  reconciles(): Promise<number>;
+  usage(): Promise<ProcessUsage>;
+  stop(): Promise<void>;
+}
+
+export async function startControllerProcess(): Promise<ControllerProcess> {
+  // BENCH_CONTROLLER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the controller.
+  const child = await forkBenchChild<ControllerRequest, ControllerReply>(
+    new URL('./controller-process.ts', import.meta.url),
+    process.env.BENCH_CONTROLLER_NODE_ARGS,
+  );
+  return {
+    loadedRssMiB: child.ready.rssMiB,
+    start: async (kubeConfig, concurrency) =>
+      void (await child.ask({ kind: 'start', kubeconfig: kubeConfig.exportConfig(), concurrency }, 'started')),
+    reconciles: async () => (await child.ask({ kind: 'reconciles' }, 'reconciles')).count,
+    usage: async () => {
+      const { maxRssKiB, cpuSeconds } = await child.ask({ kind: 'usage' }, 'usage');
+      return { maxRssKiB, cpuSeconds };
+    },
+    stop: () => child.exit({ kind: 'stop' }),
+  };
+}

@@ -1,0 +1,16 @@
+/** Messages between the bench and its controller child process. */
+import type { ProcessUsage } from './child-process.ts';
+
+export type ControllerRequest =
+  | { kind: 'start'; kubeconfig: string; concurrency: number }
+  | { kind: 'reconciles' }
+  | { kind: 'usage' }
+  | { kind: 'stop' };
+
+export type ControllerReply =
+  /** `rssMiB`: the process's RSS with its code loaded, before the controller starts. */
+  | { kind: 'ready'; rssMiB: number }
+  | { kind: 'started' }
+  /** Reconciles of the bench's registration so far (scoby_reconcile_total). */
+  | { kind: 'reconciles'; count: number }
+  | ({ kind: 'usage' } & ProcessUsage);
