@@ -33,7 +33,9 @@ for (const [name, version] of Object.entries(optional)) {
   added++;
 }
 if (added > 0) {
-  lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  lock.packages = Object.fromEntries(
+    Object.entries(packages).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
   writeFileSync(path, `${JSON.stringify(lock, null, 2)}\n`);
   console.log(`complete-lockfile: added ${added} optional nx platform entries to package-lock.json`);
 }

@@ -40,7 +40,12 @@ export class ClusterHandle {
    * server does not serve yet (a CRD applied just before) is retried until served.
    */
   async apply(manifests: string | KubeObject | readonly KubeObject[]): Promise<KubeObject[]> {
-    const objects = typeof manifests === 'string' ? parseManifests(manifests) : Array.isArray(manifests) ? manifests : [manifests as KubeObject];
+    const objects =
+      typeof manifests === 'string'
+        ? parseManifests(manifests)
+        : Array.isArray(manifests)
+          ? manifests
+          : [manifests as KubeObject];
     const applied: KubeObject[] = [];
     for (const object of objects) {
       const what = `${object.kind} "${object.metadata.namespace ? `${object.metadata.namespace}/` : ''}${object.metadata.name ?? ''}"`;
@@ -59,16 +64,25 @@ export class ClusterHandle {
     const replaced: KubeObject[] = [];
     for (const object of parseManifests(manifests)) {
       replaced.push(
-        await waitFor(`${object.kind} "${object.metadata.name ?? ''}" to be replaced`, () => this.client.replace(object), {
-          timeoutMs: this.timeoutMs,
-          retryOn: (error) => error instanceof KubeApiError && error.code === 409,
-        }),
+        await waitFor(
+          `${object.kind} "${object.metadata.name ?? ''}" to be replaced`,
+          () => this.client.replace(object),
+          {
+            timeoutMs: this.timeoutMs,
+            retryOn: (error) => error instanceof KubeApiError && error.code === 409,
+          },
+        ),
       );
     }
     return replaced;
   }
 
-  get(apiVersion: string, kind: string, namespace: string | undefined, name: string): Promise<KubeObject | undefined> {
+  get(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    name: string,
+  ): Promise<KubeObject | undefined> {
     return this.client.get(apiVersion, kind, namespace, name);
   }
 
@@ -77,7 +91,12 @@ export class ClusterHandle {
   }
 
   remove(object: Pick<KubeObject, 'apiVersion' | 'kind' | 'metadata'>): Promise<void> {
-    return this.client.delete(object.apiVersion, object.kind, object.metadata.namespace, object.metadata.name ?? '');
+    return this.client.delete(
+      object.apiVersion,
+      object.kind,
+      object.metadata.namespace,
+      object.metadata.name ?? '',
+    );
   }
 
   /** Distinct Events about one object (repeats are counted by the server, not listed again). */
@@ -88,7 +107,11 @@ export class ClusterHandle {
         const about = event.involvedObject as { name?: string; kind?: string } | undefined;
         return about?.name === name && (kind === undefined || about.kind === kind);
       })
-      .map((event) => ({ type: String(event.type), reason: String(event.reason), message: String(event.message) }));
+      .map((event) => ({
+        type: String(event.type),
+        reason: String(event.reason),
+        message: String(event.message),
+      }));
   }
 
   /** Waits for the probe to return something other than undefined or false; probe errors mean "not yet". */
@@ -114,14 +137,23 @@ export class ClusterHandle {
       });
     } catch (error) {
       // The object as last seen is what explains a timeout.
-      const seen = last === undefined ? 'absent' : JSON.stringify({ spec: last.spec, status: last.status }).slice(0, 2000);
+      const seen =
+        last === undefined
+          ? 'absent'
+          : JSON.stringify({ spec: last.spec, status: last.status }).slice(0, 2000);
       throw new Error(`${(error as Error).message}; last seen: ${seen}`, { cause: error });
     }
   }
 
-  async waitForGone(apiVersion: string, kind: string, namespace: string | undefined, name: string): Promise<void> {
-    await this.waitFor(`${kind} "${namespace ? `${namespace}/` : ''}${name}" to be gone`, async () =>
-      (await this.get(apiVersion, kind, namespace, name)) === undefined,
+  async waitForGone(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    name: string,
+  ): Promise<void> {
+    await this.waitFor(
+      `${kind} "${namespace ? `${namespace}/` : ''}${name}" to be gone`,
+      async () => (await this.get(apiVersion, kind, namespace, name)) === undefined,
     );
   }
 

@@ -51,5 +51,9 @@ rules:
 
 /** CRD, access for Scoby and a namespace for the instances, as one multi-document YAML. */
 export function registeredKindYaml(names: KindNames, namespace: string): string {
-  return [crdYaml(names), scobyAccessYaml(names), `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${namespace}}\n`].join('\n---\n');
+  return [
+    crdYaml(names),
+    scobyAccessYaml(names),
+    `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${namespace}}\n`,
+  ].join('\n---\n');
 }

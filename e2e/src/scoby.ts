@@ -29,9 +29,13 @@ export async function startScoby(kubeconfigYaml: string, readyTimeoutMs: number)
     logger: pino({ level: process.env.LOG_LEVEL ?? 'silent' }),
   });
   try {
-    await waitFor('the controller to lead and sync', async () => controller.isLeader() && controller.isReady(), {
-      timeoutMs: readyTimeoutMs,
-    });
+    await waitFor(
+      'the controller to lead and sync',
+      async () => controller.isLeader() && controller.isReady(),
+      {
+        timeoutMs: readyTimeoutMs,
+      },
+    );
   } catch (error) {
     await controller.stop();
     throw error;

@@ -23,7 +23,10 @@ export async function waitFor<T>(description: string, probe: Probe<T>, options: 
       lastError = error;
     }
     if (Date.now() >= deadline) {
-      const cause = lastError === undefined ? '' : `; last error: ${lastError instanceof Error ? lastError.message : String(lastError)}`;
+      const cause =
+        lastError === undefined
+          ? ''
+          : `; last error: ${lastError instanceof Error ? lastError.message : String(lastError)}`;
       throw new Error(`timed out after ${options.timeoutMs} ms waiting for ${description}${cause}`);
     }
     await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 50));

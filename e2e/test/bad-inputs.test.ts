@@ -16,19 +16,28 @@ import {
 } from '../src/index.ts';
 
 const GROUP = 'bad.e2e.scoby.dev';
-const isReady = (object: Parameters<typeof conditionOf>[0]) => conditionOf(object, 'Ready')?.status === 'True';
+const isReady = (object: Parameters<typeof conditionOf>[0]) =>
+  conditionOf(object, 'Ready')?.status === 'True';
 
 let cluster: ClusterHandle;
 let garbage: GarbageHook;
 let steadyFingerprint: unknown;
 
 /** What a write by Scoby would change: generation (spec) and the annotations carrying the desired hash. */
-const fingerprint = (object: Parameters<typeof conditionOf>[0]) => ({ generation: object?.metadata.generation, annotations: object?.metadata.annotations });
+const fingerprint = (object: Parameters<typeof conditionOf>[0]) => ({
+  generation: object?.metadata.generation,
+  annotations: object?.metadata.annotations,
+});
 
 beforeAll(async () => {
   cluster = clusterForScenario();
   garbage = await startGarbageHook();
-  for (const [kind, plural] of [['Steady', 'steadies'], ['Gadget', 'gadgets'], ['Job', 'jobs'], ['Widget', 'widgets']] as const) {
+  for (const [kind, plural] of [
+    ['Steady', 'steadies'],
+    ['Gadget', 'gadgets'],
+    ['Job', 'jobs'],
+    ['Widget', 'widgets'],
+  ] as const) {
     await cluster.apply(registeredKindYaml({ group: GROUP, kind, plural }, 'bad'));
   }
   await cluster.apply(`
@@ -70,10 +79,19 @@ spec:
 
 describe('bad inputs', () => {
   it('reports an invalid registration with every problem, and runs it once fixed', async () => {
-    await cluster.apply(gadgetRegistration('{deployment: {replicas: 1}, knativeService: {minScale: 1}}', '10s'));
-    await cluster.apply(`{apiVersion: ${GROUP}/v1, kind: Gadget, metadata: {name: g1, namespace: bad}, spec: {size: 3}}`);
-    const invalid = await cluster.waitForObject('scoby.triggermesh.io/v1alpha1', 'CRDRegistration', undefined, 'gadget', 'to be rejected', (object) =>
-      conditionOf(object, 'Ready')?.status === 'False',
+    await cluster.apply(
+      gadgetRegistration('{deployment: {replicas: 1}, knativeService: {minScale: 1}}', '10s'),
+    );
+    await cluster.apply(
+      `{apiVersion: ${GROUP}/v1, kind: Gadget, metadata: {name: g1, namespace: bad}, spec: {size: 3}}`,
+    );
+    const invalid = await cluster.waitForObject(
+      'scoby.triggermesh.io/v1alpha1',
+      'CRDRegistration',
+      undefined,
+      'gadget',
+      'to be rejected',
+      (object) => conditionOf(object, 'Ready')?.status === 'False',
     );
     const message =
       'spec.workload.formFactor: exactly one form factor may be set, found "deployment", "knativeService"; ' +
@@ -87,18 +105,31 @@ describe('bad inputs', () => {
     expect(await cluster.get('apps/v1', 'Deployment', 'bad', 'gadget-g1')).toBeUndefined();
 
     await cluster.replace(gadgetRegistration('{lambda: {}}', 'PT1S'));
-    const unknown = await cluster.waitForObject('scoby.triggermesh.io/v1alpha1', 'CRDRegistration', undefined, 'gadget', 'to name the unknown form factor', (object) =>
-      conditionOf(object, 'Ready')?.message.includes('lambda') === true,
+    const unknown = await cluster.waitForObject(
+      'scoby.triggermesh.io/v1alpha1',
+      'CRDRegistration',
+      undefined,
+      'gadget',
+      'to name the unknown form factor',
+      (object) => conditionOf(object, 'Ready')?.message.includes('lambda') === true,
     );
     expect(conditionOf(unknown, 'Ready')).toEqual({
       type: 'Ready',
       status: 'False',
       reason: 'InvalidFormFactor',
-      message: 'spec.workload.formFactor: unknown form factor "lambda" (available: "deployment", "knativeService", "statefulSet")',
+      message:
+        'spec.workload.formFactor: unknown form factor "lambda" (available: "deployment", "knativeService", "statefulSet")',
     });
 
     await cluster.replace(gadgetRegistration('{deployment: {replicas: 1}}', 'PT1S'));
-    await cluster.waitForObject('scoby.triggermesh.io/v1alpha1', 'CRDRegistration', undefined, 'gadget', 'to be Ready once fixed', isReady);
+    await cluster.waitForObject(
+      'scoby.triggermesh.io/v1alpha1',
+      'CRDRegistration',
+      undefined,
+      'gadget',
+      'to be Ready once fixed',
+      isReady,
+    );
     await cluster.waitForObject('apps/v1', 'Deployment', 'bad', 'gadget-g1', 'to be created once fixed');
   });
 
@@ -132,16 +163,29 @@ spec:
   credentials: {passwordKey: password}
 `);
     const message = 'spec.credentials: valueFrom.secretPath.name: no value at "spec.credentials.secretName"';
-    const failed = await cluster.waitForObject(`${GROUP}/v1`, 'Job', 'bad', 'missing-leaf', 'to report RenderFailed', (object) =>
-      conditionOf(object, 'Ready')?.reason === 'RenderFailed',
+    const failed = await cluster.waitForObject(
+      `${GROUP}/v1`,
+      'Job',
+      'bad',
+      'missing-leaf',
+      'to report RenderFailed',
+      (object) => conditionOf(object, 'Ready')?.reason === 'RenderFailed',
     );
     expect(conditionsOf(failed)).toEqual([
       { type: 'DeploymentReady', status: 'Unknown', reason: 'UNKNOWN', message: '' },
       { type: 'Ready', status: 'False', reason: 'RenderFailed', message },
     ]);
-    expect(await cluster.events('bad', 'missing-leaf', 'Job')).toEqual([{ type: 'Warning', reason: 'RenderFailed', message }]);
+    expect(await cluster.events('bad', 'missing-leaf', 'Job')).toEqual([
+      { type: 'Warning', reason: 'RenderFailed', message },
+    ]);
     expect(await cluster.get('apps/v1', 'Deployment', 'bad', 'job-missing-leaf')).toBeUndefined();
-    await cluster.waitForObject('apps/v1', 'Deployment', 'bad', 'job-complete', 'to be created for the healthy instance');
+    await cluster.waitForObject(
+      'apps/v1',
+      'Deployment',
+      'bad',
+      'job-complete',
+      'to be created for the healthy instance',
+    );
   });
 
   it('fails an instance whose hook answers garbage, without creating children', async () => {
@@ -164,24 +208,37 @@ metadata: {name: w1, namespace: bad}
 spec: {color: red}
 `);
     const message = 'pre-reconcile hook: invalid response: body is not a JSON object';
-    const failed = await cluster.waitForObject(`${GROUP}/v1`, 'Widget', 'bad', 'w1', 'to report HookFailed', (object) =>
-      conditionOf(object, 'Ready')?.reason === 'HookFailed',
+    const failed = await cluster.waitForObject(
+      `${GROUP}/v1`,
+      'Widget',
+      'bad',
+      'w1',
+      'to report HookFailed',
+      (object) => conditionOf(object, 'Ready')?.reason === 'HookFailed',
     );
     expect(conditionsOf(failed)).toEqual([
       { type: 'DeploymentReady', status: 'Unknown', reason: 'UNKNOWN', message: '' },
       { type: 'Ready', status: 'False', reason: 'HookFailed', message },
     ]);
-    expect(await cluster.events('bad', 'w1', 'Widget')).toEqual([{ type: 'Warning', reason: 'HookFailed', message }]);
+    expect(await cluster.events('bad', 'w1', 'Widget')).toEqual([
+      { type: 'Warning', reason: 'HookFailed', message },
+    ]);
     expect(await cluster.get('apps/v1', 'Deployment', 'bad', 'widget-w1')).toBeUndefined();
   });
 
   it('left the healthy registration and its instance exactly as they were', async () => {
-    expect(conditionsOf(await cluster.get('scoby.triggermesh.io/v1alpha1', 'CRDRegistration', undefined, 'steady'))).toEqual([
+    expect(
+      conditionsOf(
+        await cluster.get('scoby.triggermesh.io/v1alpha1', 'CRDRegistration', undefined, 'steady'),
+      ),
+    ).toEqual([
       { type: 'CRDExists', status: 'True', reason: 'CRDEXIST', message: '' },
       { type: 'ControllerReady', status: 'True', reason: 'CONTROLLERSTARTED', message: '' },
       { type: 'Ready', status: 'True', reason: 'CONDITIONSOK', message: '' },
     ]);
     expect(isReady(await cluster.get(`${GROUP}/v1`, 'Steady', 'bad', 'calm'))).toBe(true);
-    expect(fingerprint(await cluster.get('apps/v1', 'Deployment', 'bad', 'steady-calm'))).toEqual(steadyFingerprint);
+    expect(fingerprint(await cluster.get('apps/v1', 'Deployment', 'bad', 'steady-calm'))).toEqual(
+      steadyFingerprint,
+    );
   });
 });

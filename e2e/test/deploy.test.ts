@@ -6,7 +6,13 @@
  */
 import type { KubeObject } from '@scoby/kube-objects';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusterForScenario, controllerImage, deployManifests, podSpecOf, type ClusterHandle } from '../src/index.ts';
+import {
+  clusterForScenario,
+  controllerImage,
+  deployManifests,
+  podSpecOf,
+  type ClusterHandle,
+} from '../src/index.ts';
 
 let cluster: ClusterHandle;
 let manifests: KubeObject[];
@@ -16,7 +22,8 @@ beforeAll(async () => {
 });
 afterAll(() => cluster.close());
 
-const find = (kind: string, name: string) => manifests.find((object) => object.kind === kind && object.metadata.name === name);
+const find = (kind: string, name: string) =>
+  manifests.find((object) => object.kind === kind && object.metadata.name === name);
 const ALL_WRITES = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'];
 
 describe('install manifests', () => {
@@ -38,9 +45,21 @@ describe('install manifests', () => {
 
   it('grant exactly the verbs the controller uses', () => {
     expect(find('ClusterRole', 'scoby-controller')?.rules).toEqual([
-      { apiGroups: ['scoby.triggermesh.io'], resources: ['crdregistrations'], verbs: ['get', 'list', 'watch', 'update', 'patch'] },
-      { apiGroups: ['scoby.triggermesh.io'], resources: ['crdregistrations/status'], verbs: ['get', 'update', 'patch'] },
-      { apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions'], verbs: ['get', 'list', 'watch'] },
+      {
+        apiGroups: ['scoby.triggermesh.io'],
+        resources: ['crdregistrations'],
+        verbs: ['get', 'list', 'watch', 'update', 'patch'],
+      },
+      {
+        apiGroups: ['scoby.triggermesh.io'],
+        resources: ['crdregistrations/status'],
+        verbs: ['get', 'update', 'patch'],
+      },
+      {
+        apiGroups: ['apiextensions.k8s.io'],
+        resources: ['customresourcedefinitions'],
+        verbs: ['get', 'list', 'watch'],
+      },
       { apiGroups: ['apps'], resources: ['deployments'], verbs: ALL_WRITES },
       { apiGroups: [''], resources: ['services'], verbs: ALL_WRITES },
       { apiGroups: ['serving.knative.dev'], resources: ['services'], verbs: ALL_WRITES },
@@ -57,7 +76,9 @@ describe('install manifests', () => {
       clusterRoleSelectors: [{ matchLabels: { 'duck.knative.dev/addressable': 'true' } }],
     });
     for (const binding of manifests.filter((object) => object.kind.endsWith('Binding'))) {
-      expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'scoby-controller', namespace: 'scoby-system' }]);
+      expect(binding.subjects).toEqual([
+        { kind: 'ServiceAccount', name: 'scoby-controller', namespace: 'scoby-system' },
+      ]);
     }
   });
 
@@ -70,12 +91,19 @@ describe('install manifests', () => {
     expect(pod?.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });
     expect(container).toMatchObject({
       args: ['run', '--leader-elect', '--metrics-bind-address=:8080'],
-      env: [{ name: 'SCOBY_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } }, { name: 'LOG_LEVEL', value: 'info' }],
+      env: [
+        { name: 'SCOBY_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+        { name: 'LOG_LEVEL', value: 'info' },
+      ],
       ports: [{ name: 'metrics', containerPort: 8080, protocol: 'TCP' }],
       livenessProbe: { httpGet: { path: '/healthz', port: 'metrics' } },
       readinessProbe: { httpGet: { path: '/readyz', port: 'metrics' } },
       resources: { requests: { cpu: '100m', memory: '192Mi' }, limits: { memory: '512Mi' } },
-      securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
+      securityContext: {
+        allowPrivilegeEscalation: false,
+        readOnlyRootFilesystem: true,
+        capabilities: { drop: ['ALL'] },
+      },
     });
   });
 
@@ -84,12 +112,19 @@ describe('install manifests', () => {
     const withController = cluster.provider === 'memory' || image !== undefined;
     const toApply = manifests
       .filter((object) => withController || object.kind !== 'Deployment')
-      .map((object) => (object.kind === 'Deployment' && image !== undefined ? withImage(object, image) : object));
+      .map((object) =>
+        object.kind === 'Deployment' && image !== undefined ? withImage(object, image) : object,
+      );
     const applied = await cluster.apply(toApply);
     expect(applied.map((object) => object.metadata.uid !== undefined)).toEqual(toApply.map(() => true));
     if (!withController) return;
-    const ready = await cluster.waitForObject('apps/v1', 'Deployment', 'scoby-system', 'scoby-controller', 'to have two ready replicas', (object) =>
-      (object.status as { readyReplicas?: number } | undefined)?.readyReplicas === 2,
+    const ready = await cluster.waitForObject(
+      'apps/v1',
+      'Deployment',
+      'scoby-system',
+      'scoby-controller',
+      'to have two ready replicas',
+      (object) => (object.status as { readyReplicas?: number } | undefined)?.readyReplicas === 2,
     );
     expect((ready.status as { availableReplicas?: number }).availableReplicas).toBe(2);
     // Two controllers must not keep reconciling next to the one the suite runs in-process.

@@ -5,7 +5,16 @@
 import { createExampleHook } from '@scoby/example-hook';
 import type { HookServer } from '@scoby/hooks-v1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADAPTER_IMAGE, adapterOf, clusterForScenario, conditionOf, conditionsOf, registeredKindYaml, statusOf, type ClusterHandle } from '../src/index.ts';
+import {
+  ADAPTER_IMAGE,
+  adapterOf,
+  clusterForScenario,
+  conditionOf,
+  conditionsOf,
+  registeredKindYaml,
+  statusOf,
+  type ClusterHandle,
+} from '../src/index.ts';
 
 const KIND = { group: 'hooks.e2e.scoby.dev', kind: 'Mailer', plural: 'mailers' };
 const INSTANCE = ['hooks.e2e.scoby.dev/v1', 'Mailer', 'hooks', 'orders'] as const;
@@ -44,21 +53,36 @@ afterAll(async () => {
 
 describe('hooks', () => {
   it('publishes the hook URL on the registration', async () => {
-    const registration = await cluster.waitForObject('scoby.triggermesh.io/v1alpha1', 'CRDRegistration', undefined, 'mailer', 'to be Ready', (object) =>
-      conditionOf(object, 'Ready')?.status === 'True',
+    const registration = await cluster.waitForObject(
+      'scoby.triggermesh.io/v1alpha1',
+      'CRDRegistration',
+      undefined,
+      'mailer',
+      'to be Ready',
+      (object) => conditionOf(object, 'Ready')?.status === 'True',
     );
     expect(statusOf(registration).annotations).toEqual({ hookURL: hook.url });
   });
 
   it('applies the children and status the hook answers', async () => {
-    await cluster.apply('{apiVersion: hooks.e2e.scoby.dev/v1, kind: Mailer, metadata: {name: orders, namespace: hooks}, spec: {host: mail.internal}}');
-    const deployment = await cluster.waitForObject('apps/v1', 'Deployment', 'hooks', 'mailer-orders', 'to be created');
+    await cluster.apply(
+      '{apiVersion: hooks.e2e.scoby.dev/v1, kind: Mailer, metadata: {name: orders, namespace: hooks}, spec: {host: mail.internal}}',
+    );
+    const deployment = await cluster.waitForObject(
+      'apps/v1',
+      'Deployment',
+      'hooks',
+      'mailer-orders',
+      'to be created',
+    );
     expect(adapterOf(deployment)?.env).toEqual([
       { name: 'HOST', value: 'mail.internal' },
       { name: 'EXAMPLE_HOOK', value: 'on' },
     ]);
-    const instance = await cluster.waitForObject(...INSTANCE, 'to show the Deployment available', (object) =>
-      conditionOf(object, 'DeploymentReady')?.status === 'True',
+    const instance = await cluster.waitForObject(
+      ...INSTANCE,
+      'to show the Deployment available',
+      (object) => conditionOf(object, 'DeploymentReady')?.status === 'True',
     );
     expect(instance.metadata.finalizers).toEqual(['scoby.triggermesh.io/finalizer']);
     expect(statusOf(instance).annotations).toEqual({ 'example.triggermesh.io/hooked': 'true' });
@@ -71,9 +95,15 @@ describe('hooks', () => {
   });
 
   it('keeps a deleted instance until the finalize hook agrees', async () => {
-    await cluster.remove({ apiVersion: INSTANCE[0], kind: INSTANCE[1], metadata: { namespace: INSTANCE[2], name: INSTANCE[3] } });
-    const held = await cluster.waitForObject(...INSTANCE, 'to report the refused finalization', (object) =>
-      conditionOf(object, 'Ready')?.reason === 'HookFailed',
+    await cluster.remove({
+      apiVersion: INSTANCE[0],
+      kind: INSTANCE[1],
+      metadata: { namespace: INSTANCE[2], name: INSTANCE[3] },
+    });
+    const held = await cluster.waitForObject(
+      ...INSTANCE,
+      'to report the refused finalization',
+      (object) => conditionOf(object, 'Ready')?.reason === 'HookFailed',
     );
     expect(held.metadata.deletionTimestamp).toBeDefined();
     expect(conditionOf(held, 'Ready')).toEqual({

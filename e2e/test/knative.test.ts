@@ -20,7 +20,9 @@ const KIND = { group: 'knative.e2e.scoby.dev', kind: 'Function', plural: 'functi
 let cluster: ClusterHandle;
 beforeAll(async () => {
   cluster = clusterForScenario();
-  await cluster.apply(await readManifests(new URL('../fixtures/knative-serving-service-crd.yaml', import.meta.url)));
+  await cluster.apply(
+    await readManifests(new URL('../fixtures/knative-serving-service-crd.yaml', import.meta.url)),
+  );
   await cluster.apply(registeredKindYaml(KIND, 'knative'));
   await cluster.apply(`
 apiVersion: scoby.triggermesh.io/v1alpha1
@@ -49,7 +51,13 @@ metadata: {name: resize, namespace: knative}
 spec:
   width: 640
 `);
-    const ksvc = await cluster.waitForObject('serving.knative.dev/v1', 'Service', 'knative', 'fn-resize', 'to be created');
+    const ksvc = await cluster.waitForObject(
+      'serving.knative.dev/v1',
+      'Service',
+      'knative',
+      'fn-resize',
+      'to be created',
+    );
     expect(ksvc.metadata.labels).toEqual({
       'app.kubernetes.io/name': 'fn',
       'app.kubernetes.io/instance': 'resize',
@@ -59,11 +67,20 @@ spec:
       'networking.knative.dev/visibility': 'cluster-local',
     });
     expect(ksvc.metadata.ownerReferences).toEqual([
-      { apiVersion: 'knative.e2e.scoby.dev/v1', kind: 'Function', name: 'resize', uid: instance?.metadata.uid, controller: true, blockOwnerDeletion: true },
+      {
+        apiVersion: 'knative.e2e.scoby.dev/v1',
+        kind: 'Function',
+        name: 'resize',
+        uid: instance?.metadata.uid,
+        controller: true,
+        blockOwnerDeletion: true,
+      },
     ]);
     expect(ksvc.spec).toEqual({
       template: {
-        metadata: { annotations: { 'autoscaling.knative.dev/min-scale': '1', 'autoscaling.knative.dev/max-scale': '5' } },
+        metadata: {
+          annotations: { 'autoscaling.knative.dev/min-scale': '1', 'autoscaling.knative.dev/max-scale': '5' },
+        },
         spec: {
           containers: [
             {
@@ -78,13 +95,23 @@ spec:
       },
     });
     if (cluster.provider === 'k3s') {
-      await cluster.waitForObject('knative.e2e.scoby.dev/v1', 'Function', 'knative', 'resize', 'to report KnativeServiceReady Unknown', (object) =>
-        conditionOf(object, 'KnativeServiceReady')?.status === 'Unknown',
+      await cluster.waitForObject(
+        'knative.e2e.scoby.dev/v1',
+        'Function',
+        'knative',
+        'resize',
+        'to report KnativeServiceReady Unknown',
+        (object) => conditionOf(object, 'KnativeServiceReady')?.status === 'Unknown',
       );
       return;
     }
-    const ready = await cluster.waitForObject('knative.e2e.scoby.dev/v1', 'Function', 'knative', 'resize', 'to be Ready', (object) =>
-      conditionOf(object, 'Ready')?.status === 'True',
+    const ready = await cluster.waitForObject(
+      'knative.e2e.scoby.dev/v1',
+      'Function',
+      'knative',
+      'resize',
+      'to be Ready',
+      (object) => conditionOf(object, 'Ready')?.status === 'True',
     );
     expect(conditionsOf(ready)).toEqual([
       { type: 'KnativeServiceReady', status: 'True', reason: 'KNSERVICEOK', message: '' },

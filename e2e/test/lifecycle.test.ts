@@ -45,25 +45,44 @@ afterAll(() => cluster.close());
 
 describe('registration edited live', () => {
   it('reshapes every instance without a restart', async () => {
-    await cluster.replace(registration('{deployment: {replicas: 3, service: {port: 8080, targetPort: 8080}}}', 'W_'));
-    const deployment = await cluster.waitForObject('apps/v1', 'Deployment', 'life', 'worker-w1', 'to follow the edit', (object) =>
-      (object.spec as { replicas?: number }).replicas === 3,
+    await cluster.replace(
+      registration('{deployment: {replicas: 3, service: {port: 8080, targetPort: 8080}}}', 'W_'),
+    );
+    const deployment = await cluster.waitForObject(
+      'apps/v1',
+      'Deployment',
+      'life',
+      'worker-w1',
+      'to follow the edit',
+      (object) => (object.spec as { replicas?: number }).replicas === 3,
     );
     expect(envOf(deployment)).toEqual([{ name: 'W_QUEUE', value: 'jobs' }]);
     const service = await cluster.waitForObject('v1', 'Service', 'life', 'worker-w1', 'to be created');
     expect(service.spec).toMatchObject({ ports: [{ port: 8080, targetPort: 8080, protocol: 'TCP' }] });
-    const instance = await cluster.waitForObject('life.e2e.scoby.dev/v1', 'Worker', 'life', 'w1', 'to report its address', (object) =>
-      conditionOf(object, 'ServiceReady')?.status === 'True',
+    const instance = await cluster.waitForObject(
+      'life.e2e.scoby.dev/v1',
+      'Worker',
+      'life',
+      'w1',
+      'to report its address',
+      (object) => conditionOf(object, 'ServiceReady')?.status === 'True',
     );
-    expect((instance.status as { address?: unknown }).address).toEqual({ url: 'http://worker-w1.life.svc.cluster.local:8080' });
+    expect((instance.status as { address?: unknown }).address).toEqual({
+      url: 'http://worker-w1.life.svc.cluster.local:8080',
+    });
   });
 
   it('prunes the Service when the edit removes it', async () => {
     // kubectl replace: the edited registration no longer has a service block.
     await cluster.replace(registration('{deployment: {replicas: 3}}', 'W_'));
     await cluster.waitForGone('v1', 'Service', 'life', 'worker-w1');
-    const instance = await cluster.waitForObject('life.e2e.scoby.dev/v1', 'Worker', 'life', 'w1', 'to drop ServiceReady', (object) =>
-      conditionOf(object, 'ServiceReady') === undefined,
+    const instance = await cluster.waitForObject(
+      'life.e2e.scoby.dev/v1',
+      'Worker',
+      'life',
+      'w1',
+      'to drop ServiceReady',
+      (object) => conditionOf(object, 'ServiceReady') === undefined,
     );
     expect(conditionsOf(instance).map((condition) => condition.type)).toEqual(['DeploymentReady', 'Ready']);
   });
@@ -71,7 +90,11 @@ describe('registration edited live', () => {
 
 describe('registration deleted', () => {
   it('leaves the children in place and stops reconciling; a new registration adopts them', async () => {
-    await cluster.remove({ apiVersion: REGISTRATION[0], kind: REGISTRATION[1], metadata: { name: REGISTRATION[3] } });
+    await cluster.remove({
+      apiVersion: REGISTRATION[0],
+      kind: REGISTRATION[1],
+      metadata: { name: REGISTRATION[3] },
+    });
     await cluster.waitForGone(...REGISTRATION);
     await cluster.apply(worker('w1', 'emails'));
     await cluster.quiet();
@@ -79,8 +102,13 @@ describe('registration deleted', () => {
     expect(envOf(untouched)).toEqual([{ name: 'W_QUEUE', value: 'jobs' }]);
 
     await cluster.apply(registration('{deployment: {replicas: 1}}'));
-    const adopted = await cluster.waitForObject('apps/v1', 'Deployment', 'life', 'worker-w1', 'to be adopted', (object) =>
-      (object.spec as { replicas?: number }).replicas === 1,
+    const adopted = await cluster.waitForObject(
+      'apps/v1',
+      'Deployment',
+      'life',
+      'worker-w1',
+      'to be adopted',
+      (object) => (object.spec as { replicas?: number }).replicas === 1,
     );
     expect(envOf(adopted)).toEqual([{ name: 'QUEUE', value: 'emails' }]);
   });
@@ -88,20 +116,43 @@ describe('registration deleted', () => {
 
 describe('CRD deleted and recreated', () => {
   it('reports the missing CRD, then serves the recreated one', async () => {
-    await cluster.remove({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: CRD_NAME } });
+    await cluster.remove({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: CRD_NAME },
+    });
     await cluster.waitForGone('apps/v1', 'Deployment', 'life', 'worker-w1');
-    const missing = await cluster.waitForObject(...REGISTRATION, 'to miss its CRD', (object) => conditionOf(object, 'CRDExists')?.status === 'False');
+    const missing = await cluster.waitForObject(
+      ...REGISTRATION,
+      'to miss its CRD',
+      (object) => conditionOf(object, 'CRDExists')?.status === 'False',
+    );
     const notFound = `customresourcedefinitions.apiextensions.k8s.io "${CRD_NAME}" not found`;
     expect(conditionsOf(missing)).toEqual([
       { type: 'CRDExists', status: 'False', reason: 'CRDERROR', message: notFound },
-      { type: 'ControllerReady', status: 'Unknown', reason: 'UNKNOWN', message: `waiting for CRD "${CRD_NAME}"` },
+      {
+        type: 'ControllerReady',
+        status: 'Unknown',
+        reason: 'UNKNOWN',
+        message: `waiting for CRD "${CRD_NAME}"`,
+      },
       { type: 'Ready', status: 'False', reason: 'CRDERROR', message: notFound },
     ]);
 
     await cluster.apply(crdYaml(KIND));
-    await cluster.waitForObject(...REGISTRATION, 'to be Ready again', (object) => conditionOf(object, 'Ready')?.status === 'True');
+    await cluster.waitForObject(
+      ...REGISTRATION,
+      'to be Ready again',
+      (object) => conditionOf(object, 'Ready')?.status === 'True',
+    );
     await cluster.apply(worker('w2', 'reports'));
-    const deployment = await cluster.waitForObject('apps/v1', 'Deployment', 'life', 'worker-w2', 'to be created');
+    const deployment = await cluster.waitForObject(
+      'apps/v1',
+      'Deployment',
+      'life',
+      'worker-w2',
+      'to be created',
+    );
     expect(envOf(deployment)).toEqual([{ name: 'QUEUE', value: 'reports' }]);
   });
 });

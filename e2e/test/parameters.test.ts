@@ -127,7 +127,10 @@ const ADDED_ENV = {
   SHARED_KEY: { name: 'SHARED_KEY', valueFrom: { secretKeyRef: { name: 'shared-keys', key: 'api' } } },
   STAGE: { name: 'STAGE', value: 'e2e' },
 };
-const CA_BUNDLE = { name: 'ca-bundle', configMap: { name: 'cluster-ca', items: [{ key: 'ca.crt', path: 'ca.crt' }], optional: true } };
+const CA_BUNDLE = {
+  name: 'ca-bundle',
+  configMap: { name: 'cluster-ca', items: [{ key: 'ca.crt', path: 'ca.crt' }], optional: true },
+};
 
 describe('parameter customizations', () => {
   it('renders a full spec with every kind of instruction', async () => {
@@ -150,13 +153,22 @@ spec:
     uri: "//:9443?tenant=b"
   tls: {secret: web-tls, certKey: tls.crt}
 `);
-    const deployment = await cluster.waitForObject('apps/v1', 'Deployment', 'params', 'params-full', 'to be created');
+    const deployment = await cluster.waitForObject(
+      'apps/v1',
+      'Deployment',
+      'params',
+      'params-full',
+      'to be created',
+    );
     expect(adapterOf(deployment)?.env).toMatchObject([
       { name: 'API_TOKEN', valueFrom: { secretKeyRef: { name: 'api-creds', key: 'token' } } },
       { name: 'APP_GATEWAY', value: 'https://edge.params.example.com:9443/base?tenant=b' },
       { name: 'APP_MODE', value: 'fast' },
       { name: 'APP_REGION', value: 'us-east-1' },
-      { name: 'APP_SETTINGS', valueFrom: { configMapKeyRef: { name: 'db-settings', key: 'pool.conf', optional: true } } },
+      {
+        name: 'APP_SETTINGS',
+        valueFrom: { configMapKeyRef: { name: 'db-settings', key: 'pool.conf', optional: true } },
+      },
       { name: 'APP_TAGS', value: 'blue,green' },
       { name: 'DB_PASSWORD', valueFrom: { secretKeyRef: { name: 'db-secret', key: 'password' } } },
       ADDED_ENV.FEATURE_FLAGS,
@@ -173,13 +185,24 @@ spec:
     ]);
     expect(podSpecOf(deployment)?.volumes).toMatchObject([
       CA_BUNDLE,
-      { name: 'tls', secret: { secretName: 'web-tls', items: [{ key: 'tls.crt', path: 'cert.pem' }], defaultMode: 256 } },
+      {
+        name: 'tls',
+        secret: { secretName: 'web-tls', items: [{ key: 'tls.crt', path: 'cert.pem' }], defaultMode: 256 },
+      },
     ]);
   });
 
   it('renders defaults and added variables for an instance without spec', async () => {
-    await cluster.apply('{apiVersion: params.e2e.scoby.dev/v1, kind: Adapter, metadata: {name: bare, namespace: params}}');
-    const deployment = await cluster.waitForObject('apps/v1', 'Deployment', 'params', 'params-bare', 'to be created');
+    await cluster.apply(
+      '{apiVersion: params.e2e.scoby.dev/v1, kind: Adapter, metadata: {name: bare, namespace: params}}',
+    );
+    const deployment = await cluster.waitForObject(
+      'apps/v1',
+      'Deployment',
+      'params',
+      'params-bare',
+      'to be created',
+    );
     expect(adapterOf(deployment)?.env).toMatchObject([
       { name: 'API_TOKEN', valueFrom: { secretKeyRef: { name: 'api-creds', key: 'token' } } },
       { name: 'APP_MODE', value: 'fast' },
@@ -190,15 +213,27 @@ spec:
       ADDED_ENV.SHARED_KEY,
       ADDED_ENV.STAGE,
     ]);
-    expect(adapterOf(deployment)?.volumeMounts).toEqual([{ name: 'ca-bundle', mountPath: '/etc/ssl/custom' }]);
+    expect(adapterOf(deployment)?.volumeMounts).toEqual([
+      { name: 'ca-bundle', mountPath: '/etc/ssl/custom' },
+    ]);
     expect(podSpecOf(deployment)?.volumes).toMatchObject([CA_BUNDLE]);
   });
 
   it('follows a change of the controller ConfigMap without touching the instances', async () => {
-    await cluster.apply(`{apiVersion: v1, kind: ConfigMap, metadata: {name: scoby-flags, namespace: ${SCOBY_NAMESPACE}}, data: {flags: gamma}}`);
+    await cluster.apply(
+      `{apiVersion: v1, kind: ConfigMap, metadata: {name: scoby-flags, namespace: ${SCOBY_NAMESPACE}}, data: {flags: gamma}}`,
+    );
     for (const name of ['params-full', 'params-bare']) {
-      await cluster.waitForObject('apps/v1', 'Deployment', 'params', name, 'to carry FEATURE_FLAGS=gamma', (object) =>
-        (adapterOf(object)?.env as { name: string; value?: string }[]).some((env) => env.name === 'FEATURE_FLAGS' && env.value === 'gamma'),
+      await cluster.waitForObject(
+        'apps/v1',
+        'Deployment',
+        'params',
+        name,
+        'to carry FEATURE_FLAGS=gamma',
+        (object) =>
+          (adapterOf(object)?.env as { name: string; value?: string }[]).some(
+            (env) => env.name === 'FEATURE_FLAGS' && env.value === 'gamma',
+          ),
       );
     }
   });

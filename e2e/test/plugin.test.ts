@@ -3,7 +3,16 @@
  * starts (as SCOBY_FORM_FACTOR_PLUGINS would), runs instances as a StatefulSet behind a headless Service.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADAPTER_IMAGE, adapterOf, clusterForScenario, conditionOf, conditionsOf, registeredKindYaml, statusOf, type ClusterHandle } from '../src/index.ts';
+import {
+  ADAPTER_IMAGE,
+  adapterOf,
+  clusterForScenario,
+  conditionOf,
+  conditionsOf,
+  registeredKindYaml,
+  statusOf,
+  type ClusterHandle,
+} from '../src/index.ts';
 
 const KIND = { group: 'plugin.e2e.scoby.dev', kind: 'Cache', plural: 'caches' };
 const SELECTOR = {
@@ -35,20 +44,41 @@ afterAll(() => cluster.close());
 
 describe('plugin form factor', () => {
   it('runs an instance as a StatefulSet with a headless Service and reports the plugin condition', async () => {
-    await cluster.apply('{apiVersion: plugin.e2e.scoby.dev/v1, kind: Cache, metadata: {name: sessions, namespace: plugin}, spec: {maxMemory: 64Mi}}');
-    const statefulSet = await cluster.waitForObject('apps/v1', 'StatefulSet', 'plugin', 'cache-sessions', 'to be created');
+    await cluster.apply(
+      '{apiVersion: plugin.e2e.scoby.dev/v1, kind: Cache, metadata: {name: sessions, namespace: plugin}, spec: {maxMemory: 64Mi}}',
+    );
+    const statefulSet = await cluster.waitForObject(
+      'apps/v1',
+      'StatefulSet',
+      'plugin',
+      'cache-sessions',
+      'to be created',
+    );
     expect(statefulSet.spec).toMatchObject({
       serviceName: 'cache-sessions',
       replicas: 2,
       selector: { matchLabels: SELECTOR },
       template: { metadata: { labels: SELECTOR } },
     });
-    expect(adapterOf(statefulSet)).toMatchObject({ name: 'adapter', image: ADAPTER_IMAGE, env: [{ name: 'MAXMEMORY', value: '64Mi' }] });
+    expect(adapterOf(statefulSet)).toMatchObject({
+      name: 'adapter',
+      image: ADAPTER_IMAGE,
+      env: [{ name: 'MAXMEMORY', value: '64Mi' }],
+    });
     const service = await cluster.waitForObject('v1', 'Service', 'plugin', 'cache-sessions', 'to be created');
-    expect(service.spec).toMatchObject({ clusterIP: 'None', selector: SELECTOR, ports: [{ port: 6379, targetPort: 6379, protocol: 'TCP' }] });
+    expect(service.spec).toMatchObject({
+      clusterIP: 'None',
+      selector: SELECTOR,
+      ports: [{ port: 6379, targetPort: 6379, protocol: 'TCP' }],
+    });
 
-    const ready = await cluster.waitForObject('plugin.e2e.scoby.dev/v1', 'Cache', 'plugin', 'sessions', 'to be Ready', (object) =>
-      conditionOf(object, 'Ready')?.status === 'True',
+    const ready = await cluster.waitForObject(
+      'plugin.e2e.scoby.dev/v1',
+      'Cache',
+      'plugin',
+      'sessions',
+      'to be Ready',
+      (object) => conditionOf(object, 'Ready')?.status === 'True',
     );
     expect(conditionsOf(ready)).toEqual([
       { type: 'Ready', status: 'True', reason: 'CONDITIONSOK', message: '' },

@@ -4,7 +4,14 @@
  * PRIMER_* environment variables, and reports the instance Ready.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADAPTER_IMAGE, adapterOf, clusterForScenario, conditionsOf, statusOf, type ClusterHandle } from '../src/index.ts';
+import {
+  ADAPTER_IMAGE,
+  adapterOf,
+  clusterForScenario,
+  conditionsOf,
+  statusOf,
+  type ClusterHandle,
+} from '../src/index.ts';
 
 let cluster: ClusterHandle;
 beforeAll(() => {
@@ -105,8 +112,14 @@ kind: Namespace
 metadata:
   name: primer
 `);
-    const registration = await cluster.waitForObject('scoby.triggermesh.io/v1alpha1', 'CRDRegistration', undefined, 'primer', 'to be Ready', (object) =>
-      conditionsOf(object).some((condition) => condition.type === 'Ready' && condition.status === 'True'),
+    const registration = await cluster.waitForObject(
+      'scoby.triggermesh.io/v1alpha1',
+      'CRDRegistration',
+      undefined,
+      'primer',
+      'to be Ready',
+      (object) =>
+        conditionsOf(object).some((condition) => condition.type === 'Ready' && condition.status === 'True'),
     );
     expect(conditionsOf(registration)).toEqual([
       { type: 'CRDExists', status: 'True', reason: 'CRDEXIST', message: '' },
@@ -126,9 +139,22 @@ spec:
   greeting: Hello, Scoby
   times: 3
 `);
-    const owner = { apiVersion: 'primer.scoby.dev/v1', kind: 'Kuard', name: 'hello', uid: instance?.metadata.uid, controller: true, blockOwnerDeletion: true };
+    const owner = {
+      apiVersion: 'primer.scoby.dev/v1',
+      kind: 'Kuard',
+      name: 'hello',
+      uid: instance?.metadata.uid,
+      controller: true,
+      blockOwnerDeletion: true,
+    };
 
-    const deployment = await cluster.waitForObject('apps/v1', 'Deployment', 'primer', 'primer-hello', 'to be created');
+    const deployment = await cluster.waitForObject(
+      'apps/v1',
+      'Deployment',
+      'primer',
+      'primer-hello',
+      'to be created',
+    );
     expect(deployment.metadata.labels).toEqual(LABELS);
     expect(deployment.metadata.ownerReferences).toEqual([owner]);
     expect(Object.keys(deployment.metadata.annotations ?? {})).toEqual(['scoby.triggermesh.io/desired-hash']);
@@ -152,10 +178,19 @@ spec:
     const service = await cluster.waitForObject('v1', 'Service', 'primer', 'primer-hello', 'to be created');
     expect(service.metadata.labels).toEqual(LABELS);
     expect(service.metadata.ownerReferences).toEqual([owner]);
-    expect(service.spec).toMatchObject({ selector: SELECTOR, ports: [{ port: 80, targetPort: 8080, protocol: 'TCP' }] });
+    expect(service.spec).toMatchObject({
+      selector: SELECTOR,
+      ports: [{ port: 80, targetPort: 8080, protocol: 'TCP' }],
+    });
 
-    const ready = await cluster.waitForObject('primer.scoby.dev/v1', 'Kuard', 'primer', 'hello', 'to be Ready', (object) =>
-      conditionsOf(object).some((condition) => condition.type === 'Ready' && condition.status === 'True'),
+    const ready = await cluster.waitForObject(
+      'primer.scoby.dev/v1',
+      'Kuard',
+      'primer',
+      'hello',
+      'to be Ready',
+      (object) =>
+        conditionsOf(object).some((condition) => condition.type === 'Ready' && condition.status === 'True'),
     );
     expect(conditionsOf(ready)).toEqual([
       { type: 'DeploymentReady', status: 'True', reason: 'MinimumReplicasAvailable', message: '' },
@@ -167,7 +202,11 @@ spec:
   });
 
   it('deleting the instance lets garbage collection remove its children', async () => {
-    await cluster.remove({ apiVersion: 'primer.scoby.dev/v1', kind: 'Kuard', metadata: { namespace: 'primer', name: 'hello' } });
+    await cluster.remove({
+      apiVersion: 'primer.scoby.dev/v1',
+      kind: 'Kuard',
+      metadata: { namespace: 'primer', name: 'hello' },
+    });
     await cluster.waitForGone('primer.scoby.dev/v1', 'Kuard', 'primer', 'hello');
     await cluster.waitForGone('apps/v1', 'Deployment', 'primer', 'primer-hello');
     await cluster.waitForGone('v1', 'Service', 'primer', 'primer-hello');

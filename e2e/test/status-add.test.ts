@@ -4,7 +4,13 @@
  * is skipped with a Warning Event on the registration.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADAPTER_IMAGE, clusterForScenario, scobyAccessYaml, statusOf, type ClusterHandle } from '../src/index.ts';
+import {
+  ADAPTER_IMAGE,
+  clusterForScenario,
+  scobyAccessYaml,
+  statusOf,
+  type ClusterHandle,
+} from '../src/index.ts';
 
 let cluster: ClusterHandle;
 beforeAll(async () => {
@@ -82,8 +88,13 @@ spec:
 describe('statusConfiguration.add', () => {
   it('copies the rendered sink into status.sinkUri', async () => {
     await cluster.apply(forwarder('https://hooks.example.net/in'));
-    const instance = await cluster.waitForObject('status.e2e.scoby.dev/v1', 'Forwarder', 'status-add', 'orders', 'to show its sink', (object) =>
-      statusOf(object).sinkUri !== undefined,
+    const instance = await cluster.waitForObject(
+      'status.e2e.scoby.dev/v1',
+      'Forwarder',
+      'status-add',
+      'orders',
+      'to show its sink',
+      (object) => statusOf(object).sinkUri !== undefined,
     );
     expect(statusOf(instance).sinkUri).toBe('https://hooks.example.net/in');
     expect(statusOf(instance).other).toBeUndefined();
@@ -98,20 +109,31 @@ describe('statusConfiguration.add', () => {
       {
         type: 'Warning',
         reason: 'StatusPathNotInSchema',
-        message: 'statusConfiguration.add paths not allowed by the status schema of CRD "forwarders.status.e2e.scoby.dev" version v1: status.other.value',
+        message:
+          'statusConfiguration.add paths not allowed by the status schema of CRD "forwarders.status.e2e.scoby.dev" version v1: status.other.value',
       },
     ]);
   });
 
   it('follows the spec, and removes the field when the spec value is removed (kubectl patch --type=json)', async () => {
     await cluster.apply(forwarder('https://other.example.net/in'));
-    await cluster.waitForObject('status.e2e.scoby.dev/v1', 'Forwarder', 'status-add', 'orders', 'to show the new sink', (object) =>
-      statusOf(object).sinkUri === 'https://other.example.net/in',
+    await cluster.waitForObject(
+      'status.e2e.scoby.dev/v1',
+      'Forwarder',
+      'status-add',
+      'orders',
+      'to show the new sink',
+      (object) => statusOf(object).sinkUri === 'https://other.example.net/in',
     );
     const current = await cluster.get('status.e2e.scoby.dev/v1', 'Forwarder', 'status-add', 'orders');
     await cluster.client.jsonPatch(current!, [{ op: 'remove', path: '/spec/sink' }]);
-    const instance = await cluster.waitForObject('status.e2e.scoby.dev/v1', 'Forwarder', 'status-add', 'orders', 'to drop its sink', (object) =>
-      !('sinkUri' in statusOf(object)),
+    const instance = await cluster.waitForObject(
+      'status.e2e.scoby.dev/v1',
+      'Forwarder',
+      'status-add',
+      'orders',
+      'to drop its sink',
+      (object) => !('sinkUri' in statusOf(object)),
     );
     expect(statusOf(instance).observedGeneration).toBe(3);
   });

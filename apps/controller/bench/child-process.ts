@@ -42,7 +42,10 @@ export async function forkBenchChild<Request, Answer extends Reply>(
   };
 }
 
-function nextReply<Answer extends Reply, K extends Answer['kind']>(child: ChildProcess, kind: K): Promise<Extract<Answer, { kind: K }>> {
+function nextReply<Answer extends Reply, K extends Answer['kind']>(
+  child: ChildProcess,
+  kind: K,
+): Promise<Extract<Answer, { kind: K }>> {
   return new Promise((resolve, reject) => {
     const onMessage = (message: Answer) => {
       if (message.kind !== kind) return;
@@ -50,7 +53,8 @@ function nextReply<Answer extends Reply, K extends Answer['kind']>(child: ChildP
       child.off('exit', onExit);
       resolve(message as Extract<Answer, { kind: K }>);
     };
-    const onExit = (code: number | null) => reject(new Error(`bench process ${child.spawnfile} exited with code ${code}`));
+    const onExit = (code: number | null) =>
+      reject(new Error(`bench process ${child.spawnfile} exited with code ${code}`));
     child.on('message', onMessage);
     child.once('exit', onExit);
   });

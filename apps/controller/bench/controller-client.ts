@@ -21,7 +21,10 @@ export async function startControllerProcess(): Promise<ControllerProcess> {
   return {
     loadedRssMiB: child.ready.rssMiB,
     start: async (kubeConfig, concurrency) =>
-      void (await child.ask({ kind: 'start', kubeconfig: kubeConfig.exportConfig(), concurrency }, 'started')),
+      void (await child.ask(
+        { kind: 'start', kubeconfig: kubeConfig.exportConfig(), concurrency },
+        'started',
+      )),
     reconciles: async () => (await child.ask({ kind: 'reconciles' }, 'reconciles')).count,
     usage: async () => {
       const { maxRssKiB, cpuSeconds } = await child.ask({ kind: 'usage' }, 'usage');

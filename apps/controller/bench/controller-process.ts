@@ -46,7 +46,9 @@ async function reconciles(registry: Registry | undefined): Promise<number> {
   const metric = registry?.getSingleMetric('scoby_reconcile_total');
   if (!metric) return 0;
   const { values } = await metric.get();
-  return values.filter((value) => value.labels.registration === REGISTRATION).reduce((sum, value) => sum + value.value, 0);
+  return values
+    .filter((value) => value.labels.registration === REGISTRATION)
+    .reduce((sum, value) => sum + value.value, 0);
 }
 
 reply({ kind: 'ready', rssMiB: process.memoryUsage.rss() / 1024 / 1024 });

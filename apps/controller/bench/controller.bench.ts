@@ -32,7 +32,9 @@ const median = (values: number[]) => {
 const medianOf = (runs: Measurement[], figure: (run: Measurement) => number) => median(runs.map(figure));
 const describe = (runs: Measurement[]) => {
   const cpu = (label: string, figure: (run: Measurement) => number | undefined) =>
-    runs.every((run) => figure(run) !== undefined) ? [`${label} ${fmt(median(runs.map((run) => figure(run) ?? 0)))}`] : [];
+    runs.every((run) => figure(run) !== undefined)
+      ? [`${label} ${fmt(median(runs.map((run) => figure(run) ?? 0)))}`]
+      : [];
   const cpus = [
     ...cpu('controller', (run) => run.controller?.cpuSeconds),
     ...cpu('harness', (run) => run.bench.cpuSeconds),
@@ -41,16 +43,21 @@ const describe = (runs: Measurement[]) => {
   return `${runs.map((run) => fmt(run.seconds)).join(' ')}  (median ${fmt(medianOf(runs, (run) => run.seconds))}; CPU s: ${cpus.join(', ')})`;
 };
 
-console.log(`controller bench: concurrency ${CONCURRENCY} (${WORKERS} reconciles at once), floor on ${WORKERS} workers`);
+console.log(
+  `controller bench: concurrency ${CONCURRENCY} (${WORKERS} reconciles at once), floor on ${WORKERS} workers`,
+);
 for (const count of sizes) {
   const floors: Measurement[] = [];
   const controllers: ControllerRun[] = [];
   for (let round = 0; round < roundsFor(count); round++) {
-    controllers.push(await runController({ count, concurrency: CONCURRENCY, withHook: false, steadyState: round === 0 }));
+    controllers.push(
+      await runController({ count, concurrency: CONCURRENCY, withHook: false, steadyState: round === 0 }),
+    );
     floors.push(await runFloor(count, WORKERS));
   }
   const ratio = medianOf(controllers, (run) => run.seconds) / medianOf(floors, (run) => run.seconds);
-  const peak = <Run extends Measurement>(runs: Run[], figure: (run: Run) => number) => fmt(Math.max(...runs.map(figure)), 0);
+  const peak = <Run extends Measurement>(runs: Run[], figure: (run: Run) => number) =>
+    fmt(Math.max(...runs.map(figure)), 0);
   const steady = controllers[0]!;
   console.log(`\nN = ${count}`);
   console.log(`  controller s   ${describe(controllers)}`);
@@ -62,7 +69,9 @@ for (const count of sizes) {
       `harness ${peak(controllers, (run) => run.bench.peakRssMiB)}; floor process ${peak(floors, (run) => run.bench.peakRssMiB)}; ` +
       `API server process ${peak(controllers, (run) => run.server.peakRssMiB)}`,
   );
-  console.log(`  steady state   ${steady.steadyStateWrites.length} writes over ${steady.steadyStateReconciles} reconciles (target 0)`);
+  console.log(
+    `  steady state   ${steady.steadyStateWrites.length} writes over ${steady.steadyStateReconciles} reconciles (target 0)`,
+  );
   for (const write of steady.steadyStateWrites.slice(0, 10)) console.log(`    ${write}`);
 }
 
@@ -70,8 +79,12 @@ if (hookSize > 0) {
   const withoutHook: Measurement[] = [];
   const withHook: Measurement[] = [];
   for (let round = 0; round < roundsFor(hookSize); round++) {
-    withoutHook.push(await runController({ count: hookSize, concurrency: CONCURRENCY, withHook: false, steadyState: false }));
-    withHook.push(await runController({ count: hookSize, concurrency: CONCURRENCY, withHook: true, steadyState: false }));
+    withoutHook.push(
+      await runController({ count: hookSize, concurrency: CONCURRENCY, withHook: false, steadyState: false }),
+    );
+    withHook.push(
+      await runController({ count: hookSize, concurrency: CONCURRENCY, withHook: true, steadyState: false }),
+    );
   }
   const ratio = medianOf(withHook, (run) => run.seconds) / medianOf(withoutHook, (run) => run.seconds);
   console.log(`\nno-op pre-reconcile hook, N = ${hookSize}`);

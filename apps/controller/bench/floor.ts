@@ -10,7 +10,16 @@ import { startApiServerProcess } from './api-server-client.ts';
 import { inParallel } from './parallel.ts';
 import { watchReadiness } from './readiness.ts';
 import { startMeasurement, type Measurement } from './measure.ts';
-import { DEPLOYMENTS, INSTANCES, INSTANCE_API_VERSION, NAMESPACE, REGISTRATION, SERVICES, createWorld, instanceName } from './world.ts';
+import {
+  DEPLOYMENTS,
+  INSTANCES,
+  INSTANCE_API_VERSION,
+  NAMESPACE,
+  REGISTRATION,
+  SERVICES,
+  createWorld,
+  instanceName,
+} from './world.ts';
 
 export async function runFloor(count: number, concurrency: number): Promise<Measurement> {
   const server = await startApiServerProcess();
@@ -18,7 +27,12 @@ export async function runFloor(count: number, concurrency: number): Promise<Meas
   const client = new DynamicClient(kubeConfig);
   await createWorld(client, count, concurrency);
   // The uids the owner references need; read before the clock starts, as a controller's cache would hold them.
-  const uids = new Map((await client.list(INSTANCES, NAMESPACE)).items.map((item) => [item.metadata.name ?? '', item.metadata.uid ?? '']));
+  const uids = new Map(
+    (await client.list(INSTANCES, NAMESPACE)).items.map((item) => [
+      item.metadata.name ?? '',
+      item.metadata.uid ?? '',
+    ]),
+  );
   const readiness = await watchReadiness(kubeConfig, client, count);
 
   const measure = await startMeasurement({ server });
@@ -27,7 +41,13 @@ export async function runFloor(count: number, concurrency: number): Promise<Meas
     const owner = { name, uid: uids.get(name) ?? '' };
     await client.create(DEPLOYMENTS, deployment(owner));
     await client.create(SERVICES, service(owner));
-    await client.patch(INSTANCES, NAMESPACE, name, { status: readyStatus(name, new Date().toISOString().replace(/\.\d+Z$/, 'Z')) }, { subresource: 'status' });
+    await client.patch(
+      INSTANCES,
+      NAMESPACE,
+      name,
+      { status: readyStatus(name, new Date().toISOString().replace(/\.\d+Z$/, 'Z')) },
+      { subresource: 'status' },
+    );
   });
   await readiness.allReady();
   const measurement = await measure();
@@ -48,16 +68,35 @@ function childName(owner: Owner): string {
 }
 
 function selectorLabels(owner: Owner): Record<string, string> {
-  return { 'app.kubernetes.io/name': REGISTRATION, 'app.kubernetes.io/instance': owner.name, 'app.kubernetes.io/component': 'workload' };
+  return {
+    'app.kubernetes.io/name': REGISTRATION,
+    'app.kubernetes.io/instance': owner.name,
+    'app.kubernetes.io/component': 'workload',
+  };
 }
 
 function childMetadata(owner: Owner): KubeObject['metadata'] {
   return {
     name: childName(owner),
     namespace: NAMESPACE,
-    labels: { ...selectorLabels(owner), 'app.kubernetes.io/part-of': 'scoby-component', 'app.kubernetes.io/managed-by': 'scoby-controller' },
-    ownerReferences: [{ apiVersion: INSTANCE_API_VERSION, kind: 'Mailer', name: owner.name, uid: owner.uid, controller: true, blockOwnerDeletion: true }],
-    annotations: { 'scoby.triggermesh.io/desired-hash': '955736ae401df25d4847fffe01e8c73aa1603a06820787b876a88af4720be798' },
+    labels: {
+      ...selectorLabels(owner),
+      'app.kubernetes.io/part-of': 'scoby-component',
+      'app.kubernetes.io/managed-by': 'scoby-controller',
+    },
+    ownerReferences: [
+      {
+        apiVersion: INSTANCE_API_VERSION,
+        kind: 'Mailer',
+        name: owner.name,
+        uid: owner.uid,
+        controller: true,
+        blockOwnerDeletion: true,
+      },
+    ],
+    annotations: {
+      'scoby.triggermesh.io/desired-hash': '955736ae401df25d4847fffe01e8c73aa1603a06820787b876a88af4720be798',
+    },
   };
 }
 
@@ -105,9 +144,19 @@ function service(owner: Owner): KubeObject {
 }
 
 function readyStatus(name: string, now: string): Record<string, unknown> {
-  const condition = (type: string, reason: string) => ({ type, status: 'True', reason, message: '', lastTransitionTime: now });
+  const condition = (type: string, reason: string) => ({
+    type,
+    status: 'True',
+    reason,
+    message: '',
+    lastTransitionTime: now,
+  });
   return {
-    conditions: [condition('DeploymentReady', 'MinimumReplicasAvailable'), condition('Ready', 'CONDITIONSOK'), condition('ServiceReady', 'ServiceExist')],
+    conditions: [
+      condition('DeploymentReady', 'MinimumReplicasAvailable'),
+      condition('Ready', 'CONDITIONSOK'),
+      condition('ServiceReady', 'ServiceExist'),
+    ],
     address: { url: `http://${REGISTRATION}-${name}.${NAMESPACE}.svc.cluster.local` },
     observedGeneration: 1,
   };

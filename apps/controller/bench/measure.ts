@@ -25,7 +25,10 @@ export interface Measurement {
   controller?: ProcessFigures;
 }
 
-export async function startMeasurement(processes: { server: UsageSource; controller?: UsageSource }): Promise<() => Promise<Measurement>> {
+export async function startMeasurement(processes: {
+  server: UsageSource;
+  controller?: UsageSource;
+}): Promise<() => Promise<Measurement>> {
   const serverBefore = await processes.server.usage();
   const controllerBefore = await processes.controller?.usage();
   const cpuBefore = process.cpuUsage();
@@ -41,7 +44,9 @@ export async function startMeasurement(processes: { server: UsageSource; control
       seconds,
       bench,
       server,
-      ...(controllerBefore && controllerAfter ? { controller: figures(controllerBefore, controllerAfter) } : {}),
+      ...(controllerBefore && controllerAfter
+        ? { controller: figures(controllerBefore, controllerAfter) }
+        : {}),
     };
   };
 }

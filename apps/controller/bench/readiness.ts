@@ -12,12 +12,22 @@ export interface ReadinessWatch {
 }
 
 export function isReady(object: KubeObject): boolean {
-  const conditions = (object.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? [];
+  const conditions =
+    (object.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? [];
   return conditions.some((condition) => condition.type === 'Ready' && condition.status === 'True');
 }
 
-export async function watchReadiness(kubeConfig: KubeConfig, client: DynamicClient, count: number): Promise<ReadinessWatch> {
-  const informer = new SharedInformer({ kubeConfig, lister: client, resource: INSTANCES, namespaces: [NAMESPACE] });
+export async function watchReadiness(
+  kubeConfig: KubeConfig,
+  client: DynamicClient,
+  count: number,
+): Promise<ReadinessWatch> {
+  const informer = new SharedInformer({
+    kubeConfig,
+    lister: client,
+    resource: INSTANCES,
+    namespaces: [NAMESPACE],
+  });
   const ready = new Set<string>();
   let notify: (() => void) | undefined;
   const observe = (object: KubeObject) => {

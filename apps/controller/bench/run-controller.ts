@@ -9,7 +9,15 @@ import { startApiServerProcess } from './api-server-client.ts';
 import { startControllerProcess } from './controller-client.ts';
 import { watchReadiness } from './readiness.ts';
 import { startMeasurement, type Measurement, type ProcessFigures } from './measure.ts';
-import { DEPLOYMENTS, NAMESPACE, SERVICES, WORLD_WRITE_PATHS, createWorld, registration, updateFlagsConfigMap } from './world.ts';
+import {
+  DEPLOYMENTS,
+  NAMESPACE,
+  SERVICES,
+  WORLD_WRITE_PATHS,
+  createWorld,
+  registration,
+  updateFlagsConfigMap,
+} from './world.ts';
 
 export interface ControllerRun extends Measurement {
   controller: ProcessFigures;
@@ -32,7 +40,9 @@ export interface ControllerRunOptions {
 export async function runController(options: ControllerRunOptions): Promise<ControllerRun> {
   const server = await startApiServerProcess();
   const controller = await startControllerProcess();
-  const hook: HookServer | undefined = options.withHook ? await startHookServer({ preReconcile: () => undefined }) : undefined;
+  const hook: HookServer | undefined = options.withHook
+    ? await startHookServer({ preReconcile: () => undefined })
+    : undefined;
   const kubeConfig = server.kubeConfig();
   const client = new DynamicClient(kubeConfig);
   await createWorld(client, options.count, options.concurrency * 4, registration(hook?.url));
@@ -56,7 +66,9 @@ export async function runController(options: ControllerRunOptions): Promise<Cont
     await waitUntil(async () => (await controller.reconciles()) - before >= options.count, 120_000);
     await sleep(2_000);
     steadyStateReconciles = (await controller.reconciles()) - before;
-    steadyStateWrites = (await server.writes()).filter((write) => write !== `PUT ${WORLD_WRITE_PATHS.configMap}`);
+    steadyStateWrites = (await server.writes()).filter(
+      (write) => write !== `PUT ${WORLD_WRITE_PATHS.configMap}`,
+    );
   }
 
   readiness.stop();
@@ -65,7 +77,13 @@ export async function runController(options: ControllerRunOptions): Promise<Cont
   await hook?.close();
   await server.stop();
   if (!measurement.controller) throw new Error('the controller process reported no usage');
-  return { ...measurement, controller: measurement.controller, controllerLoadedRssMiB: controller.loadedRssMiB, steadyStateWrites, steadyStateReconciles };
+  return {
+    ...measurement,
+    controller: measurement.controller,
+    controllerLoadedRssMiB: controller.loadedRssMiB,
+    steadyStateWrites,
+    steadyStateReconciles,
+  };
 }
 
 async function expectChildren(client: DynamicClient, count: number): Promise<void> {
@@ -83,7 +101,8 @@ function sleep(ms: number): Promise<void> {
 async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`steady state: not every instance was reconciled within ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`steady state: not every instance was reconciled within ${timeoutMs} ms`);
     await sleep(50);
   }
 }

@@ -13,13 +13,33 @@ export const NAMESPACE = 'bench';
 export const FLAGS_CONFIGMAP = 'scoby-flags';
 export const REGISTRATION = 'mailer';
 export const INSTANCE_API_VERSION = 'notify.example.com/v1';
-export const INSTANCES: ResourceRef = { group: 'notify.example.com', version: 'v1', resource: 'mailers', namespaced: true };
-export const DEPLOYMENTS: ResourceRef = { group: 'apps', version: 'v1', resource: 'deployments', namespaced: true };
+export const INSTANCES: ResourceRef = {
+  group: 'notify.example.com',
+  version: 'v1',
+  resource: 'mailers',
+  namespaced: true,
+};
+export const DEPLOYMENTS: ResourceRef = {
+  group: 'apps',
+  version: 'v1',
+  resource: 'deployments',
+  namespaced: true,
+};
 export const SERVICES: ResourceRef = { group: '', version: 'v1', resource: 'services', namespaced: true };
 const CONFIGMAPS: ResourceRef = { group: '', version: 'v1', resource: 'configmaps', namespaced: true };
 const NAMESPACES: ResourceRef = { group: '', version: 'v1', resource: 'namespaces', namespaced: false };
-const CRDS: ResourceRef = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', namespaced: false };
-const REGISTRATIONS: ResourceRef = { group: 'scoby.triggermesh.io', version: 'v1alpha1', resource: 'crdregistrations', namespaced: false };
+const CRDS: ResourceRef = {
+  group: 'apiextensions.k8s.io',
+  version: 'v1',
+  resource: 'customresourcedefinitions',
+  namespaced: false,
+};
+const REGISTRATIONS: ResourceRef = {
+  group: 'scoby.triggermesh.io',
+  version: 'v1alpha1',
+  resource: 'crdregistrations',
+  namespaced: false,
+};
 
 export function registration(hookUrl?: string): KubeObject {
   return {
@@ -43,12 +63,17 @@ export function registration(hookUrl?: string): KubeObject {
           add: {
             toEnv: [
               { name: 'POD_NAMESPACE', valueFrom: { field: { fieldPath: 'metadata.namespace' } } },
-              { name: 'FEATURE_FLAGS', valueFromControllerConfigMap: { name: FLAGS_CONFIGMAP, key: 'flags' } },
+              {
+                name: 'FEATURE_FLAGS',
+                valueFromControllerConfigMap: { name: FLAGS_CONFIGMAP, key: 'flags' },
+              },
             ],
           },
         },
       },
-      ...(hookUrl ? { hook: { version: 'v1', address: { uri: hookUrl }, capabilities: ['pre-reconcile'] } } : {}),
+      ...(hookUrl
+        ? { hook: { version: 'v1', address: { uri: hookUrl }, capabilities: ['pre-reconcile'] } }
+        : {}),
     },
   };
 }
@@ -89,7 +114,12 @@ export async function updateFlagsConfigMap(client: DynamicClient, revision: stri
 }
 
 /** Creates the world with `count` instances; the registration is created only when given. */
-export async function createWorld(client: DynamicClient, count: number, concurrency: number, withRegistration?: KubeObject): Promise<void> {
+export async function createWorld(
+  client: DynamicClient,
+  count: number,
+  concurrency: number,
+  withRegistration?: KubeObject,
+): Promise<void> {
   await client.create(CRDS, crdManifest());
   await client.create(CRDS, crdFor({ group: 'notify.example.com', kind: 'Mailer', plural: 'mailers' }));
   for (const name of [SCOBY_NAMESPACE, NAMESPACE]) {
@@ -101,7 +131,9 @@ export async function createWorld(client: DynamicClient, count: number, concurre
   if (withRegistration) await client.create(REGISTRATIONS, withRegistration);
 }
 
-export const WORLD_WRITE_PATHS = { configMap: `/api/v1/namespaces/${SCOBY_NAMESPACE}/configmaps/${FLAGS_CONFIGMAP}` };
+export const WORLD_WRITE_PATHS = {
+  configMap: `/api/v1/namespaces/${SCOBY_NAMESPACE}/configmaps/${FLAGS_CONFIGMAP}`,
+};
 
 /** A new CRD is served a moment after it is created. */
 async function waitForServed(client: DynamicClient): Promise<void> {

@@ -45,7 +45,10 @@ export class KubeClient {
     if (cluster === null) throw new Error('the kubeconfig names no current cluster');
     this.#kubeConfig = kubeConfig;
     this.#server = new URL(cluster.server);
-    this.#agent = this.#server.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+    this.#agent =
+      this.#server.protocol === 'https:'
+        ? new https.Agent({ keepAlive: true })
+        : new http.Agent({ keepAlive: true });
   }
 
   /** The resource serving a kind; discovery is asked again when a kind is unknown (CRDs come and go). */
@@ -53,7 +56,9 @@ export class KubeClient {
     const cached = this.#discovery.get(apiVersion)?.find((entry) => entry.kind === kind);
     const found = cached ?? (await this.#discover(apiVersion)).find((entry) => entry.kind === kind);
     if (found === undefined) return undefined;
-    const [group, version] = apiVersion.includes('/') ? (apiVersion.split('/') as [string, string]) : ['', apiVersion];
+    const [group, version] = apiVersion.includes('/')
+      ? (apiVersion.split('/') as [string, string])
+      : ['', apiVersion];
     return { group, version, plural: found.name, namespaced: found.namespaced };
   }
 
@@ -72,15 +77,23 @@ export class KubeClient {
 
   async pathOf(apiVersion: string, kind: string, namespace?: string, name?: string): Promise<string> {
     const resource = await this.resource(apiVersion, kind);
-    if (resource === undefined) throw new KubeApiError(404, 'NotFound', `the server does not serve kind "${kind}" in "${apiVersion}"`);
-    const base = resource.group === '' ? `/api/${resource.version}` : `/apis/${resource.group}/${resource.version}`;
-    const scope = resource.namespaced && namespace !== undefined ? `/namespaces/${encodeURIComponent(namespace)}` : '';
+    if (resource === undefined)
+      throw new KubeApiError(404, 'NotFound', `the server does not serve kind "${kind}" in "${apiVersion}"`);
+    const base =
+      resource.group === '' ? `/api/${resource.version}` : `/apis/${resource.group}/${resource.version}`;
+    const scope =
+      resource.namespaced && namespace !== undefined ? `/namespaces/${encodeURIComponent(namespace)}` : '';
     return `${base}${scope}/${resource.plural}${name === undefined ? '' : `/${encodeURIComponent(name)}`}`;
   }
 
   /** `kubectl apply --server-side --force-conflicts`. */
   async apply(object: KubeObject): Promise<KubeObject> {
-    const path = await this.pathOf(object.apiVersion, object.kind, object.metadata.namespace, object.metadata.name);
+    const path = await this.pathOf(
+      object.apiVersion,
+      object.kind,
+      object.metadata.namespace,
+      object.metadata.name,
+    );
     return this.request('PATCH', path, {
       body: object,
       contentType: 'application/apply-patch+yaml',
@@ -92,12 +105,20 @@ export class KubeClient {
   async replace(object: KubeObject): Promise<KubeObject> {
     const { apiVersion, kind, metadata } = object;
     const current = await this.get(apiVersion, kind, metadata.namespace, metadata.name ?? '');
-    if (current === undefined) throw new KubeApiError(404, 'NotFound', `${kind} "${metadata.name ?? ''}" does not exist`);
+    if (current === undefined)
+      throw new KubeApiError(404, 'NotFound', `${kind} "${metadata.name ?? ''}" does not exist`);
     const path = await this.pathOf(apiVersion, kind, metadata.namespace, metadata.name);
-    return this.request('PUT', path, { body: { ...object, metadata: { ...metadata, resourceVersion: current.metadata.resourceVersion } } });
+    return this.request('PUT', path, {
+      body: { ...object, metadata: { ...metadata, resourceVersion: current.metadata.resourceVersion } },
+    });
   }
 
-  async get(apiVersion: string, kind: string, namespace: string | undefined, name: string): Promise<KubeObject | undefined> {
+  async get(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    name: string,
+  ): Promise<KubeObject | undefined> {
     try {
       return await this.request('GET', await this.pathOf(apiVersion, kind, namespace, name));
     } catch (error) {
@@ -107,7 +128,10 @@ export class KubeClient {
   }
 
   async list(apiVersion: string, kind: string, namespace?: string): Promise<KubeObject[]> {
-    const list = await this.request<{ items?: KubeObject[] }>('GET', await this.pathOf(apiVersion, kind, namespace));
+    const list = await this.request<{ items?: KubeObject[] }>(
+      'GET',
+      await this.pathOf(apiVersion, kind, namespace),
+    );
     return list.items ?? [];
   }
 
@@ -124,7 +148,12 @@ export class KubeClient {
 
   /** A JSON patch (RFC 6902) of the object or one of its subresources, as `kubectl patch --type=json`. */
   async jsonPatch(object: KubeObject, patch: unknown[], subresource?: 'status'): Promise<KubeObject> {
-    const path = await this.pathOf(object.apiVersion, object.kind, object.metadata.namespace, object.metadata.name);
+    const path = await this.pathOf(
+      object.apiVersion,
+      object.kind,
+      object.metadata.namespace,
+      object.metadata.name,
+    );
     return this.request('PATCH', subresource === undefined ? path : `${path}/${subresource}`, {
       body: patch,
       contentType: 'application/json-patch+json',
@@ -144,7 +173,9 @@ export class KubeClient {
       agent: this.#agent,
       headers: {
         Accept: 'application/json',
-        ...(body === undefined ? {} : { 'Content-Type': options.contentType ?? 'application/json', 'Content-Length': body.length }),
+        ...(body === undefined
+          ? {}
+          : { 'Content-Type': options.contentType ?? 'application/json', 'Content-Length': body.length }),
       },
     };
     await this.#kubeConfig.applyToHTTPSOptions(requestOptions);
@@ -153,7 +184,9 @@ export class KubeClient {
       const request = transport.request(url, requestOptions, (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+        );
         response.on('error', reject);
       });
       request.on('error', reject);
@@ -162,7 +195,11 @@ export class KubeClient {
     const parsed: unknown = text === '' ? {} : JSON.parse(text);
     if (status >= 200 && status < 300) return parsed as T;
     const failure = parsed as { reason?: string; message?: string };
-    throw new KubeApiError(status, failure.reason ?? '', `${method} ${path}: HTTP ${status}: ${failure.message ?? text}`);
+    throw new KubeApiError(
+      status,
+      failure.reason ?? '',
+      `${method} ${path}: HTTP ${status}: ${failure.message ?? text}`,
+    );
   }
 
   close(): void {

@@ -7,10 +7,12 @@ import { parseAllDocuments } from 'yaml';
 export function parseManifests(text: string): KubeObject[] {
   const objects: KubeObject[] = [];
   for (const document of parseAllDocuments(text)) {
-    if (document.errors.length > 0) throw new Error(`invalid YAML: ${document.errors.map((error) => error.message).join('; ')}`);
+    if (document.errors.length > 0)
+      throw new Error(`invalid YAML: ${document.errors.map((error) => error.message).join('; ')}`);
     const value = document.toJS() as unknown;
     if (value === null || value === undefined) continue;
-    if (typeof value !== 'object' || Array.isArray(value)) throw new Error(`a manifest must be an object, got ${JSON.stringify(value)}`);
+    if (typeof value !== 'object' || Array.isArray(value))
+      throw new Error(`a manifest must be an object, got ${JSON.stringify(value)}`);
     const object = value as KubeObject & { items?: KubeObject[] };
     if (object.kind === 'List') objects.push(...(object.items ?? []));
     else objects.push(object);

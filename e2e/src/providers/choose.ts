@@ -10,13 +10,16 @@ export type ProviderName = 'memory' | 'k3s';
 export type K3sProbe = () => Promise<string | undefined>;
 
 export type ProviderChoice =
-  | { ok: true; provider: ProviderName; notice?: string }
-  | { ok: false; message: string };
+  { ok: true; provider: ProviderName; notice?: string } | { ok: false; message: string };
 
 export async function chooseProvider(choice: ClusterChoice, probeK3s: K3sProbe): Promise<ProviderChoice> {
   if (choice === 'memory') return { ok: true, provider: 'memory' };
   const obstacle = await probeK3s();
   if (obstacle === undefined) return { ok: true, provider: 'k3s' };
   if (choice === 'k3s') return { ok: false, message: `E2E_CLUSTER=k3s: cannot run k3s: ${obstacle}` };
-  return { ok: true, provider: 'memory', notice: `E2E_CLUSTER=auto: using the in-memory API server: ${obstacle}` };
+  return {
+    ok: true,
+    provider: 'memory',
+    notice: `E2E_CLUSTER=auto: using the in-memory API server: ${obstacle}`,
+  };
 }

@@ -23,7 +23,10 @@ export const testcontainersRuntime: ContainerRuntime = {
  * Starts k3s; `preload` names host images copied into k3s's containerd (e.g. the controller image of
  * E2E_CONTROLLER_IMAGE), so pods can use them without a registry.
  */
-export async function startK3sCluster(image: string, preload: readonly string[] = []): Promise<StartedCluster> {
+export async function startK3sCluster(
+  image: string,
+  preload: readonly string[] = [],
+): Promise<StartedCluster> {
   const container = await new K3sContainer(image).start();
   try {
     for (const name of preload) await importImage(container, name);
@@ -31,7 +34,11 @@ export async function startK3sCluster(image: string, preload: readonly string[] 
     await container.stop();
     throw error;
   }
-  return { provider: 'k3s', kubeconfigYaml: container.getKubeConfig(), stop: async () => void (await container.stop()) };
+  return {
+    provider: 'k3s',
+    kubeconfigYaml: container.getKubeConfig(),
+    stop: async () => void (await container.stop()),
+  };
 }
 
 type StartedK3s = Awaited<ReturnType<K3sContainer['start']>>;
@@ -45,7 +52,8 @@ async function importImage(container: StartedK3s, image: string): Promise<void> 
     await pipeline(saved, createWriteStream(archive));
     await container.copyFilesToContainer([{ source: archive, target: '/tmp/image.tar' }]);
     const result = await container.exec(['k3s', 'ctr', 'images', 'import', '/tmp/image.tar']);
-    if (result.exitCode !== 0) throw new Error(`cannot import image "${image}" into k3s: ${result.output.trim()}`);
+    if (result.exitCode !== 0)
+      throw new Error(`cannot import image "${image}" into k3s: ${result.output.trim()}`);
   } finally {
     await rm(directory, { recursive: true, force: true });
   }

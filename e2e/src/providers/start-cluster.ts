@@ -6,11 +6,17 @@ import { startK3sCluster, testcontainersRuntime } from './k3s.ts';
 import { startMemoryCluster } from './memory.ts';
 import type { StartedCluster } from './started-cluster.ts';
 
-export async function startCluster(settings: E2eSettings, log: (line: string) => void): Promise<StartedCluster> {
+export async function startCluster(
+  settings: E2eSettings,
+  log: (line: string) => void,
+): Promise<StartedCluster> {
   const choice = await chooseProvider(settings.cluster, k3sProbe(settings.k3sImage, testcontainersRuntime));
   if (!choice.ok) throw new Error(choice.message);
   if (choice.notice !== undefined) log(choice.notice);
   if (choice.provider === 'memory') return startMemoryCluster();
   log(`starting ${settings.k3sImage}`);
-  return startK3sCluster(settings.k3sImage, settings.controllerImage === undefined ? [] : [settings.controllerImage]);
+  return startK3sCluster(
+    settings.k3sImage,
+    settings.controllerImage === undefined ? [] : [settings.controllerImage],
+  );
 }

@@ -1,6 +1,12 @@
 /** Provider selection: what E2E_CLUSTER means, and the exact words when k3s cannot run. */
 import { describe, expect, it } from 'vitest';
-import { chooseProvider, DEFAULT_K3S_IMAGE, k3sProbe, readSettings, type ContainerRuntime } from '../../src/index.ts';
+import {
+  chooseProvider,
+  DEFAULT_K3S_IMAGE,
+  k3sProbe,
+  readSettings,
+  type ContainerRuntime,
+} from '../../src/index.ts';
 
 const noRuntime: ContainerRuntime = {
   connect: () => Promise.reject(new Error('Could not find a working container runtime strategy')),
@@ -21,19 +27,33 @@ const runtimeWith = (images: string[], pullError?: string): ContainerRuntime & {
 
 describe('readSettings', () => {
   it('defaults to the in-memory cluster and the default k3s image', () => {
-    expect(readSettings({})).toEqual({ ok: true, settings: { cluster: 'memory', k3sImage: DEFAULT_K3S_IMAGE, controllerImage: undefined } });
+    expect(readSettings({})).toEqual({
+      ok: true,
+      settings: { cluster: 'memory', k3sImage: DEFAULT_K3S_IMAGE, controllerImage: undefined },
+    });
   });
 
   it('reads E2E_CLUSTER, K3S_IMAGE and E2E_CONTROLLER_IMAGE, ignoring blank values', () => {
-    expect(readSettings({ E2E_CLUSTER: 'auto', K3S_IMAGE: ' rancher/k3s:v1.32.1-k3s1 ', E2E_CONTROLLER_IMAGE: 'scoby:dev' })).toEqual({
+    expect(
+      readSettings({
+        E2E_CLUSTER: 'auto',
+        K3S_IMAGE: ' rancher/k3s:v1.32.1-k3s1 ',
+        E2E_CONTROLLER_IMAGE: 'scoby:dev',
+      }),
+    ).toEqual({
       ok: true,
       settings: { cluster: 'auto', k3sImage: 'rancher/k3s:v1.32.1-k3s1', controllerImage: 'scoby:dev' },
     });
-    expect(readSettings({ E2E_CLUSTER: '', K3S_IMAGE: ' ', E2E_CONTROLLER_IMAGE: '' })).toEqual(readSettings({}));
+    expect(readSettings({ E2E_CLUSTER: '', K3S_IMAGE: ' ', E2E_CONTROLLER_IMAGE: '' })).toEqual(
+      readSettings({}),
+    );
   });
 
   it('rejects an unknown cluster choice', () => {
-    expect(readSettings({ E2E_CLUSTER: 'kind' })).toEqual({ ok: false, message: 'E2E_CLUSTER: "kind" is not one of "memory", "k3s", "auto"' });
+    expect(readSettings({ E2E_CLUSTER: 'kind' })).toEqual({
+      ok: false,
+      message: 'E2E_CLUSTER: "kind" is not one of "memory", "k3s", "auto"',
+    });
   });
 });
 
@@ -68,7 +88,10 @@ describe('chooseProvider', () => {
   const free = async () => undefined;
 
   it('uses memory without asking about k3s', async () => {
-    expect(await chooseProvider('memory', () => Promise.reject(new Error('must not be called')))).toEqual({ ok: true, provider: 'memory' });
+    expect(await chooseProvider('memory', () => Promise.reject(new Error('must not be called')))).toEqual({
+      ok: true,
+      provider: 'memory',
+    });
   });
 
   it('uses k3s when it can run, for k3s and for auto', async () => {
@@ -77,7 +100,10 @@ describe('chooseProvider', () => {
   });
 
   it('fails k3s with the reason', async () => {
-    expect(await chooseProvider('k3s', blocked)).toEqual({ ok: false, message: 'E2E_CLUSTER=k3s: cannot run k3s: no container runtime answers (x)' });
+    expect(await chooseProvider('k3s', blocked)).toEqual({
+      ok: false,
+      message: 'E2E_CLUSTER=k3s: cannot run k3s: no container runtime answers (x)',
+    });
   });
 
   it('falls back from auto to memory saying why', async () => {

@@ -2,7 +2,13 @@
  * Throughput of the in-memory API server through @kubernetes/client-node at 10,000 objects:
  * creates/s, status patches/s, and watch fan-out latency with watches open. Run: npm run bench.
  */
-import { ApiextensionsV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, Watch } from '@kubernetes/client-node';
+import {
+  ApiextensionsV1Api,
+  CustomObjectsApi,
+  PatchStrategy,
+  setHeaderOptions,
+  Watch,
+} from '@kubernetes/client-node';
 import { startApiServer } from '../src/index.ts';
 
 const OBJECTS = Number(process.env.BENCH_OBJECTS ?? 10_000);
@@ -26,7 +32,9 @@ function percentile(sorted: number[], fraction: number): number {
 }
 
 const bootStarted = performance.now();
-const server = await startApiServer({ simulate: { deployments: false, knativeServices: false, statefulSets: false } });
+const server = await startApiServer({
+  simulate: { deployments: false, knativeServices: false, statefulSets: false },
+});
 const bootMs = performance.now() - bootStarted;
 const config = server.kubeConfig();
 await config.makeApiClient(ApiextensionsV1Api).createCustomResourceDefinition({
@@ -60,10 +68,23 @@ const custom = config.makeApiClient(CustomObjectsApi);
 const base = { group: GROUP, version: 'v1', namespace: 'default', plural: 'gadgets' };
 
 const createSeconds = await inParallel(OBJECTS, (index) =>
-  custom.createNamespacedCustomObject({ ...base, body: { apiVersion: `${GROUP}/v1`, kind: 'Gadget', metadata: { name: `g-${index}` }, spec: { size: index } } }),
+  custom.createNamespacedCustomObject({
+    ...base,
+    body: {
+      apiVersion: `${GROUP}/v1`,
+      kind: 'Gadget',
+      metadata: { name: `g-${index}` },
+      spec: { size: index },
+    },
+  }),
 );
 const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
-const patchSeconds = await inParallel(OBJECTS, (index) => custom.patchNamespacedCustomObjectStatus({ ...base, name: `g-${index}`, body: { status: { observed: index } } }, merge));
+const patchSeconds = await inParallel(OBJECTS, (index) =>
+  custom.patchNamespacedCustomObjectStatus(
+    { ...base, name: `g-${index}`, body: { status: { observed: index } } },
+    merge,
+  ),
+);
 
 // Fan-out: every watcher must see each change; latency from just before the write to receipt.
 const sentAt = new Map<string, number>();
@@ -85,10 +106,14 @@ const controllers = await Promise.all(
 const FANOUT_CHANGES = 1000;
 for (let index = 0; index < FANOUT_CHANGES; index++) {
   sentAt.set(`g-${index}`, performance.now());
-  await custom.patchNamespacedCustomObject({ ...base, name: `g-${index}`, body: { spec: { size: -index } } }, merge);
+  await custom.patchNamespacedCustomObject(
+    { ...base, name: `g-${index}`, body: { spec: { size: -index } } },
+    merge,
+  );
 }
 const deadline = Date.now() + 10_000;
-while (latencies.length < FANOUT_CHANGES * WATCHERS && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+while (latencies.length < FANOUT_CHANGES * WATCHERS && Date.now() < deadline)
+  await new Promise((resolve) => setTimeout(resolve, 20));
 for (const controller of controllers) controller.abort();
 await server.stop();
 

@@ -14,7 +14,14 @@ interface CrdVersion {
 export interface CrdSpec {
   group: string;
   scope: 'Namespaced' | 'Cluster';
-  names: { plural: string; singular?: string; kind: string; listKind?: string; shortNames?: string[]; categories?: string[] };
+  names: {
+    plural: string;
+    singular?: string;
+    kind: string;
+    listKind?: string;
+    shortNames?: string[];
+    categories?: string[];
+  };
   versions: CrdVersion[];
 }
 

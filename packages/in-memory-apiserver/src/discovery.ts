@@ -16,7 +16,11 @@ export const VERSION_INFO = {
 };
 
 export function apiVersions(serverAddress: string): unknown {
-  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
+  return {
+    kind: 'APIVersions',
+    versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+  };
 }
 
 function apiGroup(group: string, versions: string[]): unknown {
@@ -26,13 +30,19 @@ function apiGroup(group: string, versions: string[]): unknown {
 
 export function apiGroupList(registry: ResourceRegistry): unknown {
   const groups = registry.groups().filter((entry) => entry.group !== '');
-  return { kind: 'APIGroupList', apiVersion: 'v1', groups: groups.map((entry) => apiGroup(entry.group, entry.versions)) };
+  return {
+    kind: 'APIGroupList',
+    apiVersion: 'v1',
+    groups: groups.map((entry) => apiGroup(entry.group, entry.versions)),
+  };
 }
 
 /** /apis/<group>, or undefined when the group is not served. */
 export function apiGroupDocument(registry: ResourceRegistry, group: string): unknown {
   const entry = registry.groups().find((candidate) => candidate.group === group && group !== '');
-  return entry === undefined ? undefined : { kind: 'APIGroup', apiVersion: 'v1', ...(apiGroup(entry.group, entry.versions) as object) };
+  return entry === undefined
+    ? undefined
+    : { kind: 'APIGroup', apiVersion: 'v1', ...(apiGroup(entry.group, entry.versions) as object) };
 }
 
 function resourceEntries(type: ResourceType): unknown[] {
@@ -46,12 +56,26 @@ function resourceEntries(type: ResourceType): unknown[] {
     ...(type.categories.length > 0 ? { categories: type.categories } : {}),
   };
   if (!type.statusSubresource) return [main];
-  return [main, { name: `${type.plural}/status`, singularName: '', namespaced: type.namespaced, kind: type.kind, verbs: ['get', 'patch', 'update'] }];
+  return [
+    main,
+    {
+      name: `${type.plural}/status`,
+      singularName: '',
+      namespaced: type.namespaced,
+      kind: type.kind,
+      verbs: ['get', 'patch', 'update'],
+    },
+  ];
 }
 
 /** /api/v1 or /apis/<group>/<version>, or undefined when nothing is served there. */
 export function apiResourceList(registry: ResourceRegistry, group: string, version: string): unknown {
   const types = registry.inGroupVersion(group, version);
   if (types.length === 0) return undefined;
-  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: groupVersion(group, version), resources: types.flatMap(resourceEntries) };
+  return {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: groupVersion(group, version),
+    resources: types.flatMap(resourceEntries),
+  };
 }

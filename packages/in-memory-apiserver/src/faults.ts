@@ -88,7 +88,12 @@ export class FaultInjector implements FaultHooks {
     const reason = REASONS[options.code] ?? 'InternalError';
     const message = options.message ?? `injected fault: ${reason}`;
     const { verb, ...where } = match;
-    this.armed.push({ match: where, verbs: verb === undefined ? undefined : [verb], remaining: options.count ?? 1, reply: () => statusReply(options.code, reason, message) });
+    this.armed.push({
+      match: where,
+      verbs: verb === undefined ? undefined : [verb],
+      remaining: options.count ?? 1,
+      reply: () => statusReply(options.code, reason, message),
+    });
   }
 
   conflictStorm(match: Omit<FaultMatch, 'verb'>, count: number): void {

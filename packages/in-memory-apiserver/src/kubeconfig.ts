@@ -10,7 +10,9 @@ function kubeconfigDocument(url: string): Record<string, unknown> {
     preferences: {},
     clusters: [{ name: CONTEXT_NAME, cluster: { server: url, 'insecure-skip-tls-verify': true } }],
     users: [{ name: CONTEXT_NAME, user: { token: 'in-memory' } }],
-    contexts: [{ name: CONTEXT_NAME, context: { cluster: CONTEXT_NAME, user: CONTEXT_NAME, namespace: 'default' } }],
+    contexts: [
+      { name: CONTEXT_NAME, context: { cluster: CONTEXT_NAME, user: CONTEXT_NAME, namespace: 'default' } },
+    ],
     'current-context': CONTEXT_NAME,
   };
 }

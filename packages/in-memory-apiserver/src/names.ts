@@ -6,7 +6,9 @@ const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[
 const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 
 function invalidName(name: string, message: string): Cause[] {
-  return [{ type: 'FieldValueInvalid', field: 'metadata.name', message: `Invalid value: "${name}": ${message}` }];
+  return [
+    { type: 'FieldValueInvalid', field: 'metadata.name', message: `Invalid value: "${name}": ${message}` },
+  ];
 }
 
 function label(name: string): Cause[] {

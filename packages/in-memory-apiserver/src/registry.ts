@@ -48,6 +48,9 @@ export class ResourceRegistry {
       for (const version of type.versions) versions.add(version);
       byGroup.set(type.group, versions);
     }
-    return [...byGroup].map(([group, versions]) => ({ group, versions: [...versions].sort(compareVersionPriority) }));
+    return [...byGroup].map(([group, versions]) => ({
+      group,
+      versions: [...versions].sort(compareVersionPriority),
+    }));
   }
 }

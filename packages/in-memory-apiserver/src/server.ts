@@ -95,19 +95,36 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<In
     startCrdController(cluster, (key) => hub.closeAll(key)),
     startGarbageCollector(cluster),
     startNamespaceController(cluster),
-    ...simulations(options).map((simulation) => startStatusSimulator(cluster, simulation, () => timestamp(cluster.now()))),
+    ...simulations(options).map((simulation) =>
+      startStatusSimulator(cluster, simulation, () => timestamp(cluster.now())),
+    ),
   ];
   const namespaceType = cluster.registry.byKey('namespaces');
   for (const name of ['default', 'kube-system', 'kube-public']) {
-    if (namespaceType) createObject(cluster, namespaceType, 'v1', undefined, { metadata: { name } }, { dryRun: false });
+    if (namespaceType)
+      createObject(cluster, namespaceType, 'v1', undefined, { metadata: { name } }, { dryRun: false });
   }
 
   let url = '';
   const sockets = new Set<Socket>();
   const server = createServer((request, response) => {
-    handleRequest({ cluster, hub, faults, log, serverAddress: () => url.replace('http://', '') }, request, response).catch((error: unknown) => {
+    handleRequest(
+      { cluster, hub, faults, log, serverAddress: () => url.replace('http://', '') },
+      request,
+      response,
+    ).catch((error: unknown) => {
       if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'application/json' });
-      response.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: String(error), reason: 'InternalError', code: 500 }));
+      response.end(
+        JSON.stringify({
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          message: String(error),
+          reason: 'InternalError',
+          code: 500,
+        }),
+      );
     });
   });
   server.on('connection', (socket) => {

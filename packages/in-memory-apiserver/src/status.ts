@@ -50,7 +50,12 @@ export function statusReply(code: number, reason: string, message: string, detai
   };
 }
 
-export function fail<T = never>(code: number, reason: string, message: string, details?: StatusDetails): Outcome<T> {
+export function fail<T = never>(
+  code: number,
+  reason: string,
+  message: string,
+  details?: StatusDetails,
+): Outcome<T> {
   return { ok: false, failure: statusReply(code, reason, message, details) };
 }
 
@@ -68,17 +73,31 @@ export function notFound<T = never>(type: ResourceType, name: string): Outcome<T
 }
 
 export function namespaceNotFound<T = never>(namespace: string): Outcome<T> {
-  return fail(404, 'NotFound', `namespaces "${namespace}" not found`, { name: namespace, kind: 'namespaces' });
+  return fail(404, 'NotFound', `namespaces "${namespace}" not found`, {
+    name: namespace,
+    kind: 'namespaces',
+  });
 }
 
 export function alreadyExists<T = never>(type: ResourceType, name: string): Outcome<T> {
-  return fail(409, 'AlreadyExists', `${qualifiedResource(type)} "${name}" already exists`, resourceDetails(type, name));
+  return fail(
+    409,
+    'AlreadyExists',
+    `${qualifiedResource(type)} "${name}" already exists`,
+    resourceDetails(type, name),
+  );
 }
 
-const MODIFIED = 'the object has been modified; please apply your changes to the latest version and try again';
+const MODIFIED =
+  'the object has been modified; please apply your changes to the latest version and try again';
 
 export function conflictReply(type: ResourceType, name: string, reason = MODIFIED): Reply {
-  return statusReply(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(type)} "${name}": ${reason}`, resourceDetails(type, name));
+  return statusReply(
+    409,
+    'Conflict',
+    `Operation cannot be fulfilled on ${qualifiedResource(type)} "${name}": ${reason}`,
+    resourceDetails(type, name),
+  );
 }
 
 export function conflict<T = never>(type: ResourceType, name: string, reason = MODIFIED): Outcome<T> {
@@ -112,8 +131,17 @@ export function resourceNotFound<T = never>(): Outcome<T> {
 }
 
 export function unsupportedMediaType<T = never>(type: ResourceType): Outcome<T> {
-  const accepted = ['application/json-patch+json', 'application/merge-patch+json', ...(type.builtin ? ['application/strategic-merge-patch+json'] : []), 'application/apply-patch+yaml'];
-  return fail(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
+  const accepted = [
+    'application/json-patch+json',
+    'application/merge-patch+json',
+    ...(type.builtin ? ['application/strategic-merge-patch+json'] : []),
+    'application/apply-patch+yaml',
+  ];
+  return fail(
+    415,
+    'UnsupportedMediaType',
+    `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
+  );
 }
 
 export function expired(requested: number, oldest: number): Reply {

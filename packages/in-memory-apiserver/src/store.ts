@@ -63,7 +63,9 @@ export class ObjectStore {
   list(key: string, namespace?: string): KubeObject[] {
     const collection = this.collections.get(key);
     if (!collection) return [];
-    const entries = [...collection].filter(([, object]) => namespace === undefined || object.metadata.namespace === namespace);
+    const entries = [...collection].filter(
+      ([, object]) => namespace === undefined || object.metadata.namespace === namespace,
+    );
     entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return entries.map(([, object]) => object);
   }
@@ -82,7 +84,13 @@ export class ObjectStore {
     const stored = { ...object, metadata: { ...object.metadata, resourceVersion: String(revision) } };
     collection.set(id, stored);
     if (stored.metadata.uid) this.uids.set(stored.metadata.uid, { key, object: stored });
-    this.emit({ type: previous ? 'MODIFIED' : 'ADDED', resourceVersion: revision, key, object: stored, ...(previous ? { previous } : {}) });
+    this.emit({
+      type: previous ? 'MODIFIED' : 'ADDED',
+      resourceVersion: revision,
+      key,
+      object: stored,
+      ...(previous ? { previous } : {}),
+    });
     return stored;
   }
 

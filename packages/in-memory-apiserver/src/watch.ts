@@ -32,9 +32,15 @@ interface OpenWatch {
 }
 
 /** The event a watcher sees for a change, given its filter: a change out of the selection is a DELETED. */
-export function eventFor(change: StoreEvent, matches: (object: KubeObject) => boolean): { type: WatchEventType; object: KubeObject } | undefined {
+export function eventFor(
+  change: StoreEvent,
+  matches: (object: KubeObject) => boolean,
+): { type: WatchEventType; object: KubeObject } | undefined {
   const now = matches(change.object);
-  if (change.type === 'DELETED') return now || (change.previous !== undefined && matches(change.previous)) ? { type: 'DELETED', object: change.object } : undefined;
+  if (change.type === 'DELETED')
+    return now || (change.previous !== undefined && matches(change.previous))
+      ? { type: 'DELETED', object: change.object }
+      : undefined;
   const before = change.previous !== undefined && matches(change.previous);
   if (change.type === 'ADDED') return now ? { type: 'ADDED', object: change.object } : undefined;
   if (now) return { type: before ? 'MODIFIED' : 'ADDED', object: change.object };
@@ -67,14 +73,18 @@ export class WatchHub {
     let backlog: StoreEvent[] = [];
     if (start === undefined || start === '' || start === '0') {
       for (const object of this.store.list(key, request.namespace)) {
-        if (request.filter.matches(object)) request.sink.write({ type: 'ADDED', object: atVersion(request.type, request.version, object) });
+        if (request.filter.matches(object))
+          request.sink.write({ type: 'ADDED', object: atVersion(request.type, request.version, object) });
       }
     } else {
       const requested = Number(start);
       const since = this.store.eventsSince(requested);
       if (this.expireNext > 0 || since.expired) {
         if (this.expireNext > 0) this.expireNext--;
-        request.sink.write({ type: 'ERROR', object: expired(requested, since.expired ? since.oldest : this.store.resourceVersion).body });
+        request.sink.write({
+          type: 'ERROR',
+          object: expired(requested, since.expired ? since.oldest : this.store.resourceVersion).body,
+        });
         request.sink.end();
         return;
       }
@@ -115,14 +125,22 @@ export class WatchHub {
     const { request } = watch;
     if (request.namespace !== undefined && change.object.metadata.namespace !== request.namespace) return;
     const event = eventFor(change, (object) => request.filter.matches(object));
-    if (event) request.sink.write({ type: event.type, object: atVersion(request.type, request.version, event.object) });
+    if (event)
+      request.sink.write({
+        type: event.type,
+        object: atVersion(request.type, request.version, event.object),
+      });
   }
 
   private bookmark(watch: OpenWatch): void {
     const { type, version } = watch.request;
     watch.request.sink.write({
       type: 'BOOKMARK',
-      object: { kind: type.kind, apiVersion: groupVersion(type.group, version), metadata: { resourceVersion: String(this.store.resourceVersion) } },
+      object: {
+        kind: type.kind,
+        apiVersion: groupVersion(type.group, version),
+        metadata: { resourceVersion: String(this.store.resourceVersion) },
+      },
     });
   }
 }

@@ -5,7 +5,8 @@
 
 export type PathRoot = 'spec' | 'status';
 
-export type ParsedPath = { ok: true; segments: string[]; normalized: string } | { ok: false; message: string };
+export type ParsedPath =
+  { ok: true; segments: string[]; normalized: string } | { ok: false; message: string };
 
 /** Normalises `$.spec.a`, `.spec.a` and `spec.a` to the segments ['spec', 'a']. */
 export function parsePath(written: string, root: PathRoot): ParsedPath {
@@ -20,7 +21,10 @@ export function parsePath(written: string, root: PathRoot): ParsedPath {
     return { ok: false, message: `invalid path ${JSON.stringify(written)}: must start with "${root}."` };
   }
   if (segments.length < 2) {
-    return { ok: false, message: `invalid path ${JSON.stringify(written)}: must name a field below "${root}"` };
+    return {
+      ok: false,
+      message: `invalid path ${JSON.stringify(written)}: must name a field below "${root}"`,
+    };
   }
   return { ok: true, segments, normalized: segments.join('.') };
 }

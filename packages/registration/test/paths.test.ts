@@ -3,7 +3,11 @@ import { parsePath } from '../src/paths.ts';
 
 describe('parsePath (env.md §2)', () => {
   it.each(['spec.a.b', '$.spec.a.b', '.spec.a.b'])('normalises %s', (written) => {
-    expect(parsePath(written, 'spec')).toEqual({ ok: true, segments: ['spec', 'a', 'b'], normalized: 'spec.a.b' });
+    expect(parsePath(written, 'spec')).toEqual({
+      ok: true,
+      segments: ['spec', 'a', 'b'],
+      normalized: 'spec.a.b',
+    });
   });
 
   it.each([

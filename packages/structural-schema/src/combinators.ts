@@ -15,10 +15,12 @@ function composite(path: string, text: string): Cause {
  * the one with most passing checks, approximated here by the first with fewest errors.
  */
 function closest(results: Cause[][]): Cause[] {
-  return results.reduce<Cause[] | undefined>(
-    (best, causes) => (best === undefined || causes.length < best.length ? causes : best),
-    undefined,
-  ) ?? [];
+  return (
+    results.reduce<Cause[] | undefined>(
+      (best, causes) => (best === undefined || causes.length < best.length ? causes : best),
+      undefined,
+    ) ?? []
+  );
 }
 
 type NodeValidator = (schema: JSONSchemaProps, value: unknown, path: string) => Cause[];
@@ -41,9 +43,14 @@ export function validateCombinators(
     const results = schema.oneOf.map(validate);
     const valid = results.filter((r) => r.length === 0).length;
     if (valid === 0) {
-      causes.push(composite(path, 'must validate one and only one schema (oneOf). Found none valid'), ...closest(results));
+      causes.push(
+        composite(path, 'must validate one and only one schema (oneOf). Found none valid'),
+        ...closest(results),
+      );
     } else if (valid > 1) {
-      causes.push(composite(path, `must validate one and only one schema (oneOf). Found ${valid} valid alternatives`));
+      causes.push(
+        composite(path, `must validate one and only one schema (oneOf). Found ${valid} valid alternatives`),
+      );
     }
   }
   if (schema.allOf !== undefined && schema.allOf.length > 0) {

@@ -9,7 +9,11 @@ import { isDns1035Label } from './name-validation.ts';
 import { childSchema, isEmbeddedResource, joinPath } from './schema-nodes.ts';
 import type { Cause, JSONSchemaProps } from './types.ts';
 
-export function validateEmbeddedResources(schema: JSONSchemaProps | undefined, value: unknown, path = ''): Cause[] {
+export function validateEmbeddedResources(
+  schema: JSONSchemaProps | undefined,
+  value: unknown,
+  path = '',
+): Cause[] {
   if (schema === undefined) return [];
   if (Array.isArray(value)) {
     return value.flatMap((item, i) => validateEmbeddedResources(schema.items, item, `${path}[${i}]`));

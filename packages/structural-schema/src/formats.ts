@@ -113,7 +113,9 @@ export function isDuration(value: string): boolean {
   for (const [, , word] of value.matchAll(WORDY_DURATION)) {
     const unit = (word ?? '').toLowerCase();
     const known = DURATION_UNITS.some((variants) =>
-      variants.some((variant, i) => unit === variant || (i === variants.length - 1 && unit.startsWith(variant))),
+      variants.some(
+        (variant, i) => unit === variant || (i === variants.length - 1 && unit.startsWith(variant)),
+      ),
     );
     if (known) return true;
   }

@@ -28,7 +28,10 @@ export function pruneAndValidate(
   pruneInPlace(stored, schema, options.root);
   pruneNonNullableNullsInPlace(stored, schema);
   defaultInPlace(stored, schema);
-  const causes = [...validateNode(schema, stored, '', options.root), ...validateEmbeddedResources(schema, stored)];
+  const causes = [
+    ...validateNode(schema, stored, '', options.root),
+    ...validateEmbeddedResources(schema, stored),
+  ];
   return { value: stored, causes };
 }
 

@@ -74,7 +74,9 @@ export function isQualifiedName(value: string): string[] {
   if (name === '') errors.push('name part must be non-empty');
   else if (byteLength(name) > 63) errors.push(`name part ${maxLenError(63)}`);
   if (!QUALIFIED_NAME.test(name)) {
-    errors.push(`name part ${regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')}`);
+    errors.push(
+      `name part ${regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')}`,
+    );
   }
   return errors;
 }

@@ -13,7 +13,11 @@ import {
 } from './schema-nodes.ts';
 import type { JSONSchemaProps } from './types.ts';
 
-export function pruneInPlace(value: unknown, schema: JSONSchemaProps | undefined, isResourceRoot: boolean): void {
+export function pruneInPlace(
+  value: unknown,
+  schema: JSONSchemaProps | undefined,
+  isResourceRoot: boolean,
+): void {
   if (preservesUnknownFields(schema) && schema !== undefined) {
     pruneKnownOnly(value, schema, isResourceRoot);
     return;

@@ -5,15 +5,7 @@
  * kind: a string is never checked against `minimum`, a number never against `pattern`.
  */
 import { validateCombinators } from './combinators.ts';
-import {
-  fieldOf,
-  invalid,
-  notSupported,
-  required,
-  tooLong,
-  tooMany,
-  typeInvalid,
-} from './field-errors.ts';
+import { fieldOf, invalid, notSupported, required, tooLong, tooMany, typeInvalid } from './field-errors.ts';
 import { formatCheck } from './formats.ts';
 import { goFloat, goQuote } from './go-format.ts';
 import { deepEqual, isJsonObject, jsonKind, type JsonKind, type JsonMap } from './json-value.ts';
@@ -21,11 +13,21 @@ import { additionalPropertiesSchema, isEmbeddedResource, joinPath } from './sche
 import type { Cause, JSONSchemaProps } from './types.ts';
 
 /** Validates `value` at `path` (`''` for the object itself); `isResource` marks a resource root. */
-export function validateNode(schema: JSONSchemaProps, value: unknown, path: string, isResource = false): Cause[] {
-  if (value === null || value === undefined) return [...checkNullType(schema, path), ...checkEnum(schema, null, path)];
+export function validateNode(
+  schema: JSONSchemaProps,
+  value: unknown,
+  path: string,
+  isResource = false,
+): Cause[] {
+  if (value === null || value === undefined)
+    return [...checkNullType(schema, path), ...checkEnum(schema, null, path)];
   const kind = jsonKind(value);
-  const causes = [...checkType(schema, kind, path), ...validateCombinators(schema, value, path, validateNode)];
-  if (typeof value === 'string') causes.push(...checkString(schema, value, path), ...checkFormat(schema, value, path));
+  const causes = [
+    ...checkType(schema, kind, path),
+    ...validateCombinators(schema, value, path, validateNode),
+  ];
+  if (typeof value === 'string')
+    causes.push(...checkString(schema, value, path), ...checkFormat(schema, value, path));
   if (typeof value === 'number') causes.push(...checkNumber(schema, value, path));
   if (Array.isArray(value)) causes.push(...checkArray(schema, value, path));
   causes.push(...checkEnum(schema, value, path));
@@ -76,7 +78,9 @@ function checkString(schema: JSONSchemaProps, value: string, path: string): Caus
     causes.push(tooLong(fieldOf(path), schema.maxLength));
   }
   if (schema.minLength !== undefined && length < schema.minLength) {
-    causes.push(invalid(fieldOf(path), value, `${path} in body should be at least ${schema.minLength} chars long`));
+    causes.push(
+      invalid(fieldOf(path), value, `${path} in body should be at least ${schema.minLength} chars long`),
+    );
   }
   if (schema.pattern !== undefined && !compilePattern(schema.pattern).test(value)) {
     causes.push(invalid(fieldOf(path), value, `${path} in body should match '${schema.pattern}'`));
@@ -119,7 +123,13 @@ function checkNumber(schema: JSONSchemaProps, value: number, path: string): Caus
   const { multipleOf, maximum, minimum } = schema;
   if (multipleOf !== undefined) {
     if (multipleOf <= 0) {
-      causes.push(invalid(field, multipleOf, `factor MultipleOf declared for ${path} must be positive: ${goFloat(multipleOf)}`));
+      causes.push(
+        invalid(
+          field,
+          multipleOf,
+          `factor MultipleOf declared for ${path} must be positive: ${goFloat(multipleOf)}`,
+        ),
+      );
     } else if (!isMultipleOf(value, multipleOf)) {
       causes.push(invalid(field, value, `${path} in body should be a multiple of ${goFloat(multipleOf)}`));
     }
@@ -143,15 +153,21 @@ function checkNumber(schema: JSONSchemaProps, value: number, path: string): Caus
 
 function checkArray(schema: JSONSchemaProps, value: unknown[], path: string): Cause[] {
   const items = schema.items;
-  const causes = items === undefined ? [] : value.flatMap((item, i) => validateNode(items, item, `${path}[${i}]`));
+  const causes =
+    items === undefined ? [] : value.flatMap((item, i) => validateNode(items, item, `${path}[${i}]`));
   const field = fieldOf(path);
   if (schema.minItems !== undefined && value.length < schema.minItems) {
-    causes.push(invalid(field, value.length, `${path} in body should have at least ${schema.minItems} items`));
+    causes.push(
+      invalid(field, value.length, `${path} in body should have at least ${schema.minItems} items`),
+    );
   }
   if (schema.maxItems !== undefined && value.length > schema.maxItems) {
     causes.push(tooMany(field, value.length, schema.maxItems));
   }
-  if (schema.uniqueItems === true && value.some((item, i) => value.slice(i + 1).some((other) => deepEqual(item, other)))) {
+  if (
+    schema.uniqueItems === true &&
+    value.some((item, i) => value.slice(i + 1).some((other) => deepEqual(item, other)))
+  ) {
     causes.push(invalid(field, '', `${path} in body shouldn't contain duplicates`));
   }
   return causes;

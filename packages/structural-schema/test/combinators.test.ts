@@ -32,14 +32,20 @@ describe('oneOf', () => {
 
   it('fails when none validates', () => {
     expect(causesAt('s', schema, {})).toEqual([
-      invalid('<nil>', 'Invalid value: "": "spec.s" must validate one and only one schema (oneOf). Found none valid'),
+      invalid(
+        '<nil>',
+        'Invalid value: "": "spec.s" must validate one and only one schema (oneOf). Found none valid',
+      ),
       required('spec.s.a'),
     ]);
   });
 
   it('fails when several validate', () => {
     expect(causesAt('s', schema, { a: 'x', b: 'y' })).toEqual([
-      invalid('<nil>', 'Invalid value: "": "spec.s" must validate one and only one schema (oneOf). Found 2 valid alternatives'),
+      invalid(
+        '<nil>',
+        'Invalid value: "": "spec.s" must validate one and only one schema (oneOf). Found 2 valid alternatives',
+      ),
     ]);
   });
 });

@@ -12,9 +12,19 @@ const schema: JSONSchemaProps = {
         replicas: { type: 'integer', default: 1 },
         mode: { type: 'string', default: 'fast' },
         optional: { type: 'string' },
-        nested: { type: 'object', default: { inner: {} }, properties: { inner: { type: 'object', properties: { level: { type: 'integer', default: 3 } } } } },
-        list: { type: 'array', items: { type: 'object', properties: { weight: { type: 'integer', default: 10 } } } },
-        map: { type: 'object', additionalProperties: { type: 'object', properties: { on: { type: 'boolean', default: true } } } },
+        nested: {
+          type: 'object',
+          default: { inner: {} },
+          properties: { inner: { type: 'object', properties: { level: { type: 'integer', default: 3 } } } },
+        },
+        list: {
+          type: 'array',
+          items: { type: 'object', properties: { weight: { type: 'integer', default: 10 } } },
+        },
+        map: {
+          type: 'object',
+          additionalProperties: { type: 'object', properties: { on: { type: 'boolean', default: true } } },
+        },
         nullableWithDefault: { type: 'string', nullable: true, default: 'x' },
       },
     },
@@ -29,13 +39,17 @@ describe('defaultValues', () => {
   });
 
   it('keeps values that are present', () => {
-    expect(defaultValues(schema, { spec: { replicas: 5, mode: 'slow', nested: {}, nullableWithDefault: 'y' } })).toEqual({
+    expect(
+      defaultValues(schema, { spec: { replicas: 5, mode: 'slow', nested: {}, nullableWithDefault: 'y' } }),
+    ).toEqual({
       spec: { replicas: 5, mode: 'slow', nested: {}, nullableWithDefault: 'y' },
     });
   });
 
   it('defaults list items and map values', () => {
-    expect(defaultValues(schema, { spec: { list: [{}, { weight: 2 }], map: { a: {}, b: { on: false } } } })).toEqual({
+    expect(
+      defaultValues(schema, { spec: { list: [{}, { weight: 2 }], map: { a: {}, b: { on: false } } } }),
+    ).toEqual({
       spec: {
         replicas: 1,
         mode: 'fast',
@@ -70,7 +84,9 @@ describe('defaultValues', () => {
 describe('pruneAndValidate applies defaults before validating', () => {
   it('a required field with a default is not reported missing', () => {
     expect(pruneAndValidate(schema, { spec: {} }, { root: true })).toEqual({
-      value: { spec: { replicas: 1, mode: 'fast', nested: { inner: { level: 3 } }, nullableWithDefault: 'x' } },
+      value: {
+        spec: { replicas: 1, mode: 'fast', nested: { inner: { level: 3 } }, nullableWithDefault: 'x' },
+      },
       causes: [],
     });
   });

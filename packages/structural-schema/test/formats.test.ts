@@ -31,7 +31,16 @@ describe('formats the API server checks', () => {
   });
 
   it.each([
-    ['date-time', ['2024-02-30T10:00:00Z', '2024-01-01 10:00:00Z', '2024-01-01T24:00:00Z', '2024-01-01T10:00:00', 'yesterday']],
+    [
+      'date-time',
+      [
+        '2024-02-30T10:00:00Z',
+        '2024-01-01 10:00:00Z',
+        '2024-01-01T24:00:00Z',
+        '2024-01-01T10:00:00',
+        'yesterday',
+      ],
+    ],
     ['date', ['2023-02-29', '2024-13-01', '24-01-01', '2024-1-01']],
     ['uuid', ['123e4567-e89b-12d3-a456-42661417400', 'not-a-uuid']],
     ['uuid4', ['123e4567-e89b-12d3-a456-426614174000']],
@@ -52,7 +61,10 @@ describe('formats the API server checks', () => {
     for (const value of values) {
       const quoted = JSON.stringify(value);
       expect(check(format, value)).toEqual([
-        typeInvalid('spec.v', `Invalid value: ${quoted}: spec.v in body must be of type ${format}: ${quoted}`),
+        typeInvalid(
+          'spec.v',
+          `Invalid value: ${quoted}: spec.v in body must be of type ${format}: ${quoted}`,
+        ),
       ]);
     }
   });

@@ -9,19 +9,34 @@ describe('enum', () => {
 
   it('rejects an unlisted string', () => {
     expect(causesAt('mode', { type: 'string', enum: ['a', 'b'] }, 'x')).toEqual([
-      { type: 'FieldValueNotSupported', field: 'spec.mode', message: 'Unsupported value: "x": supported values: "a", "b"' },
+      {
+        type: 'FieldValueNotSupported',
+        field: 'spec.mode',
+        message: 'Unsupported value: "x": supported values: "a", "b"',
+      },
     ]);
   });
 
   it('shows non-string allowed values as quoted JSON and a number unquoted', () => {
     expect(causesAt('n', { type: 'integer', enum: [1, 2] }, 3)).toEqual([
-      { type: 'FieldValueNotSupported', field: 'spec.n', message: 'Unsupported value: 3: supported values: "1", "2"' },
+      {
+        type: 'FieldValueNotSupported',
+        field: 'spec.n',
+        message: 'Unsupported value: 3: supported values: "1", "2"',
+      },
     ]);
-    expect(causesAt('o', { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, enum: [{ b: 1, a: 'x' }] }, { a: 'y' })).toEqual([
+    expect(
+      causesAt(
+        'o',
+        { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, enum: [{ b: 1, a: 'x' }] },
+        { a: 'y' },
+      ),
+    ).toEqual([
       {
         type: 'FieldValueNotSupported',
         field: 'spec.o',
-        message: 'Unsupported value: map[string]interface {}{"a":"y"}: supported values: "{\\"a\\":\\"x\\",\\"b\\":1}"',
+        message:
+          'Unsupported value: map[string]interface {}{"a":"y"}: supported values: "{\\"a\\":\\"x\\",\\"b\\":1}"',
       },
     ]);
   });
@@ -33,8 +48,16 @@ describe('enum', () => {
 
   it('checks the enum even after a type error', () => {
     expect(causesAt('n', { type: 'integer', enum: [1] }, 'x')).toEqual([
-      { type: 'FieldValueTypeInvalid', field: 'spec.n', message: 'Invalid value: "string": spec.n in body must be of type integer: "string"' },
-      { type: 'FieldValueNotSupported', field: 'spec.n', message: 'Unsupported value: "x": supported values: "1"' },
+      {
+        type: 'FieldValueTypeInvalid',
+        field: 'spec.n',
+        message: 'Invalid value: "string": spec.n in body must be of type integer: "string"',
+      },
+      {
+        type: 'FieldValueNotSupported',
+        field: 'spec.n',
+        message: 'Unsupported value: "x": supported values: "1"',
+      },
     ]);
   });
 });
@@ -43,7 +66,7 @@ describe('strings', () => {
   it('pattern: accepts a match and rejects a mismatch with the pattern quoted', () => {
     expect(causesAt('name', { type: 'string', pattern: '^[a-z]+$' }, 'abc')).toEqual([]);
     expect(causesAt('name', { type: 'string', pattern: '^[a-z]+$' }, 'ABC')).toEqual([
-      invalid('spec.name', "Invalid value: \"ABC\": spec.name in body should match '^[a-z]+$'"),
+      invalid('spec.name', 'Invalid value: "ABC": spec.name in body should match \'^[a-z]+$\''),
     ]);
   });
 
@@ -133,7 +156,11 @@ describe('numbers', () => {
 
   it('does not check number keywords on a string', () => {
     expect(causesAt('x', { type: 'integer', minimum: 5 }, 'a')).toEqual([
-      { type: 'FieldValueTypeInvalid', field: 'spec.x', message: 'Invalid value: "string": spec.x in body must be of type integer: "string"' },
+      {
+        type: 'FieldValueTypeInvalid',
+        field: 'spec.x',
+        message: 'Invalid value: "string": spec.x in body must be of type integer: "string"',
+      },
     ]);
   });
 });
@@ -142,12 +169,18 @@ describe('arrays', () => {
   const list = { type: 'array', items: { type: 'string' } };
 
   it('validates every item with its index in the path', () => {
-    expect(causesAt('items', { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } }, [
-      { name: 'a' },
-      { name: 'b' },
-      { name: 3 },
-    ])).toEqual([
-      { type: 'FieldValueTypeInvalid', field: 'spec.items[2].name', message: 'Invalid value: "integer": spec.items[2].name in body must be of type string: "integer"' },
+    expect(
+      causesAt(
+        'items',
+        { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } },
+        [{ name: 'a' }, { name: 'b' }, { name: 3 }],
+      ),
+    ).toEqual([
+      {
+        type: 'FieldValueTypeInvalid',
+        field: 'spec.items[2].name',
+        message: 'Invalid value: "integer": spec.items[2].name in body must be of type string: "integer"',
+      },
     ]);
   });
 
@@ -169,19 +202,30 @@ describe('arrays', () => {
   });
 
   it('uniqueItems, comparing objects structurally', () => {
-    const objects = { type: 'array', uniqueItems: true, items: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } };
+    const objects = {
+      type: 'array',
+      uniqueItems: true,
+      items: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+    };
     expect(causesAt('l', { ...list, uniqueItems: true }, ['a', 'b'])).toEqual([]);
     expect(causesAt('l', { ...list, uniqueItems: true }, ['a', 'b', 'a'])).toEqual([
       invalid('spec.l', 'Invalid value: "": spec.l in body shouldn\'t contain duplicates'),
     ]);
-    expect(causesAt('l', objects, [{ a: 1, b: 2 }, { b: 2, a: 1 }])).toEqual([
-      invalid('spec.l', 'Invalid value: "": spec.l in body shouldn\'t contain duplicates'),
-    ]);
+    expect(
+      causesAt('l', objects, [
+        { a: 1, b: 2 },
+        { b: 2, a: 1 },
+      ]),
+    ).toEqual([invalid('spec.l', 'Invalid value: "": spec.l in body shouldn\'t contain duplicates')]);
   });
 
   it('reports item errors before the list errors', () => {
     expect(causesAt('l', { ...list, minItems: 2 }, [1])).toEqual([
-      { type: 'FieldValueTypeInvalid', field: 'spec.l[0]', message: 'Invalid value: "integer": spec.l[0] in body must be of type string: "integer"' },
+      {
+        type: 'FieldValueTypeInvalid',
+        field: 'spec.l[0]',
+        message: 'Invalid value: "integer": spec.l[0] in body must be of type string: "integer"',
+      },
       invalid('spec.l', 'Invalid value: 1: spec.l in body should have at least 2 items'),
     ]);
   });
@@ -189,7 +233,11 @@ describe('arrays', () => {
 
 describe('objects', () => {
   it('required: one Required value per missing property, present nulls aside', () => {
-    const schema = { type: 'object', required: ['a', 'b'], properties: { a: { type: 'string' }, b: { type: 'string' } } };
+    const schema = {
+      type: 'object',
+      required: ['a', 'b'],
+      properties: { a: { type: 'string' }, b: { type: 'string' } },
+    };
     expect(causesAt('o', schema, { a: 'x', b: 'y' })).toEqual([]);
     expect(causesAt('o', schema, {})).toEqual([
       { type: 'FieldValueRequired', field: 'spec.o.a', message: 'Required value' },
@@ -198,7 +246,12 @@ describe('objects', () => {
   });
 
   it('minProperties, which ends the object validation', () => {
-    const schema = { type: 'object', minProperties: 2, required: ['z'], additionalProperties: { type: 'string' } };
+    const schema = {
+      type: 'object',
+      minProperties: 2,
+      required: ['z'],
+      additionalProperties: { type: 'string' },
+    };
     expect(causesAt('o', schema, { a: 'x', z: 'y' })).toEqual([]);
     expect(causesAt('o', schema, { a: 1 })).toEqual([
       invalid('spec.o', 'Invalid value: 1: spec.o in body should have at least 2 properties'),
@@ -216,7 +269,10 @@ describe('objects', () => {
   it('additionalProperties schema validates every map value', () => {
     const schema = { type: 'object', additionalProperties: { type: 'integer', minimum: 0 } };
     expect(causesAt('limits', schema, { cpu: 1, memory: -1 })).toEqual([
-      invalid('spec.limits.memory', 'Invalid value: -1: spec.limits.memory in body should be greater than or equal to 0'),
+      invalid(
+        'spec.limits.memory',
+        'Invalid value: -1: spec.limits.memory in body should be greater than or equal to 0',
+      ),
     ]);
   });
 
@@ -238,7 +294,10 @@ describe('objects', () => {
   });
 
   it('renders object bad values with Go %#v', () => {
-    const schema = { type: 'object', properties: { m: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, enum: ['a'] } } };
+    const schema = {
+      type: 'object',
+      properties: { m: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, enum: ['a'] } },
+    };
     expect(causesAt('o', schema, { m: { b: [1, 'x', null, true], a: 1.5 } })).toEqual([
       {
         type: 'FieldValueNotSupported',

@@ -23,7 +23,9 @@ describe('formatInvalidMessage', () => {
   });
 
   it('identical causes are listed once', () => {
-    expect(formatInvalidMessage('Pod', 'p', [missing, missing])).toBe('Pod "p" is invalid: spec.a: Required value');
+    expect(formatInvalidMessage('Pod', 'p', [missing, missing])).toBe(
+      'Pod "p" is invalid: spec.a: Required value',
+    );
   });
 
   it('no cause, no colon', () => {
@@ -50,6 +52,8 @@ describe('Go value formatting', () => {
   });
 
   it('prints decoded JSON with %#v', () => {
-    expect(goSyntax({ z: [1, 'a'], a: null })).toBe('map[string]interface {}{"a":interface {}(nil), "z":[]interface {}{1, "a"}}');
+    expect(goSyntax({ z: [1, 'a'], a: null })).toBe(
+      'map[string]interface {}{"a":interface {}(nil), "z":[]interface {}{1, "a"}}',
+    );
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { pruneAndValidate, type JSONSchemaProps } from '../src/index.ts';
 
-const prune = (schema: JSONSchemaProps, value: unknown, root = false) => pruneAndValidate(schema, value, { root }).value;
+const prune = (schema: JSONSchemaProps, value: unknown, root = false) =>
+  pruneAndValidate(schema, value, { root }).value;
 
 describe('pruning unknown fields', () => {
   const schema: JSONSchemaProps = {
@@ -20,7 +21,12 @@ describe('pruning unknown fields', () => {
 
   it('drops unknown fields at every depth, in objects and list items', () => {
     const value = {
-      spec: { name: 'n', extra: 1, nested: { keep: 'k', drop: 'd' }, list: [{ id: 'a', junk: true }, { other: 1 }] },
+      spec: {
+        name: 'n',
+        extra: 1,
+        nested: { keep: 'k', drop: 'd' },
+        list: [{ id: 'a', junk: true }, { other: 1 }],
+      },
       status: { anything: true },
     };
     expect(prune(schema, value)).toEqual({
@@ -45,7 +51,9 @@ describe('pruning unknown fields', () => {
   });
 
   it('drops apiVersion, kind and metadata below the root when not declared', () => {
-    expect(prune(schema, { spec: { apiVersion: 'v1', kind: 'K', metadata: {} } }, true)).toEqual({ spec: {} });
+    expect(prune(schema, { spec: { apiVersion: 'v1', kind: 'K', metadata: {} } }, true)).toEqual({
+      spec: {},
+    });
   });
 
   it('does not change the input', () => {
@@ -72,7 +80,11 @@ describe('x-kubernetes-preserve-unknown-fields', () => {
     const schema: JSONSchemaProps = {
       type: 'object',
       properties: {
-        list: { type: 'array', 'x-kubernetes-preserve-unknown-fields': true, items: { type: 'object', properties: {} } },
+        list: {
+          type: 'array',
+          'x-kubernetes-preserve-unknown-fields': true,
+          items: { type: 'object', properties: {} },
+        },
       },
     };
     expect(prune(schema, { list: [{ a: 1 }] })).toEqual({ list: [{ a: 1 }] });
@@ -92,7 +104,10 @@ describe('additionalProperties (maps)', () => {
     const schema: JSONSchemaProps = {
       type: 'object',
       properties: {
-        byName: { type: 'object', additionalProperties: { type: 'object', properties: { port: { type: 'integer' } } } },
+        byName: {
+          type: 'object',
+          additionalProperties: { type: 'object', properties: { port: { type: 'integer' } } },
+        },
       },
     };
     expect(prune(schema, { byName: { web: { port: 80, junk: 1 }, db: { port: 5432 } } })).toEqual({
@@ -125,7 +140,12 @@ describe('x-kubernetes-embedded-resource', () => {
     };
     expect(pruneAndValidate(schema, value, { root: false })).toEqual({
       value: {
-        template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: { a: 'b' } }, spec: { image: 'nginx' } },
+        template: {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'p', labels: { a: 'b' } },
+          spec: { image: 'nginx' },
+        },
       },
       causes: [],
     });
@@ -133,14 +153,25 @@ describe('x-kubernetes-embedded-resource', () => {
 
   it('requires apiVersion and kind', () => {
     expect(pruneAndValidate(schema, { template: {} }, { root: false }).causes).toEqual([
-      { type: 'FieldValueRequired', field: 'template.apiVersion', message: 'Required value: must not be empty' },
+      {
+        type: 'FieldValueRequired',
+        field: 'template.apiVersion',
+        message: 'Required value: must not be empty',
+      },
       { type: 'FieldValueRequired', field: 'template.kind', message: 'Required value: must not be empty' },
     ]);
   });
 
   it('checks the apiVersion and kind syntax', () => {
-    expect(pruneAndValidate(schema, { template: { apiVersion: 'a/b/c', kind: 'My_Kind' } }, { root: false }).causes).toEqual([
-      { type: 'FieldValueInvalid', field: 'template.apiVersion', message: 'Invalid value: "a/b/c": unexpected GroupVersion string: a/b/c' },
+    expect(
+      pruneAndValidate(schema, { template: { apiVersion: 'a/b/c', kind: 'My_Kind' } }, { root: false })
+        .causes,
+    ).toEqual([
+      {
+        type: 'FieldValueInvalid',
+        field: 'template.apiVersion',
+        message: 'Invalid value: "a/b/c": unexpected GroupVersion string: a/b/c',
+      },
       {
         type: 'FieldValueInvalid',
         field: 'template.kind',
@@ -151,16 +182,35 @@ describe('x-kubernetes-embedded-resource', () => {
   });
 
   it('rejects empty and non-string apiVersion and kind', () => {
-    expect(pruneAndValidate(schema, { template: { apiVersion: '', kind: 5 } }, { root: false }).causes).toEqual([
-      { type: 'FieldValueInvalid', field: 'template.apiVersion', message: 'Invalid value: "": must not be empty' },
+    expect(
+      pruneAndValidate(schema, { template: { apiVersion: '', kind: 5 } }, { root: false }).causes,
+    ).toEqual([
+      {
+        type: 'FieldValueInvalid',
+        field: 'template.apiVersion',
+        message: 'Invalid value: "": must not be empty',
+      },
       { type: 'FieldValueInvalid', field: 'template.kind', message: 'Invalid value: 5: must be a string' },
     ]);
   });
 
   it('finds embedded resources inside lists', () => {
-    const listSchema: JSONSchemaProps = { type: 'object', properties: { items: { type: 'array', items: schema.properties?.template } } };
-    expect(pruneAndValidate(listSchema, { items: [{ apiVersion: 'v1', kind: 'Pod' }, { kind: 'Pod' }] }, { root: false }).causes).toEqual([
-      { type: 'FieldValueRequired', field: 'items[1].apiVersion', message: 'Required value: must not be empty' },
+    const listSchema: JSONSchemaProps = {
+      type: 'object',
+      properties: { items: { type: 'array', items: schema.properties?.template } },
+    };
+    expect(
+      pruneAndValidate(
+        listSchema,
+        { items: [{ apiVersion: 'v1', kind: 'Pod' }, { kind: 'Pod' }] },
+        { root: false },
+      ).causes,
+    ).toEqual([
+      {
+        type: 'FieldValueRequired',
+        field: 'items[1].apiVersion',
+        message: 'Required value: must not be empty',
+      },
     ]);
   });
 });
@@ -169,17 +219,26 @@ describe('metadata at the resource root', () => {
   const schema: JSONSchemaProps = {
     type: 'object',
     properties: {
-      metadata: { type: 'object', properties: { name: { type: 'string', maxLength: 5 }, namespace: { type: 'integer' } } },
+      metadata: {
+        type: 'object',
+        properties: { name: { type: 'string', maxLength: 5 }, namespace: { type: 'integer' } },
+      },
     },
   };
 
   it('validates metadata.name by the schema', () => {
     expect(pruneAndValidate(schema, { metadata: { name: 'toolong' } }, { root: true }).causes).toEqual([
-      { type: 'FieldValueTooLong', field: 'metadata.name', message: 'Too long: may not be more than 5 bytes' },
+      {
+        type: 'FieldValueTooLong',
+        field: 'metadata.name',
+        message: 'Too long: may not be more than 5 bytes',
+      },
     ]);
   });
 
   it('validates nothing else of metadata', () => {
-    expect(pruneAndValidate(schema, { metadata: { name: 'ok', namespace: 'ns' } }, { root: true }).causes).toEqual([]);
+    expect(
+      pruneAndValidate(schema, { metadata: { name: 'ok', namespace: 'ns' } }, { root: true }).causes,
+    ).toEqual([]);
   });
 });

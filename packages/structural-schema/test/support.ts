@@ -9,5 +9,13 @@ export function causesAt(field: string, schema: JSONSchemaProps, value: unknown)
   return pruneAndValidate(root, { spec: { [field]: value } }, { root: true }).causes;
 }
 
-export const invalid = (field: string, message: string): Cause => ({ type: 'FieldValueInvalid', field, message });
-export const typeInvalid = (field: string, message: string): Cause => ({ type: 'FieldValueTypeInvalid', field, message });
+export const invalid = (field: string, message: string): Cause => ({
+  type: 'FieldValueInvalid',
+  field,
+  message,
+});
+export const typeInvalid = (field: string, message: string): Cause => ({
+  type: 'FieldValueTypeInvalid',
+  field,
+  message,
+});

@@ -12,7 +12,9 @@ describe('type', () => {
     ['object', {}],
     ['array', []],
   ])('accepts a %s value', (type, value) => {
-    expect(causesAt('f', { type, ...(type === 'array' ? { items: { type: 'string' } } : {}) }, value)).toEqual([]);
+    expect(
+      causesAt('f', { type, ...(type === 'array' ? { items: { type: 'string' } } : {}) }, value),
+    ).toEqual([]);
   });
 
   it.each([
@@ -26,7 +28,10 @@ describe('type', () => {
     ['number', 'string', 'NaN'],
   ])('rejects for type %s a %s value', (type, actual, value) => {
     expect(causesAt('f', { type, items: { type: 'string' } }, value)).toEqual([
-      typeInvalid('spec.f', `Invalid value: "${actual}": spec.f in body must be of type ${type}: "${actual}"`),
+      typeInvalid(
+        'spec.f',
+        `Invalid value: "${actual}": spec.f in body must be of type ${type}: "${actual}"`,
+      ),
     ]);
   });
 
@@ -48,7 +53,10 @@ describe('type', () => {
 describe('nullable and null values', () => {
   it('drops a null of a non-nullable property without default (as if absent)', () => {
     const schema = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } } };
-    expect(pruneAndValidate(schema, { a: null, b: 'x' }, { root: false })).toEqual({ value: { b: 'x' }, causes: [] });
+    expect(pruneAndValidate(schema, { a: null, b: 'x' }, { root: false })).toEqual({
+      value: { b: 'x' },
+      causes: [],
+    });
   });
 
   it('reports a dropped null of a required property as Required value', () => {
@@ -61,7 +69,10 @@ describe('nullable and null values', () => {
 
   it('keeps a null of a nullable property', () => {
     const schema = { type: 'object', properties: { a: { type: 'string', nullable: true } } };
-    expect(pruneAndValidate(schema, { a: null }, { root: false })).toEqual({ value: { a: null }, causes: [] });
+    expect(pruneAndValidate(schema, { a: null }, { root: false })).toEqual({
+      value: { a: null },
+      causes: [],
+    });
   });
 
   it('replaces a null of a non-nullable defaulted property by the default', () => {
@@ -71,23 +82,39 @@ describe('nullable and null values', () => {
 
   it('rejects a null list item of non-nullable type', () => {
     expect(causesAt('items', { type: 'array', items: { type: 'string' } }, ['a', null])).toEqual([
-      typeInvalid('spec.items[1]', 'Invalid value: "null": spec.items[1] in body must be of type string: "null"'),
+      typeInvalid(
+        'spec.items[1]',
+        'Invalid value: "null": spec.items[1] in body must be of type string: "null"',
+      ),
     ]);
   });
 
   it('accepts a null list item of nullable type', () => {
-    expect(causesAt('items', { type: 'array', items: { type: 'string', nullable: true } }, [null])).toEqual([]);
+    expect(causesAt('items', { type: 'array', items: { type: 'string', nullable: true } }, [null])).toEqual(
+      [],
+    );
   });
 
   it('rejects a null with an enum even when nullable, printing the bad value as "null"', () => {
-    expect(causesAt('items', { type: 'array', items: { type: 'string', nullable: true, enum: ['a'] } }, [null])).toEqual([
-      { type: 'FieldValueNotSupported', field: 'spec.items[0]', message: 'Unsupported value: "null": supported values: "a"' },
+    expect(
+      causesAt('items', { type: 'array', items: { type: 'string', nullable: true, enum: ['a'] } }, [null]),
+    ).toEqual([
+      {
+        type: 'FieldValueNotSupported',
+        field: 'spec.items[0]',
+        message: 'Unsupported value: "null": supported values: "a"',
+      },
     ]);
   });
 
   it('drops null map values of a non-nullable additionalProperties schema', () => {
-    const schema = { type: 'object', properties: { m: { type: 'object', additionalProperties: { type: 'string' } } } };
-    expect(pruneAndValidate(schema, { m: { a: null, b: 'x' } }, { root: false }).value).toEqual({ m: { b: 'x' } });
+    const schema = {
+      type: 'object',
+      properties: { m: { type: 'object', additionalProperties: { type: 'string' } } },
+    };
+    expect(pruneAndValidate(schema, { m: { a: null, b: 'x' } }, { root: false }).value).toEqual({
+      m: { b: 'x' },
+    });
   });
 });
 
@@ -100,13 +127,19 @@ describe('x-kubernetes-int-or-string', () => {
 
   it('rejects a boolean, naming both types', () => {
     expect(causesAt('port', schema, true)).toEqual([
-      typeInvalid('spec.port', 'Invalid value: "boolean": spec.port in body must be of type integer,string: "boolean"'),
+      typeInvalid(
+        'spec.port',
+        'Invalid value: "boolean": spec.port in body must be of type integer,string: "boolean"',
+      ),
     ]);
   });
 
   it('rejects a fractional number', () => {
     expect(causesAt('port', schema, 1.5)).toEqual([
-      typeInvalid('spec.port', 'Invalid value: "number": spec.port in body must be of type integer,string: "number"'),
+      typeInvalid(
+        'spec.port',
+        'Invalid value: "number": spec.port in body must be of type integer,string: "number"',
+      ),
     ]);
   });
 
@@ -120,10 +153,16 @@ describe('x-kubernetes-int-or-string', () => {
 describe('format on a non-string value', () => {
   it('names the format and the inferred Go format, like go-openapi', () => {
     expect(causesAt('when', { type: 'string', format: 'date-time' }, 5)).toEqual([
-      typeInvalid('spec.when', 'Invalid value: "int64": spec.when in body must be of type date-time: "int64"'),
+      typeInvalid(
+        'spec.when',
+        'Invalid value: "int64": spec.when in body must be of type date-time: "int64"',
+      ),
     ]);
     expect(causesAt('when', { type: 'string', format: 'date-time' }, 0.5)).toEqual([
-      typeInvalid('spec.when', 'Invalid value: "double": spec.when in body must be of type date-time: "double"'),
+      typeInvalid(
+        'spec.when',
+        'Invalid value: "double": spec.when in body must be of type date-time: "double"',
+      ),
     ]);
   });
 

@@ -24,7 +24,10 @@ export function withDesiredHash(desired: KubeObject): KubeObject {
     ...desired,
     metadata: {
       ...desired.metadata,
-      annotations: { ...(desired.metadata.annotations ?? {}), [DESIRED_HASH_ANNOTATION]: desiredHash(desired) },
+      annotations: {
+        ...(desired.metadata.annotations ?? {}),
+        [DESIRED_HASH_ANNOTATION]: desiredHash(desired),
+      },
     },
   };
 }
@@ -59,7 +62,9 @@ export function isUpToDate(existing: KubeObject | undefined, desired: KubeObject
   const hash = desiredHash(desired);
   if (existing.metadata.annotations?.[DESIRED_HASH_ANNOTATION] !== hash) return false;
   const owner = desired.metadata.ownerReferences?.find((reference) => reference.controller === true);
-  const ownerPresent = (existing.metadata.ownerReferences ?? []).some((reference) => covers(reference, owner));
+  const ownerPresent = (existing.metadata.ownerReferences ?? []).some((reference) =>
+    covers(reference, owner),
+  );
   return (
     ownerPresent &&
     covers(existing.metadata.labels ?? {}, desired.metadata.labels ?? {}) &&

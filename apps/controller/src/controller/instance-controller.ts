@@ -76,7 +76,10 @@ export class InstanceController {
 
   /** True once the instance and child informers have listed. */
   hasSynced(): boolean {
-    return this.#instances.informer.hasSynced() && [...this.#children.values()].every(({ handle }) => handle.informer.hasSynced());
+    return (
+      this.#instances.informer.hasSynced() &&
+      [...this.#children.values()].every(({ handle }) => handle.informer.hasSynced())
+    );
   }
 
   async waitForSync(timeoutMs: number): Promise<boolean> {
@@ -133,7 +136,10 @@ export class InstanceController {
     }
     for (const [key, kind] of wanted) {
       if (this.#children.has(key)) continue;
-      const handle = this.#options.factory.acquire({ resource: kind.resource, labelSelector: MANAGED_BY_SELECTOR });
+      const handle = this.#options.factory.acquire({
+        resource: kind.resource,
+        labelSelector: MANAGED_BY_SELECTOR,
+      });
       const byInstance = new LabelIndex(INSTANCE_LABEL);
       handle.addHandlers({
         add: (child) => {

@@ -92,7 +92,11 @@ export class InstanceControllers implements InstanceControllerHost {
     await controller.stop();
   }
 
-  async release(registrationName: string, crdName: string, finalize: FinalizeTarget | undefined): Promise<void> {
+  async release(
+    registrationName: string,
+    crdName: string,
+    finalize: FinalizeTarget | undefined,
+  ): Promise<void> {
     const controller = this.#running.get(registrationName);
     const resource = controller?.config.instanceResource ?? this.#options.crdResource(crdName);
     await this.pause(registrationName);
@@ -127,7 +131,9 @@ export class InstanceControllers implements InstanceControllerHost {
 
   async #listInstances(resource: ResourceRef): Promise<KubeObject[]> {
     const namespaces = this.#options.workingNamespaces ?? [undefined];
-    const lists = await Promise.all(namespaces.map((namespace) => this.#options.client.list(resource, namespace)));
+    const lists = await Promise.all(
+      namespaces.map((namespace) => this.#options.client.list(resource, namespace)),
+    );
     return lists.flatMap((list) => list.items);
   }
 

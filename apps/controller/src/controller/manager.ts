@@ -71,7 +71,12 @@ const CRD_RESOURCE: ResourceRef = {
   resource: 'customresourcedefinitions',
   namespaced: false,
 };
-const CONFIGMAP_RESOURCE: ResourceRef = { group: '', version: 'v1', resource: 'configmaps', namespaced: true };
+const CONFIGMAP_RESOURCE: ResourceRef = {
+  group: '',
+  version: 'v1',
+  resource: 'configmaps',
+  namespaced: true,
+};
 
 export function builtInFormFactors(plugins: readonly FormFactorPlugin[]): FormFactorRegistry {
   const created = createFormFactorRegistry({
@@ -152,7 +157,14 @@ class Controller implements RunningController {
 
   #lead(): void {
     this.#leading = true;
-    this.#work = new Work(this.#options, this.client, this.#formFactors, this.#factory, this.#events, this.metrics);
+    this.#work = new Work(
+      this.#options,
+      this.client,
+      this.#formFactors,
+      this.#factory,
+      this.#events,
+      this.metrics,
+    );
   }
 
   async #stopWork(): Promise<void> {
@@ -192,7 +204,8 @@ class Work {
       emit: (object, type, reason, message) => void events.emit(object, type, reason, message),
     };
     const lookups: RenderLookups = {
-      resolveAddress: (destination, namespace) => resolveDestination(destination, { namespace, clusterDomain, reader }),
+      resolveAddress: (destination, namespace) =>
+        resolveDestination(destination, { namespace, clusterDomain, reader }),
       controllerConfigMap: (name) => {
         const configMap = this.#configMaps.informer.get(options.scobyNamespace, name);
         return configMap ? ((configMap.data ?? {}) as Record<string, string>) : undefined;
@@ -222,7 +235,9 @@ class Work {
       crdResource: (name) => {
         const crd = this.#crds.informer.get(undefined, name);
         const info = crd ? inspectCrd(crd) : undefined;
-        return info?.version ? { group: info.group, version: info.version, resource: info.plural, namespaced: true } : undefined;
+        return info?.version
+          ? { group: info.group, version: info.version, resource: info.plural, namespaced: true }
+          : undefined;
       },
       onSynced: (name) => this.#queue.add(name),
     });
@@ -235,15 +250,25 @@ class Work {
       registrations: () => this.#registrations.informer.list(),
       servedGroupVersions: () => (this.#served ??= servedGroupVersions(client)),
       resolveHookAddress: (address: Destination) => resolveDestination(address, { clusterDomain, reader }),
-      resourceForCrd: (info) => ({ group: info.group, version: info.version, resource: info.plural, namespaced: true }),
+      resourceForCrd: (info) => ({
+        group: info.group,
+        version: info.version,
+        resource: info.plural,
+        namespaced: true,
+      }),
       hookRefreshMs: options.hookAddressRefreshMs ?? DEFAULT_HOOK_ADDRESS_REFRESH_MS,
       now,
     });
     this.#queue = new WorkQueue({
       reconcile: async (name) => {
-        const outcome = await registrationReconciler.reconcile(this.#registrations.informer.get(undefined, name), name);
+        const outcome = await registrationReconciler.reconcile(
+          this.#registrations.informer.get(undefined, name),
+          name,
+        );
         if (outcome.kind === 'retry') return { error: new Error(outcome.reason) };
-        return outcome.kind === 'done' && outcome.refreshAfterMs !== undefined ? { requeueAfterMs: outcome.refreshAfterMs } : undefined;
+        return outcome.kind === 'done' && outcome.refreshAfterMs !== undefined
+          ? { requeueAfterMs: outcome.refreshAfterMs }
+          : undefined;
       },
       concurrency: 2,
       observer: metrics.queueObserver('crdregistrations'),
@@ -252,7 +277,11 @@ class Work {
   }
 
   synced(): boolean {
-    return this.#registrations.informer.hasSynced() && this.#crds.informer.hasSynced() && this.#configMaps.informer.hasSynced();
+    return (
+      this.#registrations.informer.hasSynced() &&
+      this.#crds.informer.hasSynced() &&
+      this.#configMaps.informer.hasSynced()
+    );
   }
 
   async stop(): Promise<void> {
@@ -274,14 +303,20 @@ class Work {
         if (crd) for (const other of registrationsFor(crd)) this.#queue.add(other.metadata.name ?? '');
       }
     };
-    this.#registrations.addHandlers({ add: (r) => onRegistration(r), update: (r, old) => onRegistration(r, old), delete: (r) => onRegistration(r) });
+    this.#registrations.addHandlers({
+      add: (r) => onRegistration(r),
+      update: (r, old) => onRegistration(r, old),
+      delete: (r) => onRegistration(r),
+    });
     const onCrd = (crd: KubeObject) => {
       this.#served = undefined;
-      for (const registration of registrationsFor(crd.metadata.name ?? '')) this.#queue.add(registration.metadata.name ?? '');
+      for (const registration of registrationsFor(crd.metadata.name ?? ''))
+        this.#queue.add(registration.metadata.name ?? '');
     };
     this.#crds.addHandlers({ add: onCrd, update: onCrd, delete: onCrd });
     const onConfigMap = (configMap: KubeObject) => {
-      for (const controller of this.#controllers.readingConfigMap(configMap.metadata.name ?? '')) controller.enqueueAll();
+      for (const controller of this.#controllers.readingConfigMap(configMap.metadata.name ?? ''))
+        controller.enqueueAll();
     };
     this.#configMaps.addHandlers({ add: onConfigMap, update: onConfigMap, delete: onConfigMap });
   }
@@ -290,10 +325,15 @@ class Work {
 /** Served group/versions as apiVersion strings, from discovery. */
 async function servedGroupVersions(client: DynamicClient): Promise<ReadonlySet<string>> {
   const core = await client.request<{ versions?: string[] }>('GET', '/api');
-  const groups = await client.request<{ groups?: { versions?: { groupVersion: string }[] }[] }>('GET', '/apis');
+  const groups = await client.request<{ groups?: { versions?: { groupVersion: string }[] }[] }>(
+    'GET',
+    '/apis',
+  );
   return new Set([
     ...(core.versions ?? []),
-    ...(groups.groups ?? []).flatMap((group) => (group.versions ?? []).map((version) => version.groupVersion)),
+    ...(groups.groups ?? []).flatMap((group) =>
+      (group.versions ?? []).map((version) => version.groupVersion),
+    ),
   ]);
 }
 

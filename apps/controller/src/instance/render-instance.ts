@@ -36,10 +36,7 @@ export async function renderInstance(
   target: RenderTarget,
   lookups: RenderLookups,
 ): Promise<InstanceRender> {
-  const rendered = await renderEnv(
-    { instance, config: target.spec.parameterConfiguration },
-    lookups,
-  );
+  const rendered = await renderEnv({ instance, config: target.spec.parameterConfiguration }, lookups);
   const warnings = rendered.warnings.map((warning) => warning.message);
   if (rendered.errors.length > 0) return { ok: false, errors: rendered.errors, warnings };
   const children = target.plugin.render(

@@ -32,7 +32,12 @@ export interface RequestOptions {
 export const MERGE_PATCH = 'application/merge-patch+json';
 export const APPLY_PATCH = 'application/apply-patch+yaml';
 
-export function resourcePath(ref: ResourceRef, namespace?: string, name?: string, subresource?: string): string {
+export function resourcePath(
+  ref: ResourceRef,
+  namespace?: string,
+  name?: string,
+  subresource?: string,
+): string {
   const base = ref.group === '' ? `/api/${ref.version}` : `/apis/${ref.group}/${ref.version}`;
   const scope = ref.namespaced && namespace ? `/namespaces/${encodeURIComponent(namespace)}` : '';
   const item = name === undefined ? '' : `/${encodeURIComponent(name)}`;
@@ -83,7 +88,10 @@ export class DynamicClient {
         // Node frames DELETE bodies only with an explicit length (it does not chunk them by default).
         ...(body === undefined
           ? {}
-          : { 'Content-Type': options.contentType ?? 'application/json', 'Content-Length': Buffer.byteLength(body) }),
+          : {
+              'Content-Type': options.contentType ?? 'application/json',
+              'Content-Length': Buffer.byteLength(body),
+            }),
       },
     };
     await this.#kubeConfig.applyToHTTPSOptions(requestOptions);
@@ -140,7 +148,10 @@ export class DynamicClient {
     const group = slash < 0 ? '' : apiVersion.slice(0, slash);
     const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
     const path = group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
-    const loading = this.request<{ resources?: { name: string; kind: string; namespaced: boolean }[] }>('GET', path)
+    const loading = this.request<{ resources?: { name: string; kind: string; namespaced: boolean }[] }>(
+      'GET',
+      path,
+    )
       .then((list) => {
         const byKind = new Map<string, ResourceRef>();
         for (const entry of list.resources ?? []) {
@@ -193,7 +204,12 @@ export class DynamicClient {
     });
   }
 
-  delete(ref: ResourceRef, namespace: string | undefined, name: string, propagationPolicy = 'Background'): Promise<unknown> {
+  delete(
+    ref: ResourceRef,
+    namespace: string | undefined,
+    name: string,
+    propagationPolicy = 'Background',
+  ): Promise<unknown> {
     return this.request('DELETE', resourcePath(ref, namespace, name), {
       body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy },
     });

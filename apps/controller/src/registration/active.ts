@@ -10,7 +10,10 @@ export interface RegistrationClaim {
   creationTimestamp: string;
 }
 
-export function activeRegistration(claims: readonly RegistrationClaim[], crd: string): RegistrationClaim | undefined {
+export function activeRegistration(
+  claims: readonly RegistrationClaim[],
+  crd: string,
+): RegistrationClaim | undefined {
   return claims
     .filter((claim) => claim.crd === crd)
     .sort(

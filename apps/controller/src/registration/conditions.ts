@@ -9,15 +9,11 @@ import {
 } from '@scoby/registration';
 import type { ConditionValue } from '../status/conditions.ts';
 
-export type CrdLookup =
-  | { kind: 'found'; servesVersion: boolean }
-  | { kind: 'missing'; message: string };
+export type CrdLookup = { kind: 'found'; servesVersion: boolean } | { kind: 'missing'; message: string };
 
 /** Outcome of the checks that need the CRD (§4 second table) and of starting the controller. */
 export type ControllerOutcome =
-  | { kind: 'failed'; reason: string; message: string }
-  | { kind: 'starting' }
-  | { kind: 'started' };
+  { kind: 'failed'; reason: string; message: string } | { kind: 'starting' } | { kind: 'started' };
 
 export interface RegistrationFindings {
   crdName: string;
@@ -40,7 +36,11 @@ function crdExists(findings: RegistrationFindings): ConditionValue {
     return { status: 'False', reason: RegistrationReason.CRDError, message: findings.crd.message };
   }
   if (!findings.crd.servesVersion) {
-    return { status: 'False', reason: RegistrationReason.CRDError, message: crdServesNoVersionMessage(findings.crdName) };
+    return {
+      status: 'False',
+      reason: RegistrationReason.CRDError,
+      message: crdServesNoVersionMessage(findings.crdName),
+    };
   }
   return { status: 'True', reason: RegistrationReason.CRDExist, message: '' };
 }

@@ -349,9 +349,19 @@ export class RegistrationReconciler {
     else delete desired.annotations;
     const patch = statusMergePatch(stored, desired);
     if (!patch) return;
-    const written = await world.client.patch(REGISTRATION_RESOURCE, undefined, registration.metadata.name ?? '', patch, {
-      subresource: 'status',
-    });
-    this.#superseded.wrote(registration.metadata.name ?? '', registration.metadata.resourceVersion, written.metadata.resourceVersion);
+    const written = await world.client.patch(
+      REGISTRATION_RESOURCE,
+      undefined,
+      registration.metadata.name ?? '',
+      patch,
+      {
+        subresource: 'status',
+      },
+    );
+    this.#superseded.wrote(
+      registration.metadata.name ?? '',
+      registration.metadata.resourceVersion,
+      written.metadata.resourceVersion,
+    );
   }
 }

@@ -31,14 +31,20 @@ export function buildCommandLine(): Command {
     )
     .option('--leader-elect', 'elect a leader through a Lease before reconciling (default)')
     .option('--no-leader-elect', 'reconcile without leader election')
-    .option('--leader-election-lease-name <name>', 'name of the Lease in SCOBY_NAMESPACE (default scoby-controller-leader)')
+    .option(
+      '--leader-election-lease-name <name>',
+      'name of the Lease in SCOBY_NAMESPACE (default scoby-controller-leader)',
+    )
     .option('--metrics-bind-address <host:port>', 'address of /metrics, /healthz and /readyz (default :8080)')
     .option('--resync-period <duration>', 'period of the full resync, e.g. 10h, 30m (default 10h)')
     .option(
       '--hook-address-refresh <duration>',
       're-resolution period of hook addresses given by ref (default: SCOBY_HOOK_ADDRESS_REFRESH or 1m)',
     )
-    .option('--log-level <level>', 'trace, debug, info, warn, error, fatal or silent (default: LOG_LEVEL or info)');
+    .option(
+      '--log-level <level>',
+      'trace, debug, info, warn, error, fatal or silent (default: LOG_LEVEL or info)',
+    );
 }
 
 /** Parses user arguments (without the node and script entries). Commander reports unknown flags itself. */

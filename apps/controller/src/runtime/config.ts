@@ -4,9 +4,11 @@ import { parseDuration } from './duration.ts';
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export type KubeConfigSource = { source: 'file'; path: string } | { source: 'in-cluster' } | { source: 'default' };
+export type KubeConfigSource =
+  { source: 'file'; path: string } | { source: 'in-cluster' } | { source: 'default' };
 
-export type LeaderElectionConfig = { enabled: false } | { enabled: true; namespace: string; leaseName: string };
+export type LeaderElectionConfig =
+  { enabled: false } | { enabled: true; namespace: string; leaseName: string };
 
 export interface ControllerConfig {
   kube: KubeConfigSource;
@@ -92,7 +94,9 @@ export function loadConfig(flags: CommandLineOptions, env: Environment): ConfigR
     return { ok: false, errors };
   }
   const leaderElection: LeaderElectionConfig =
-    flags.leaderElect === false ? { enabled: false } : { enabled: true, namespace: scobyNamespace, leaseName };
+    flags.leaderElect === false
+      ? { enabled: false }
+      : { enabled: true, namespace: scobyNamespace, leaseName };
   return {
     ok: true,
     config: {
@@ -167,7 +171,11 @@ function readConcurrency(value: string | undefined, fail: Fail): number | undefi
   return parsed;
 }
 
-function readPlugins(flagValues: string[] | undefined, envValue: string | undefined, fail: Fail): string[] | undefined {
+function readPlugins(
+  flagValues: string[] | undefined,
+  envValue: string | undefined,
+  fail: Fail,
+): string[] | undefined {
   if (flagValues === undefined) return commaList(envValue);
   if (flagValues.some((value) => value.trim() === '')) {
     return fail('--form-factor-plugin', 'must name a module, got an empty value');
@@ -192,7 +200,10 @@ function readAddress(value: string | undefined, fail: Fail): { host: string; por
   const match = /^(.*):(\d{1,5})$/.exec(value);
   const port = Number(match?.[2]);
   if (match === null || port > 65535) {
-    return fail('--metrics-bind-address', `must be host:port or :port with a port from 0 to 65535, got "${value}"`);
+    return fail(
+      '--metrics-bind-address',
+      `must be host:port or :port with a port from 0 to 65535, got "${value}"`,
+    );
   }
   const host = (match[1] as string).replace(/^\[(.*)\]$/, '$1');
   return { host: host === '' ? DEFAULT_OPS_ADDRESS.host : host, port };
@@ -206,13 +217,19 @@ function readPositiveDuration(
 ): number | undefined {
   if (value === undefined) return defaultMs;
   const parsed = parseDuration(value.trim());
-  if (parsed === undefined) return fail(setting, `"${value}" is not a duration (examples: 10h, 30m, 1h30m, 90s)`);
+  if (parsed === undefined)
+    return fail(setting, `"${value}" is not a duration (examples: 10h, 30m, 1h30m, 90s)`);
   if (parsed <= 0) return fail(setting, `must be greater than zero, got "${value}"`);
   return parsed;
 }
 
-function readLogLevel(flagValue: string | undefined, envValue: string | undefined, fail: Fail): LogLevel | undefined {
-  const [setting, value] = flagValue !== undefined ? ['--log-level', flagValue] : ['LOG_LEVEL', nonEmpty(envValue)];
+function readLogLevel(
+  flagValue: string | undefined,
+  envValue: string | undefined,
+  fail: Fail,
+): LogLevel | undefined {
+  const [setting, value] =
+    flagValue !== undefined ? ['--log-level', flagValue] : ['LOG_LEVEL', nonEmpty(envValue)];
   if (value === undefined) return 'info';
   const level = LOG_LEVELS.find((candidate) => candidate === value.trim().toLowerCase());
   return level ?? fail(setting, `must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);

@@ -3,7 +3,13 @@ import type { KubeObject } from '@scoby/kube-objects';
 import type { Logger } from 'pino';
 import type { ResourceRef } from '../kube/dynamic-client.ts';
 import { realClock, type Clock } from './clock.ts';
-import { eventNamespace, eventTimestamp, newEvent, type EventSource, type EventType } from './event-object.ts';
+import {
+  eventNamespace,
+  eventTimestamp,
+  newEvent,
+  type EventSource,
+  type EventType,
+} from './event-object.ts';
 
 /** What the recorder needs from an API client; the app's DynamicClient is one (merge patch by default). */
 export interface EventWriter {
@@ -84,7 +90,13 @@ export class EventRecorder {
     return this.emit(object, 'Warning', reason, message);
   }
 
-  async #record(key: string, object: KubeObject, type: EventType, reason: string, message: string): Promise<void> {
+  async #record(
+    key: string,
+    object: KubeObject,
+    type: EventType,
+    reason: string,
+    message: string,
+  ): Promise<void> {
     const now = this.#clock.now();
     const tracked = this.#tracked.get(key);
     try {
@@ -110,7 +122,10 @@ export class EventRecorder {
   /** False when the Event to update is gone (expired by the API server), so a new one is created. */
   async #patchCount(tracked: Tracked, count: number, now: number): Promise<boolean> {
     try {
-      await this.#client.patch(EVENTS, tracked.namespace, tracked.name, { count, lastTimestamp: eventTimestamp(now) });
+      await this.#client.patch(EVENTS, tracked.namespace, tracked.name, {
+        count,
+        lastTimestamp: eventTimestamp(now),
+      });
       return true;
     } catch (error) {
       if ((error as { code?: unknown }).code === 404) return false;

@@ -19,7 +19,13 @@ export {
   type LogLevel,
 } from './config.ts';
 export { parseDuration } from './duration.ts';
-export { eventTimestamp, involvedObject, newEvent, type EventSource, type EventType } from './event-object.ts';
+export {
+  eventTimestamp,
+  involvedObject,
+  newEvent,
+  type EventSource,
+  type EventType,
+} from './event-object.ts';
 export { EVENTS, EventRecorder, type EventRecorderOptions, type EventWriter } from './event-recorder.ts';
 export {
   InformerFactory,
@@ -29,9 +35,28 @@ export {
   type InformerRequest,
 } from './informer-factory.ts';
 export { loadKubeConfig } from './kube-config.ts';
-export { defaultIdentity, LeaderElector, type LeaderElectorOptions, type LeaseClient } from './leader-elector.ts';
-export { claimedRecord, judgeLease, parseLeaseTime, releasedRecord, type LeaseRecord, type LeaseVerdict } from './lease-record.ts';
-export { createLogger, newReconcileId, withContext, type LogContext, type Logger, type LoggerOptions } from './logger.ts';
+export {
+  defaultIdentity,
+  LeaderElector,
+  type LeaderElectorOptions,
+  type LeaseClient,
+} from './leader-elector.ts';
+export {
+  claimedRecord,
+  judgeLease,
+  parseLeaseTime,
+  releasedRecord,
+  type LeaseRecord,
+  type LeaseVerdict,
+} from './lease-record.ts';
+export {
+  createLogger,
+  newReconcileId,
+  withContext,
+  type LogContext,
+  type Logger,
+  type LoggerOptions,
+} from './logger.ts';
 export {
   createMetrics,
   LATENCY_BUCKETS,
@@ -41,7 +66,11 @@ export {
 } from './metrics.ts';
 export { ObjectStore, objectKey, type StoreEvent } from './object-store.ts';
 export { startOpsServer, type OpsServer, type OpsServerOptions } from './ops-server.ts';
-export { RestartingListWatch, type ListWatchSink, type RestartingListWatchOptions } from './restarting-list-watch.ts';
+export {
+  RestartingListWatch,
+  type ListWatchSink,
+  type RestartingListWatchOptions,
+} from './restarting-list-watch.ts';
 export {
   DEFAULT_RESTART_BACKOFF,
   SharedInformer,

@@ -1,11 +1,26 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { ApiException, V1MicroTime, type CoordinationV1Api, type V1Lease, type V1LeaseSpec } from '@kubernetes/client-node';
+import {
+  ApiException,
+  V1MicroTime,
+  type CoordinationV1Api,
+  type V1Lease,
+  type V1LeaseSpec,
+} from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { realClock, type Clock, type TimerHandle } from './clock.ts';
-import { claimedRecord, judgeLease, parseLeaseTime, releasedRecord, type LeaseRecord } from './lease-record.ts';
+import {
+  claimedRecord,
+  judgeLease,
+  parseLeaseTime,
+  releasedRecord,
+  type LeaseRecord,
+} from './lease-record.ts';
 
-export type LeaseClient = Pick<CoordinationV1Api, 'readNamespacedLease' | 'createNamespacedLease' | 'replaceNamespacedLease'>;
+export type LeaseClient = Pick<
+  CoordinationV1Api,
+  'readNamespacedLease' | 'createNamespacedLease' | 'replaceNamespacedLease'
+>;
 
 export interface LeaderElectorOptions {
   client: LeaseClient;
@@ -70,7 +85,10 @@ export class LeaderElector {
     this.#onStartedLeading = options.onStartedLeading ?? (() => {});
     this.#onStoppedLeading = options.onStoppedLeading ?? (() => {});
     this.#clock = options.clock ?? realClock;
-    this.#logger = options.logger?.child({ lease: `${options.namespace}/${options.name}`, identity: options.identity });
+    this.#logger = options.logger?.child({
+      lease: `${options.namespace}/${options.name}`,
+      identity: options.identity,
+    });
   }
 
   get identity(): string {
@@ -161,7 +179,9 @@ export class LeaderElector {
         lease = await this.#client.readNamespacedLease(target);
       } catch (error) {
         if (statusOf(error) !== 404) throw error;
-        const spec = toSpec(claimedRecord(undefined, this.#identity, this.#clock.now(), this.#leaseDurationMs));
+        const spec = toSpec(
+          claimedRecord(undefined, this.#identity, this.#clock.now(), this.#leaseDurationMs),
+        );
         await this.#client.createNamespacedLease({
           namespace: this.#namespace,
           body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: target, spec },

@@ -13,7 +13,12 @@ export interface LeaseRecord {
 /** `ours`: we hold it (renew). `free`: absent holder or expired (take it). `held`: someone else's, still valid. */
 export type LeaseVerdict = 'ours' | 'free' | 'held';
 
-export function judgeLease(record: LeaseRecord, identity: string, now: number, leaseDurationMs: number): LeaseVerdict {
+export function judgeLease(
+  record: LeaseRecord,
+  identity: string,
+  now: number,
+  leaseDurationMs: number,
+): LeaseVerdict {
   if (record.holderIdentity === identity) return 'ours';
   if (!record.holderIdentity || record.renewTime === undefined) return 'free';
   return record.renewTime + leaseDurationMs < now ? 'free' : 'held';

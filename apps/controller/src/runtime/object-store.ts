@@ -1,9 +1,7 @@
 import type { KubeObject } from '@scoby/kube-objects';
 
 export type StoreEvent<T> =
-  | { type: 'add'; object: T }
-  | { type: 'update'; object: T; old: T }
-  | { type: 'delete'; object: T };
+  { type: 'add'; object: T } | { type: 'update'; object: T; old: T } | { type: 'delete'; object: T };
 
 /** The cache key of an object: `namespace/name`, or `name` for cluster-scoped objects (as client-go). */
 export function objectKey(namespace: string | undefined, name: string): string {
@@ -72,5 +70,7 @@ export class ObjectStore<T extends KubeObject> {
 }
 
 function sameVersion(a: KubeObject, b: KubeObject): boolean {
-  return a.metadata.resourceVersion !== undefined && a.metadata.resourceVersion === b.metadata.resourceVersion;
+  return (
+    a.metadata.resourceVersion !== undefined && a.metadata.resourceVersion === b.metadata.resourceVersion
+  );
 }

@@ -40,7 +40,12 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
   };
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
-      reply(response, 500, 'text/plain; charset=utf-8', `${error instanceof Error ? error.message : String(error)}\n`);
+      reply(
+        response,
+        500,
+        'text/plain; charset=utf-8',
+        `${error instanceof Error ? error.message : String(error)}\n`,
+      );
     });
   });
   await new Promise<void>((resolve, reject) => {

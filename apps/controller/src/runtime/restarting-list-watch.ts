@@ -1,4 +1,10 @@
-import { ListWatch, Watch, type KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
+import {
+  ListWatch,
+  Watch,
+  type KubeConfig,
+  type KubernetesListObject,
+  type KubernetesObject,
+} from '@kubernetes/client-node';
 import type { KubeObject } from '@scoby/kube-objects';
 import { backoffDelay, type BackoffPolicy } from './backoff.ts';
 import type { Clock, TimerHandle } from './clock.ts';

@@ -68,7 +68,9 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
           list: async () => {
             const query = { labelSelector: options.labelSelector };
             // The cache holds whatever kind this informer was created for.
-            return (await options.lister.list(options.resource, namespace, query)) as unknown as { items: T[] };
+            return (await options.lister.list(options.resource, namespace, query)) as unknown as {
+              items: T[];
+            };
           },
           labelSelector: options.labelSelector,
           backoff: options.restartBackoff ?? DEFAULT_RESTART_BACKOFF,

@@ -37,7 +37,8 @@ export function initializeConditions(stored: unknown, types: readonly string[], 
     for (const entry of stored) {
       if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) continue;
       const record = entry as Record<string, unknown>;
-      if (typeof record.type !== 'string' || !types.includes(record.type) || byType.has(record.type)) continue;
+      if (typeof record.type !== 'string' || !types.includes(record.type) || byType.has(record.type))
+        continue;
       byType.set(record.type, record as unknown as Condition);
     }
   }
@@ -63,11 +64,20 @@ export function setConditionValues(
  * kept from the stored condition of the same type when its status is unchanged, else `now` (§8.6;
  * a time supplied by anyone else, e.g. a hook, is ignored).
  */
-export function settleConditions(conditions: readonly Condition[], stored: unknown, now: string): Condition[] {
+export function settleConditions(
+  conditions: readonly Condition[],
+  stored: unknown,
+  now: string,
+): Condition[] {
   const storedByType = new Map<string, Record<string, unknown>>();
   if (Array.isArray(stored)) {
     for (const entry of stored) {
-      if (typeof entry === 'object' && entry !== null && typeof entry.type === 'string' && !storedByType.has(entry.type)) {
+      if (
+        typeof entry === 'object' &&
+        entry !== null &&
+        typeof entry.type === 'string' &&
+        !storedByType.has(entry.type)
+      ) {
         storedByType.set(entry.type, entry as Record<string, unknown>);
       }
     }

@@ -56,7 +56,9 @@ export function applyHookStatus(
   const merged = before.map((condition) => {
     if (!hookConditionTypes.includes(condition.type)) return condition;
     const entry = sent.find((candidate) => candidate.type === condition.type);
-    return entry ? { ...hookCondition(condition.type, entry), lastTransitionTime: condition.lastTransitionTime } : condition;
+    return entry
+      ? { ...hookCondition(condition.type, entry), lastTransitionTime: condition.lastTransitionTime }
+      : condition;
   });
   const next = structuredClone(hookStatus);
   next.conditions = initializeConditions(merged, conditionTypes, now);

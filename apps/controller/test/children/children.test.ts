@@ -10,7 +10,14 @@ import {
 } from '../../src/children/update-detection.ts';
 
 const UID = '7c1e2a4b-5d6f-4a81-9b0c-2e3f4a5b6c7d';
-const owner = { apiVersion: 'notify.example.com/v1', kind: 'Mailer', name: 'orders', uid: UID, controller: true, blockOwnerDeletion: true };
+const owner = {
+  apiVersion: 'notify.example.com/v1',
+  kind: 'Mailer',
+  name: 'orders',
+  uid: UID,
+  controller: true,
+  blockOwnerDeletion: true,
+};
 const labels = {
   'app.kubernetes.io/name': 'mailer',
   'app.kubernetes.io/instance': 'orders',
@@ -19,8 +26,16 @@ const labels = {
   'app.kubernetes.io/managed-by': 'scoby-controller',
 };
 
-function deployment(extra: Partial<KubeObject['metadata']> = {}, spec: unknown = { replicas: 2 }): KubeObject {
-  return { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'mailer-orders', namespace: 'shop', labels, ownerReferences: [owner], ...extra }, spec };
+function deployment(
+  extra: Partial<KubeObject['metadata']> = {},
+  spec: unknown = { replicas: 2 },
+): KubeObject {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'mailer-orders', namespace: 'shop', labels, ownerReferences: [owner], ...extra },
+    spec,
+  };
 }
 
 describe('normalising children (§4.4)', () => {
@@ -84,7 +99,13 @@ describe('update detection (§5.2)', () => {
   it('detects a missing object, a foreign controller, a changed hash and manual drift', () => {
     const desired = deployment();
     expect(isUpToDate(undefined, desired, UID)).toBe(false);
-    expect(isUpToDate(withDesiredHash(deployment({ ownerReferences: [{ ...owner, uid: 'other' }] })), desired, UID)).toBe(false);
+    expect(
+      isUpToDate(
+        withDesiredHash(deployment({ ownerReferences: [{ ...owner, uid: 'other' }] })),
+        desired,
+        UID,
+      ),
+    ).toBe(false);
     const stale = withDesiredHash(deployment());
     stale.metadata.annotations = { [DESIRED_HASH_ANNOTATION]: 'stale' };
     expect(isUpToDate(stale, desired, UID)).toBe(false);
@@ -97,19 +118,50 @@ describe('update detection (§5.2)', () => {
   });
 
   it('compares arrays element by element with equal length', () => {
-    const desired = deployment({}, { template: { spec: { containers: [{ name: 'adapter', env: [{ name: 'A', value: '1' }] }] } } });
+    const desired = deployment(
+      {},
+      { template: { spec: { containers: [{ name: 'adapter', env: [{ name: 'A', value: '1' }] }] } } },
+    );
     const longer = withDesiredHash(desired);
-    longer.spec = { template: { spec: { containers: [{ name: 'adapter', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }] }] } } };
+    longer.spec = {
+      template: {
+        spec: {
+          containers: [
+            {
+              name: 'adapter',
+              env: [
+                { name: 'A', value: '1' },
+                { name: 'B', value: '2' },
+              ],
+            },
+          ],
+        },
+      },
+    };
     expect(isUpToDate(longer, desired, UID)).toBe(false);
   });
 });
 
 describe('pruning (§6)', () => {
   it('selects controlled objects the final children map does not name', () => {
-    const service: KubeObject = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'mailer-orders', ownerReferences: [owner] } };
-    const ksvc: KubeObject = { apiVersion: 'serving.knative.dev/v1', kind: 'Service', metadata: { name: 'mailer-orders', ownerReferences: [owner] } };
-    const foreign: KubeObject = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'other', ownerReferences: [{ ...owner, uid: 'x' }] } };
+    const service: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'mailer-orders', ownerReferences: [owner] },
+    };
+    const ksvc: KubeObject = {
+      apiVersion: 'serving.knative.dev/v1',
+      kind: 'Service',
+      metadata: { name: 'mailer-orders', ownerReferences: [owner] },
+    };
+    const foreign: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'other', ownerReferences: [{ ...owner, uid: 'x' }] },
+    };
     const kept = deployment();
-    expect(selectPrunable([kept, service, ksvc, foreign], { deployment: deployment(), ksvc }, UID)).toEqual([service]);
+    expect(selectPrunable([kept, service, ksvc, foreign], { deployment: deployment(), ksvc }, UID)).toEqual([
+      service,
+    ]);
   });
 });

@@ -117,10 +117,9 @@ describe('scoby run --embedded', () => {
     const messages = logLines(finished.stdout).map((line) => line.msg);
     const shutdown = messages.slice(messages.indexOf('shutting down: finishing in-flight reconciles'));
     // Both happen exactly once; their relative order in the log is not part of the contract.
-    expect(shutdown.filter((msg) => msg === 'released the leader lease' || msg === 'stopped').sort()).toEqual([
-      'released the leader lease',
-      'stopped',
-    ]);
+    expect(shutdown.filter((msg) => msg === 'released the leader lease' || msg === 'stopped').sort()).toEqual(
+      ['released the leader lease', 'stopped'],
+    );
   }, 90_000);
 
   it('applies the sample with --sample and logs the children and the Ready condition', async () => {

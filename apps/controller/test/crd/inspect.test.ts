@@ -18,7 +18,9 @@ describe('version choice (children-and-status.md §7.1)', () => {
   });
 
   it('prefers non-deprecated versions and skips unserved ones', () => {
-    expect(chooseVersion([served('v2', { deprecated: true }), served('v1'), { name: 'v3', served: false }])?.name).toBe('v1');
+    expect(
+      chooseVersion([served('v2', { deprecated: true }), served('v1'), { name: 'v3', served: false }])?.name,
+    ).toBe('v1');
     expect(chooseVersion([served('v2', { deprecated: true })])?.name).toBe('v2');
     expect(chooseVersion([{ name: 'v1', served: false }])).toBeUndefined();
   });
@@ -48,7 +50,12 @@ describe('status features (§7.2)', () => {
   it('enables everything when status preserves unknown fields', () => {
     const status = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
     expect(
-      statusFeatures(served('v1', { subresources: { status: {} }, schema: { openAPIV3Schema: { properties: { status } } } })),
+      statusFeatures(
+        served('v1', {
+          subresources: { status: {} },
+          schema: { openAPIV3Schema: { properties: { status } } },
+        }),
+      ),
     ).toEqual({
       subresource: true,
       conditionFields: ['type', 'status', 'reason', 'message', 'lastTransitionTime'],
@@ -78,7 +85,9 @@ describe('status features (§7.2)', () => {
   it('switches conditions off when items lack a string type or status', () => {
     const status = {
       type: 'object',
-      properties: { conditions: { type: 'array', items: { type: 'object', properties: { type: { type: 'string' } } } } },
+      properties: {
+        conditions: { type: 'array', items: { type: 'object', properties: { type: { type: 'string' } } } },
+      },
     };
     const features = statusFeatures(
       served('v1', { subresources: { status: {} }, schema: { openAPIV3Schema: { properties: { status } } } }),

@@ -59,7 +59,11 @@ describe('every parameter customization end to end', () => {
       { group: 'eventing.example.com', version: 'v1', resource: 'brokers', namespaced: true },
       'infra',
       broker.metadata.name ?? '',
-      { status: { address: { url: 'http://broker-ingress.knative-eventing.svc.cluster.local/infra/default' } } },
+      {
+        status: {
+          address: { url: 'http://broker-ingress.knative-eventing.svc.cluster.local/infra/default' },
+        },
+      },
       { subresource: 'status' },
     );
     await cluster.apply(configMapObject('scoby-system', 'scoby-flags', { flags: 'beta,metrics' }));
@@ -76,16 +80,32 @@ describe('every parameter customization end to end', () => {
               toEnv: [
                 { path: 'spec.region', name: 'REGION' },
                 { path: 'spec.mode', default: { value: 'fast' } },
-                { path: 'spec.token', name: 'API_TOKEN', default: { secret: { name: 'api-creds', key: 'token' } } },
-                { path: 'spec.tuning', name: 'TUNING_CONF', default: { configMap: { name: 'tuning', key: 'conf', optional: true } } },
+                {
+                  path: 'spec.token',
+                  name: 'API_TOKEN',
+                  default: { secret: { name: 'api-creds', key: 'token' } },
+                },
+                {
+                  path: 'spec.tuning',
+                  name: 'TUNING_CONF',
+                  default: { configMap: { name: 'tuning', key: 'conf', optional: true } },
+                },
                 {
                   path: 'spec.credentials',
                   name: 'DB_PASSWORD',
-                  valueFrom: { secretPath: { name: 'spec.credentials.secretName', key: 'spec.credentials.passwordKey' } },
+                  valueFrom: {
+                    secretPath: { name: 'spec.credentials.secretName', key: 'spec.credentials.passwordKey' },
+                  },
                 },
                 {
                   path: 'spec.settings',
-                  valueFrom: { configMapPath: { name: '$.spec.settings.cmName', key: 'spec.settings.key', optional: true } },
+                  valueFrom: {
+                    configMapPath: {
+                      name: '$.spec.settings.cmName',
+                      key: 'spec.settings.key',
+                      optional: true,
+                    },
+                  },
                 },
                 { path: 'spec.sink', name: 'K_SINK', valueFrom: { builtInFunc: { name: 'resolveAddress' } } },
                 { path: 'spec.broker', valueFrom: { builtInFunc: { name: 'resolveAddress' } } },
@@ -96,7 +116,11 @@ describe('every parameter customization end to end', () => {
                   name: 'tls',
                   mountPath: '/etc/tls',
                   mountFrom: {
-                    secretPath: { secretName: 'spec.tls.secret', items: [{ key: 'spec.tls.certKey', path: 'cert.pem' }], defaultMode: 256 },
+                    secretPath: {
+                      secretName: 'spec.tls.secret',
+                      items: [{ key: 'spec.tls.certKey', path: 'cert.pem' }],
+                      defaultMode: 256,
+                    },
                   },
                 },
               ],
@@ -107,13 +131,22 @@ describe('every parameter customization end to end', () => {
                 { name: 'POD_NAMESPACE', valueFrom: { field: { fieldPath: 'metadata.namespace' } } },
                 { name: 'SHARED_CONF', valueFrom: { configMap: { name: 'shared', key: 'conf' } } },
                 { name: 'API_KEY', valueFrom: { secret: { name: 'shared-keys', key: 'api' } } },
-                { name: 'FEATURE_FLAGS', valueFromControllerConfigMap: { name: 'scoby-flags', key: 'flags' } },
+                {
+                  name: 'FEATURE_FLAGS',
+                  valueFromControllerConfigMap: { name: 'scoby-flags', key: 'flags' },
+                },
               ],
               toVolume: [
                 {
                   name: 'ca-bundle',
                   mountPath: '/etc/ssl/custom',
-                  mountFrom: { configMapPath: { name: 'cluster-ca', items: [{ key: 'ca.crt', path: 'ca.crt' }], optional: true } },
+                  mountFrom: {
+                    configMapPath: {
+                      name: 'cluster-ca',
+                      items: [{ key: 'ca.crt', path: 'ca.crt' }],
+                      optional: true,
+                    },
+                  },
                 },
               ],
             },
@@ -134,17 +167,27 @@ describe('every parameter customization end to end', () => {
         credentials: { secretName: 'db-secret', passwordKey: 'password' },
         settings: { cmName: 'db-settings', key: 'pool.conf' },
         sink: { ref: { apiVersion: 'v1', kind: 'Service', name: 'collector' }, uri: '/events' },
-        broker: { ref: { apiVersion: 'eventing.example.com/v1', kind: 'Broker', name: 'default', namespace: 'infra' } },
+        broker: {
+          ref: { apiVersion: 'eventing.example.com/v1', kind: 'Broker', name: 'default', namespace: 'infra' },
+        },
         tls: { secret: 'web-tls', certKey: 'tls.crt' },
       },
     });
   });
 
   it('renders the exact container env, volumes and mounts', async () => {
-    const deployment = await cluster.waitFor('deployment', () => cluster.get('apps/v1', 'Deployment', 'shop', 'adapter-orders'));
+    const deployment = await cluster.waitFor('deployment', () =>
+      cluster.get('apps/v1', 'Deployment', 'shop', 'adapter-orders'),
+    );
     expect(podSpecOf(deployment).volumes).toEqual([
-      { name: 'ca-bundle', configMap: { name: 'cluster-ca', items: [{ key: 'ca.crt', path: 'ca.crt' }], optional: true } },
-      { name: 'tls', secret: { secretName: 'web-tls', items: [{ key: 'tls.crt', path: 'cert.pem' }], defaultMode: 256 } },
+      {
+        name: 'ca-bundle',
+        configMap: { name: 'cluster-ca', items: [{ key: 'ca.crt', path: 'ca.crt' }], optional: true },
+      },
+      {
+        name: 'tls',
+        secret: { secretName: 'web-tls', items: [{ key: 'tls.crt', path: 'cert.pem' }], defaultMode: 256 },
+      },
     ]);
     expect(adapterOf(deployment)).toEqual({
       ...CONTAINER_BASE,
@@ -152,10 +195,16 @@ describe('every parameter customization end to end', () => {
       env: [
         { name: 'API_KEY', valueFrom: { secretKeyRef: { name: 'shared-keys', key: 'api' } } },
         { name: 'API_TOKEN', valueFrom: { secretKeyRef: { name: 'api-creds', key: 'token' } } },
-        { name: 'APP_BROKER', value: 'http://broker-ingress.knative-eventing.svc.cluster.local/infra/default' },
+        {
+          name: 'APP_BROKER',
+          value: 'http://broker-ingress.knative-eventing.svc.cluster.local/infra/default',
+        },
         { name: 'APP_MODE', value: 'fast' },
         { name: 'APP_REPLICAS', value: '3' },
-        { name: 'APP_SETTINGS', valueFrom: { configMapKeyRef: { name: 'db-settings', key: 'pool.conf', optional: true } } },
+        {
+          name: 'APP_SETTINGS',
+          valueFrom: { configMapKeyRef: { name: 'db-settings', key: 'pool.conf', optional: true } },
+        },
         { name: 'DB_PASSWORD', valueFrom: { secretKeyRef: { name: 'db-secret', key: 'password' } } },
         { name: 'FEATURE_FLAGS', value: 'beta,metrics' },
         { name: 'K_SINK', value: 'http://collector.shop.svc.cluster.local/events' },
@@ -163,7 +212,10 @@ describe('every parameter customization end to end', () => {
         { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
         { name: 'REGION', value: 'eu-west-1' },
         { name: 'SHARED_CONF', valueFrom: { configMapKeyRef: { name: 'shared', key: 'conf' } } },
-        { name: 'TUNING_CONF', valueFrom: { configMapKeyRef: { name: 'tuning', key: 'conf', optional: true } } },
+        {
+          name: 'TUNING_CONF',
+          valueFrom: { configMapKeyRef: { name: 'tuning', key: 'conf', optional: true } },
+        },
       ],
       volumeMounts: [
         { name: 'ca-bundle', mountPath: '/etc/ssl/custom' },
@@ -178,7 +230,12 @@ describe('every parameter customization end to end', () => {
       observedGeneration: 1,
       sinkUri: 'http://collector.shop.svc.cluster.local/events',
       conditions: [
-        expect.objectContaining({ type: 'DeploymentReady', status: 'True', reason: 'MinimumReplicasAvailable', message: '' }),
+        expect.objectContaining({
+          type: 'DeploymentReady',
+          status: 'True',
+          reason: 'MinimumReplicasAvailable',
+          message: '',
+        }),
         expect.objectContaining({ type: 'Ready', status: 'True', reason: 'CONDITIONSOK', message: '' }),
       ],
     });
@@ -192,8 +249,20 @@ describe('every parameter customization end to end', () => {
       return env.find((entry) => entry.name === 'FEATURE_FLAGS')?.value === 'gamma' ? env : undefined;
     });
     expect(updated.map((entry) => entry.name)).toEqual([
-      'API_KEY', 'API_TOKEN', 'APP_BROKER', 'APP_MODE', 'APP_REPLICAS', 'APP_SETTINGS', 'DB_PASSWORD',
-      'FEATURE_FLAGS', 'K_SINK', 'LOG_LEVEL', 'POD_NAMESPACE', 'REGION', 'SHARED_CONF', 'TUNING_CONF',
+      'API_KEY',
+      'API_TOKEN',
+      'APP_BROKER',
+      'APP_MODE',
+      'APP_REPLICAS',
+      'APP_SETTINGS',
+      'DB_PASSWORD',
+      'FEATURE_FLAGS',
+      'K_SINK',
+      'LOG_LEVEL',
+      'POD_NAMESPACE',
+      'REGION',
+      'SHARED_CONF',
+      'TUNING_CONF',
     ]);
   });
 });
@@ -218,11 +287,19 @@ describe('render errors', () => {
                 {
                   path: 'spec.credentials',
                   name: 'DB_PASSWORD',
-                  valueFrom: { secretPath: { name: 'spec.credentials.secretName', key: 'spec.credentials.passwordKey' } },
+                  valueFrom: {
+                    secretPath: { name: 'spec.credentials.secretName', key: 'spec.credentials.passwordKey' },
+                  },
                 },
                 {
                   path: 'spec.settings',
-                  valueFrom: { configMapPath: { name: '$.spec.settings.cmName', key: 'spec.settings.key', optional: true } },
+                  valueFrom: {
+                    configMapPath: {
+                      name: '$.spec.settings.cmName',
+                      key: 'spec.settings.key',
+                      optional: true,
+                    },
+                  },
                 },
               ],
             },
@@ -236,7 +313,11 @@ describe('render errors', () => {
       apiVersion: database.apiVersion,
       kind: database.kind,
       metadata: { name: database.name, namespace: database.namespace },
-      spec: { database: 'orders', credentials: { passwordKey: 'password' }, settings: { cmName: 42, key: 'pool.conf' } },
+      spec: {
+        database: 'orders',
+        credentials: { passwordKey: 'password' },
+        settings: { cmName: 42, key: 'pool.conf' },
+      },
     });
   });
 
@@ -262,7 +343,11 @@ describe('render errors', () => {
     const current = await cluster.get(database.apiVersion, database.kind, database.namespace, database.name);
     await cluster.update({
       ...current!,
-      spec: { database: 'orders', credentials: { secretName: 'db-secret', passwordKey: 'password' }, settings: { cmName: 'db-settings', key: 'pool.conf' } },
+      spec: {
+        database: 'orders',
+        credentials: { secretName: 'db-secret', passwordKey: 'password' },
+        settings: { cmName: 'db-settings', key: 'pool.conf' },
+      },
     });
     const ready = await waitForCondition(cluster, database, 'Ready', 'True');
     expect(conditionsOf(ready)).toEqual([
@@ -275,8 +360,10 @@ describe('render errors', () => {
     expect(adapterOf(deployment).env).toEqual([
       { name: 'DB_PASSWORD', valueFrom: { secretKeyRef: { name: 'db-secret', key: 'password' } } },
       { name: 'PG_DATABASE', value: 'orders' },
-      { name: 'PG_SETTINGS', valueFrom: { configMapKeyRef: { name: 'db-settings', key: 'pool.conf', optional: true } } },
+      {
+        name: 'PG_SETTINGS',
+        valueFrom: { configMapKeyRef: { name: 'db-settings', key: 'pool.conf', optional: true } },
+      },
     ]);
   });
 });
-

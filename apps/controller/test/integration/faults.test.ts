@@ -17,7 +17,12 @@ import {
 let cluster: TestCluster;
 const api = 'faulty.example.com/v1';
 const target = (name: string) => ({ apiVersion: api, kind: 'Sensor', namespace: 'shop', name });
-const sensor = (name: string): KubeObject => ({ apiVersion: api, kind: 'Sensor', metadata: { name, namespace: 'shop' }, spec: {} });
+const sensor = (name: string): KubeObject => ({
+  apiVersion: api,
+  kind: 'Sensor',
+  metadata: { name, namespace: 'shop' },
+  spec: {},
+});
 
 beforeAll(async () => {
   cluster = await startTestCluster();
@@ -49,7 +54,12 @@ describe('watch faults', () => {
     await waitForCondition(cluster, target('after-expiry'), 'Ready', 'True');
     const relists = cluster.server.requestLog
       .entries()
-      .filter((entry) => entry.method === 'GET' && entry.path === '/apis/faulty.example.com/v1/sensors' && entry.query.watch === undefined);
+      .filter(
+        (entry) =>
+          entry.method === 'GET' &&
+          entry.path === '/apis/faulty.example.com/v1/sensors' &&
+          entry.query.watch === undefined,
+      );
     expect(relists.length).toBeGreaterThan(0);
     cluster.server.faults.reset();
   });
@@ -58,7 +68,10 @@ describe('watch faults', () => {
 describe('failing child writes', () => {
   it('reports ApplyFailed, then converges to Ready', async () => {
     const message = 'Deployment "shop/sensor-flaky": etcd is unavailable';
-    cluster.server.faults.failNext({ verb: 'patch', resource: 'deployments', name: 'sensor-flaky' }, { code: 500, count: 2, message: 'etcd is unavailable' });
+    cluster.server.faults.failNext(
+      { verb: 'patch', resource: 'deployments', name: 'sensor-flaky' },
+      { code: 500, count: 2, message: 'etcd is unavailable' },
+    );
     cluster.server.requestLog.clear();
     await cluster.apply(sensor('flaky'));
     const ready = await waitForCondition(cluster, target('flaky'), 'Ready', 'True');
@@ -80,8 +93,22 @@ describe('failing child writes', () => {
     const statusPatches = cluster.server.requestLog
       .entries()
       .filter((entry) => entry.method === 'PATCH' && entry.path.endsWith('/sensors/flaky/status'))
-      .map((entry) => (entry.body as { status: { conditions?: { type: string; status: string; reason: string; message: string }[] } }).status);
-    expect(statusPatches[0]?.conditions?.map(({ type, status, reason, message }) => ({ type, status, reason, message }))).toEqual([
+      .map(
+        (entry) =>
+          (
+            entry.body as {
+              status: { conditions?: { type: string; status: string; reason: string; message: string }[] };
+            }
+          ).status,
+      );
+    expect(
+      statusPatches[0]?.conditions?.map(({ type, status, reason, message }) => ({
+        type,
+        status,
+        reason,
+        message,
+      })),
+    ).toEqual([
       { type: 'DeploymentReady', status: 'Unknown', reason: 'UNKNOWN', message: '' },
       { type: 'Ready', status: 'False', reason: 'ApplyFailed', message },
     ]);

@@ -77,7 +77,8 @@ describe('knativeService form factor', () => {
       }),
     );
     const failed = await waitForCondition(cluster, registrationTarget('fn'), 'ControllerReady', 'False');
-    const message = 'form factor "knativeService" needs API serving.knative.dev/v1, which the cluster does not serve';
+    const message =
+      'form factor "knativeService" needs API serving.knative.dev/v1, which the cluster does not serve';
     expect(conditionsOf(failed)).toEqual([
       { type: 'CRDExists', status: 'True', reason: 'CRDEXIST', message: '' },
       { type: 'ControllerReady', status: 'False', reason: 'CONTROLLERFAILED', message },
@@ -94,16 +95,30 @@ describe('knativeService form factor', () => {
       metadata: { name: fn.name, namespace: fn.namespace },
       spec: { width: 640 },
     });
-    const ksvc = await cluster.waitFor('ksvc', () => cluster.get('serving.knative.dev/v1', 'Service', 'shop', 'fn-resize'));
-    expect(ksvc.metadata.labels).toEqual({ ...LABELS('fn', 'resize'), 'networking.knative.dev/visibility': 'cluster-local' });
+    const ksvc = await cluster.waitFor('ksvc', () =>
+      cluster.get('serving.knative.dev/v1', 'Service', 'shop', 'fn-resize'),
+    );
+    expect(ksvc.metadata.labels).toEqual({
+      ...LABELS('fn', 'resize'),
+      'networking.knative.dev/visibility': 'cluster-local',
+    });
     expect(ksvc.metadata.ownerReferences).toEqual(ownerOf(instance));
     expect(Object.keys(ksvc.metadata.annotations ?? {})).toEqual(['scoby.triggermesh.io/desired-hash']);
     expect(ksvc.spec).toEqual({
       template: {
-        metadata: { annotations: { 'autoscaling.knative.dev/min-scale': '1', 'autoscaling.knative.dev/max-scale': '5' } },
+        metadata: {
+          annotations: { 'autoscaling.knative.dev/min-scale': '1', 'autoscaling.knative.dev/max-scale': '5' },
+        },
         spec: {
           containers: [
-            { ...ADAPTER, image: 'registry.example.com/fn:2', env: [{ name: 'MODE', value: 'thumbnail' }, { name: 'WIDTH', value: '640' }] },
+            {
+              ...ADAPTER,
+              image: 'registry.example.com/fn:2',
+              env: [
+                { name: 'MODE', value: 'thumbnail' },
+                { name: 'WIDTH', value: '640' },
+              ],
+            },
           ],
         },
       },
@@ -114,14 +129,23 @@ describe('knativeService form factor', () => {
       { type: 'KnativeServiceReady', status: 'True', reason: 'KNSERVICEOK', message: '' },
       { type: 'Ready', status: 'True', reason: 'CONDITIONSOK', message: '' },
     ]);
-    expect(ready.status).toMatchObject({ observedGeneration: 1, address: { url: 'http://fn-resize.shop.svc.cluster.local' } });
-    expect(Object.keys(ready.status as object).sort()).toEqual(['address', 'conditions', 'observedGeneration']);
+    expect(ready.status).toMatchObject({
+      observedGeneration: 1,
+      address: { url: 'http://fn-resize.shop.svc.cluster.local' },
+    });
+    expect(Object.keys(ready.status as object).sort()).toEqual([
+      'address',
+      'conditions',
+      'observedGeneration',
+    ]);
   });
 });
 
 describe('pruning on form-factor changes', () => {
   it('replaces Deployment and Service with a Knative Service when the form factor is switched', async () => {
-    await cluster.waitFor('Knative API served', () => cluster.client.resourceFor('serving.knative.dev/v1', 'Service'));
+    await cluster.waitFor('Knative API served', () =>
+      cluster.client.resourceFor('serving.knative.dev/v1', 'Service'),
+    );
     await cluster.apply(
       registrationObject('site', {
         crd: 'sites.web.example.com',
@@ -133,7 +157,12 @@ describe('pruning on form-factor changes', () => {
     );
     await waitForCondition(cluster, registrationTarget('site'), 'Ready', 'True');
     const site = { apiVersion: 'web.example.com/v1', kind: 'Site', namespace: 'shop', name: 'blog' };
-    await cluster.apply({ apiVersion: site.apiVersion, kind: site.kind, metadata: { name: site.name, namespace: site.namespace }, spec: {} });
+    await cluster.apply({
+      apiVersion: site.apiVersion,
+      kind: site.kind,
+      metadata: { name: site.name, namespace: site.namespace },
+      spec: {},
+    });
     await waitForCondition(cluster, site, 'ServiceReady', 'True');
     await waitForCondition(cluster, site, 'Ready', 'True');
 
@@ -174,14 +203,24 @@ describe('pruning on form-factor changes', () => {
     );
     await waitForCondition(cluster, registrationTarget('api'), 'Ready', 'True');
     const endpoint = { apiVersion: 'api.example.com/v1', kind: 'Endpoint', namespace: 'shop', name: 'users' };
-    await cluster.apply({ apiVersion: endpoint.apiVersion, kind: endpoint.kind, metadata: { name: endpoint.name, namespace: endpoint.namespace }, spec: {} });
+    await cluster.apply({
+      apiVersion: endpoint.apiVersion,
+      kind: endpoint.kind,
+      metadata: { name: endpoint.name, namespace: endpoint.namespace },
+      spec: {},
+    });
     const withService = await waitForCondition(cluster, endpoint, 'Ready', 'True');
-    expect((withService.status as { address?: unknown }).address).toEqual({ url: 'http://api-users.shop.svc.cluster.local:8080' });
+    expect((withService.status as { address?: unknown }).address).toEqual({
+      url: 'http://api-users.shop.svc.cluster.local:8080',
+    });
 
     await editRegistration('api', (spec) => {
       (spec.workload as Record<string, unknown>).formFactor = { deployment: { replicas: 2 } };
     });
-    await cluster.waitFor('Service pruned', async () => (await cluster.get('v1', 'Service', 'shop', 'api-users')) === undefined);
+    await cluster.waitFor(
+      'Service pruned',
+      async () => (await cluster.get('v1', 'Service', 'shop', 'api-users')) === undefined,
+    );
     const ready = await cluster.waitFor('ServiceReady dropped', async () => {
       const object = await cluster.get(endpoint.apiVersion, endpoint.kind, endpoint.namespace, endpoint.name);
       return conditionsOf(object).length === 2 && hasTrue(object, 'Ready') ? object : undefined;
@@ -191,7 +230,9 @@ describe('pruning on form-factor changes', () => {
       { type: 'Ready', status: 'True', reason: 'CONDITIONSOK', message: '' },
     ]);
     // Without a configured Service the address is not managed: the last value stays.
-    expect((ready.status as { address?: unknown }).address).toEqual({ url: 'http://api-users.shop.svc.cluster.local:8080' });
+    expect((ready.status as { address?: unknown }).address).toEqual({
+      url: 'http://api-users.shop.svc.cluster.local:8080',
+    });
     expect(await cluster.get('apps/v1', 'Deployment', 'shop', 'api-users')).toBeDefined();
   });
 });

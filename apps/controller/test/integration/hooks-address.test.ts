@@ -7,7 +7,13 @@ import type { KubeObject } from '@scoby/kube-objects';
 import type { RunningController } from '../../src/controller/manager.ts';
 import { crdFor, startTestCluster, type TestCluster } from '../support/cluster.ts';
 import { conditionsOf, REGISTRATION_API, waitForCondition, registrationTarget } from '../support/scoby.ts';
-import { hookedRegistration, mergePatch, registrationReady, replaceController, type HookSpec } from '../support/hooks-fixtures.ts';
+import {
+  hookedRegistration,
+  mergePatch,
+  registrationReady,
+  replaceController,
+  type HookSpec,
+} from '../support/hooks-fixtures.ts';
 import { NO_CHANGE, startScriptedHook, type ScriptedHook } from '../support/hooks-server.ts';
 
 const API = 'notify.example.com/v1';
@@ -22,7 +28,8 @@ beforeAll(async () => {
   cluster = await startTestCluster();
   [first, second] = await Promise.all([startScriptedHook(NO_CHANGE), startScriptedHook(NO_CHANGE)]);
   await cluster.apply(crdFor({ group: 'notify.example.com', kind: 'Mailer', plural: 'mailers' }));
-  for (const name of ['shop', 'hooks']) await cluster.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  for (const name of ['shop', 'hooks'])
+    await cluster.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
 });
 afterAll(async () => {
   await replacement?.stop();
@@ -49,29 +56,58 @@ const waitForHookUrl = (url: string | undefined) =>
 
 describe('hook address resolution', () => {
   it('publishes a uri as hookURL, and every instance calls it', async () => {
-    await cluster.apply(hookedRegistration('mailer', CRD, { hook: { address: { uri: first.url }, capabilities: ['pre-reconcile'] } }));
+    await cluster.apply(
+      hookedRegistration('mailer', CRD, {
+        hook: { address: { uri: first.url }, capabilities: ['pre-reconcile'] },
+      }),
+    );
     const registration = await registrationReady(cluster, 'mailer');
     expect(hookUrlOf(registration)).toBe(first.url);
-    await cluster.apply({ apiVersion: API, kind: 'Mailer', metadata: { name: 'orders', namespace: 'shop' }, spec: {} });
-    await cluster.waitFor('a call to the first hook', async () => first.callsFor('pre-reconcile', 'orders').length > 0);
+    await cluster.apply({
+      apiVersion: API,
+      kind: 'Mailer',
+      metadata: { name: 'orders', namespace: 'shop' },
+      spec: {},
+    });
+    await cluster.waitFor(
+      'a call to the first hook',
+      async () => first.callsFor('pre-reconcile', 'orders').length > 0,
+    );
   });
 
   it('sends every instance to a new URL without a restart', async () => {
     await setHook({ address: { uri: `${second.url}v2` }, capabilities: ['pre-reconcile'] });
     await waitForHookUrl(`${second.url}v2`);
-    const call = await cluster.waitFor('a call to the second hook', async () => second.callsFor('pre-reconcile', 'orders')[0]);
+    const call = await cluster.waitFor(
+      'a call to the second hook',
+      async () => second.callsFor('pre-reconcile', 'orders')[0],
+    );
     expect(call.target).toBe('/v2');
   });
 
   it('reports a ref to a missing Service as HOOKFAILED, keeping the last URL, and resolves once it exists', async () => {
     await setHook({
-      address: { ref: { apiVersion: 'v1', kind: 'Service', name: 'mailer-hook', namespace: 'hooks' }, uri: 'http://:8080/v1' },
+      address: {
+        ref: { apiVersion: 'v1', kind: 'Service', name: 'mailer-hook', namespace: 'hooks' },
+        uri: 'http://:8080/v1',
+      },
       capabilities: [],
     });
-    const failed = await waitForCondition(cluster, registrationTarget('mailer'), 'ControllerReady', 'False', 'HOOKFAILED');
+    const failed = await waitForCondition(
+      cluster,
+      registrationTarget('mailer'),
+      'ControllerReady',
+      'False',
+      'HOOKFAILED',
+    );
     expect(conditionsOf(failed)).toEqual([
       { type: 'CRDExists', status: 'True', reason: 'CRDEXIST', message: '' },
-      { type: 'ControllerReady', status: 'False', reason: 'HOOKFAILED', message: 'services "mailer-hook" not found' },
+      {
+        type: 'ControllerReady',
+        status: 'False',
+        reason: 'HOOKFAILED',
+        message: 'services "mailer-hook" not found',
+      },
       { type: 'Ready', status: 'False', reason: 'HOOKFAILED', message: 'services "mailer-hook" not found' },
     ]);
     expect(hookUrlOf(failed)).toBe(`${second.url}v2`);
@@ -102,21 +138,43 @@ describe('re-resolving a hook address given by ref', () => {
   it('follows a change of the referenced object within the refresh period', async () => {
     replacement = await replaceController(cluster, { hookAddressRefreshMs: 200 });
     await cluster.apply(crdFor({ group: 'net.example.com', kind: 'Gateway', plural: 'gateways' }));
-    await cluster.apply({ apiVersion: 'net.example.com/v1', kind: 'Gateway', metadata: { name: 'edge', namespace: 'hooks' } });
-    const gatewayResource = { group: 'net.example.com', version: 'v1', resource: 'gateways', namespaced: true };
+    await cluster.apply({
+      apiVersion: 'net.example.com/v1',
+      kind: 'Gateway',
+      metadata: { name: 'edge', namespace: 'hooks' },
+    });
+    const gatewayResource = {
+      group: 'net.example.com',
+      version: 'v1',
+      resource: 'gateways',
+      namespaced: true,
+    };
     const publish = (url: string) =>
-      cluster.client.patch(gatewayResource, 'hooks', 'edge', { status: { address: { url } } }, { subresource: 'status' });
+      cluster.client.patch(
+        gatewayResource,
+        'hooks',
+        'edge',
+        { status: { address: { url } } },
+        { subresource: 'status' },
+      );
     await publish(first.url);
 
     await setHook({
-      address: { ref: { apiVersion: 'net.example.com/v1', kind: 'Gateway', name: 'edge', namespace: 'hooks' }, uri: '/refreshed' },
+      address: {
+        ref: { apiVersion: 'net.example.com/v1', kind: 'Gateway', name: 'edge', namespace: 'hooks' },
+        uri: '/refreshed',
+      },
       capabilities: ['pre-reconcile'],
     });
     await waitForHookUrl(`${first.url}refreshed`);
-    await cluster.waitFor('a call to the first hook', async () => first.requests.some((call) => call.target === '/refreshed'));
+    await cluster.waitFor('a call to the first hook', async () =>
+      first.requests.some((call) => call.target === '/refreshed'),
+    );
 
     await publish(second.url);
     await waitForHookUrl(`${second.url}refreshed`);
-    await cluster.waitFor('a call to the second hook', async () => second.requests.some((call) => call.target === '/refreshed'));
+    await cluster.waitFor('a call to the second hook', async () =>
+      second.requests.some((call) => call.target === '/refreshed'),
+    );
   });
 });

@@ -7,7 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
 import { crdFor, startTestCluster, type TestCluster } from '../support/cluster.ts';
 import { adapterOf, conditionOf, conditionsOf } from '../support/scoby.ts';
-import { hookedRegistration, instanceWhere, mergePatch, registrationReady } from '../support/hooks-fixtures.ts';
+import {
+  hookedRegistration,
+  instanceWhere,
+  mergePatch,
+  registrationReady,
+} from '../support/hooks-fixtures.ts';
 import { NO_CHANGE, startScriptedHook, type ScriptedHook } from '../support/hooks-server.ts';
 
 let cluster: TestCluster;
@@ -16,7 +21,9 @@ let flaky: ScriptedHook;
 
 beforeAll(async () => {
   cluster = await startTestCluster();
-  hanging = await startScriptedHook((request) => (request.body.object.metadata.name === 'stalled' ? 'hang' : { status: 204 }));
+  hanging = await startScriptedHook((request) =>
+    request.body.object.metadata.name === 'stalled' ? 'hang' : { status: 204 },
+  );
   flaky = await startScriptedHook(NO_CHANGE);
   for (const [group, kind, plural] of [
     ['slow.example.com', 'Slow', 'slows'],
@@ -59,8 +66,24 @@ describe('a hook that hangs', () => {
     await cluster.apply(instance('slow.example.com', 'Slow', 'fluent'));
     await cluster.apply(instance('plain.example.com', 'Plain', 'neighbour'));
 
-    const fluent = instanceWhere(cluster, 'slow.example.com/v1', 'Slow', 'apps', 'fluent', 'Ready=True', readyIs('True'));
-    const neighbour = instanceWhere(cluster, 'plain.example.com/v1', 'Plain', 'apps', 'neighbour', 'Ready=True', readyIs('True'));
+    const fluent = instanceWhere(
+      cluster,
+      'slow.example.com/v1',
+      'Slow',
+      'apps',
+      'fluent',
+      'Ready=True',
+      readyIs('True'),
+    );
+    const neighbour = instanceWhere(
+      cluster,
+      'plain.example.com/v1',
+      'Plain',
+      'apps',
+      'neighbour',
+      'Ready=True',
+      readyIs('True'),
+    );
     const stalled = await instanceWhere(
       cluster,
       'slow.example.com/v1',
@@ -70,12 +93,18 @@ describe('a hook that hangs', () => {
       'Ready=False/HookFailed',
       readyIs('False', 'HookFailed'),
     );
-    expect(conditionOf(stalled, 'Ready')?.message).toBe(`pre-reconcile hook: request to ${hanging.url} timed out after 0.5s`);
+    expect(conditionOf(stalled, 'Ready')?.message).toBe(
+      `pre-reconcile hook: request to ${hanging.url} timed out after 0.5s`,
+    );
     await Promise.all([fluent, neighbour]);
 
     // The timeout is the registration's, not the 15 s default: attempts keep coming about every half second.
     const before = hanging.callsFor('pre-reconcile', 'stalled').length;
-    await cluster.waitFor('another attempt', async () => hanging.callsFor('pre-reconcile', 'stalled').length > before, 5_000);
+    await cluster.waitFor(
+      'another attempt',
+      async () => hanging.callsFor('pre-reconcile', 'stalled').length > before,
+      5_000,
+    );
     const attempts = hanging.callsFor('pre-reconcile', 'stalled');
     expect(attempts.at(-1)!.at - attempts.at(-2)!.at).toBeGreaterThanOrEqual(490);
   });
@@ -84,11 +113,24 @@ describe('a hook that hangs', () => {
 describe('a hook that is down, then up', () => {
   it('fails with the transport error while down and catches up on every change once back', async () => {
     await cluster.apply(instance('resilient.example.com', 'Resilient', 'steady', { level: 'info' }));
-    await instanceWhere(cluster, 'resilient.example.com/v1', 'Resilient', 'apps', 'steady', 'Ready=True', readyIs('True'));
+    await instanceWhere(
+      cluster,
+      'resilient.example.com/v1',
+      'Resilient',
+      'apps',
+      'steady',
+      'Ready=True',
+      readyIs('True'),
+    );
     const port = flaky.port;
     await flaky.close();
 
-    const steady = { apiVersion: 'resilient.example.com/v1', kind: 'Resilient', namespace: 'apps', name: 'steady' };
+    const steady = {
+      apiVersion: 'resilient.example.com/v1',
+      kind: 'Resilient',
+      namespace: 'apps',
+      name: 'steady',
+    };
     await mergePatch(cluster, steady, { spec: { level: 'debug' } });
     await cluster.apply(instance('resilient.example.com', 'Resilient', 'newcomer', { level: 'warn' }));
     // A kept-alive connection may first fail with a reset; attempts on fresh connections are refused.
@@ -103,13 +145,29 @@ describe('a hook that is down, then up', () => {
         'Ready=False/HookFailed, connection refused',
         (object) => conditionOf(object, 'Ready')?.message === refused,
       );
-      expect(conditionOf(failed, 'Ready')).toEqual({ type: 'Ready', status: 'False', reason: 'HookFailed', message: refused });
+      expect(conditionOf(failed, 'Ready')).toEqual({
+        type: 'Ready',
+        status: 'False',
+        reason: 'HookFailed',
+        message: refused,
+      });
     }
     expect(await cluster.get('apps/v1', 'Deployment', 'apps', 'resilient-newcomer')).toBeUndefined();
 
     flaky = await startScriptedHook(NO_CHANGE, { port });
-    for (const [name, level] of [['steady', 'debug'], ['newcomer', 'warn']]) {
-      const ready = await instanceWhere(cluster, 'resilient.example.com/v1', 'Resilient', 'apps', name!, 'Ready=True', readyIs('True'));
+    for (const [name, level] of [
+      ['steady', 'debug'],
+      ['newcomer', 'warn'],
+    ]) {
+      const ready = await instanceWhere(
+        cluster,
+        'resilient.example.com/v1',
+        'Resilient',
+        'apps',
+        name!,
+        'Ready=True',
+        readyIs('True'),
+      );
       expect(conditionsOf(ready)).toEqual([
         { type: 'DeploymentReady', status: 'True', reason: 'MinimumReplicasAvailable', message: '' },
         { type: 'Ready', status: 'True', reason: 'CONDITIONSOK', message: '' },

@@ -15,7 +15,13 @@ import {
   mergePatch,
   registrationReady,
 } from '../support/hooks-fixtures.ts';
-import { errorReply, NO_CHANGE, startScriptedHook, type HookScript, type ScriptedHook } from '../support/hooks-server.ts';
+import {
+  errorReply,
+  NO_CHANGE,
+  startScriptedHook,
+  type HookScript,
+  type ScriptedHook,
+} from '../support/hooks-server.ts';
 
 const API = 'relay.example.com/v1';
 
@@ -25,11 +31,15 @@ const behaviour = new Map<string, HookScript>();
 
 beforeAll(async () => {
   cluster = await startTestCluster();
-  hook = await startScriptedHook((request) => (behaviour.get(request.body.object.metadata.name ?? '') ?? NO_CHANGE)(request));
+  hook = await startScriptedHook((request) =>
+    (behaviour.get(request.body.object.metadata.name ?? '') ?? NO_CHANGE)(request),
+  );
   await cluster.apply(crdFor({ group: 'relay.example.com', kind: 'Relay', plural: 'relays' }));
   await cluster.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ops' } });
   await cluster.apply(
-    hookedRegistration('relay', 'relays.relay.example.com', { hook: { address: { uri: hook.url }, capabilities: ['pre-reconcile'] } }),
+    hookedRegistration('relay', 'relays.relay.example.com', {
+      hook: { address: { uri: hook.url }, capabilities: ['pre-reconcile'] },
+    }),
   );
   await registrationReady(cluster, 'relay');
 });
@@ -45,10 +55,19 @@ afterEach(async () => {
 });
 
 const createRelay = (name: string) =>
-  cluster.apply({ apiVersion: API, kind: 'Relay', metadata: { name, namespace: 'ops' }, spec: { target: 'queue' } });
+  cluster.apply({
+    apiVersion: API,
+    kind: 'Relay',
+    metadata: { name, namespace: 'ops' },
+    spec: { target: 'queue' },
+  });
 
-const relay = (name: string, description: string, probe: (object: KubeObject) => boolean, timeoutMs?: number) =>
-  instanceWhere(cluster, API, 'Relay', 'ops', name, description, probe, timeoutMs);
+const relay = (
+  name: string,
+  description: string,
+  probe: (object: KubeObject) => boolean,
+  timeoutMs?: number,
+) => instanceWhere(cluster, API, 'Relay', 'ops', name, description, probe, timeoutMs);
 
 const readyIs = (status: string, reason?: string) => (object: KubeObject) => {
   const ready = conditionOf(object, 'Ready');
@@ -84,7 +103,11 @@ describe('continue: true (§6.2 rule 1)', () => {
     ]);
     expect(await cluster.get('apps/v1', 'Deployment', 'ops', 'relay-tolerant')).toBeDefined();
     expect(await hookFailedEvents('tolerant')).toEqual([
-      { type: 'Warning', reason: 'HookFailed', message: 'pre-reconcile hook: HTTP 500: metrics backend down' },
+      {
+        type: 'Warning',
+        reason: 'HookFailed',
+        message: 'pre-reconcile hook: HTTP 500: metrics backend down',
+      },
     ]);
     const calls = hook.callsFor('pre-reconcile', 'tolerant').length;
     expect(await hookFailures(cluster.controller, 'relay')).toBe(failuresBefore + calls);
@@ -98,11 +121,15 @@ describe('permanent: true (§6.2 rule 2, §6.3 parking)', () => {
     const failuresBefore = await hookFailures(cluster.controller, 'relay');
     const callsBefore = hook.callsFor('pre-reconcile', 'strict').length;
     const message = 'pre-reconcile hook: HTTP 422: spec.smtp.host must be a fully qualified name';
-    behaviour.set('strict', () => errorReply(422, { message: 'spec.smtp.host must be a fully qualified name', permanent: true }));
+    behaviour.set('strict', () =>
+      errorReply(422, { message: 'spec.smtp.host must be a fully qualified name', permanent: true }),
+    );
     await relabel('strict', { attempt: '1' });
     // A reconcile may still have seen the instance before the relabel: wait for the call that saw it.
     await cluster.waitFor('the relabelled instance refused', async () =>
-      hook.callsFor('pre-reconcile', 'strict').some((call) => call.body.object.metadata.labels?.attempt === '1'),
+      hook
+        .callsFor('pre-reconcile', 'strict')
+        .some((call) => call.body.object.metadata.labels?.attempt === '1'),
     );
     const parked = await relay('strict', 'Ready=False/HookFailed', readyIs('False', 'HookFailed'));
     expect(conditionsOf(parked)).toEqual([
@@ -113,7 +140,12 @@ describe('permanent: true (§6.2 rule 2, §6.3 parking)', () => {
     const calls = hook.callsFor('pre-reconcile', 'strict').length;
 
     // Status and child changes trigger reconciles; a parked instance ignores them.
-    await mergePatch(cluster, relayTarget('strict'), { status: { note: 'edited by someone else' } }, 'status');
+    await mergePatch(
+      cluster,
+      relayTarget('strict'),
+      { status: { note: 'edited by someone else' } },
+      'status',
+    );
     const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'ops', name: 'relay-strict' };
     await mergePatch(cluster, deployment, { metadata: { annotations: { poked: 'yes' } } });
     await sleep(500);
@@ -162,7 +194,9 @@ describe('transient errors (§6.2 rule 3, §6.4)', () => {
   ])('honours Retry-After on a $status (never parked), then succeeds', async ({ status, body, message }) => {
     const name = `busy-${status}`;
     let answered = 0;
-    behaviour.set(name, () => (answered++ < 2 ? errorReply(status, body, { 'Retry-After': '1' }) : { status: 204 }));
+    behaviour.set(name, () =>
+      answered++ < 2 ? errorReply(status, body, { 'Retry-After': '1' }) : { status: 204 },
+    );
     await createRelay(name);
     const failed = await relay(name, 'Ready=False/HookFailed', readyIs('False', 'HookFailed'));
     expect(conditionsOf(failed)).toEqual(failedReady(message));

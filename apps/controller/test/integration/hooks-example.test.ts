@@ -10,7 +10,13 @@ import { FINALIZER } from '@scoby/registration';
 import { createExampleHook } from '@scoby/example-hook';
 import type { RunningController } from '../../src/controller/manager.ts';
 import { crdFor, startTestCluster, type TestCluster } from '../support/cluster.ts';
-import { adapterOf, conditionOf, conditionsOf, REGISTRATION_API, registrationTarget } from '../support/scoby.ts';
+import {
+  adapterOf,
+  conditionOf,
+  conditionsOf,
+  REGISTRATION_API,
+  registrationTarget,
+} from '../support/scoby.ts';
 import {
   hookedRegistration,
   instanceWhere,
@@ -61,7 +67,12 @@ async function greeterWith(hookUrl: string, instance: string): Promise<void> {
     await cluster.apply(registration);
   }
   await registrationReady(cluster, 'greeter');
-  await cluster.apply({ apiVersion: API, kind: 'Greeter', metadata: { name: instance, namespace: 'hello' }, spec: { greeting: 'hi' } });
+  await cluster.apply({
+    apiVersion: API,
+    kind: 'Greeter',
+    metadata: { name: instance, namespace: 'hello' },
+    spec: { greeting: 'hi' },
+  });
 }
 
 const greeter = (name: string, description: string, probe: (object: KubeObject) => boolean) =>
@@ -80,7 +91,9 @@ describe('the example hook', () => {
       { type: 'Ready', status: 'True', reason: 'CONDITIONSOK', message: '' },
       { type: 'ServiceReady', status: 'True', reason: 'ServiceExist', message: '' },
     ]);
-    expect((ready.status as Record<string, unknown>).annotations).toEqual({ 'example.triggermesh.io/hooked': 'true' });
+    expect((ready.status as Record<string, unknown>).annotations).toEqual({
+      'example.triggermesh.io/hooked': 'true',
+    });
     expect(ready.metadata.finalizers).toEqual([FINALIZER]);
     const deployment = await cluster.get('apps/v1', 'Deployment', 'hello', 'greeter-world');
     expect(adapterOf(deployment).env).toEqual([
@@ -89,10 +102,12 @@ describe('the example hook', () => {
     ]);
 
     await cluster.remove(ready);
-    await cluster.waitFor('instance and children gone', async () =>
-      (await cluster.get(API, 'Greeter', 'hello', 'world')) === undefined &&
-      (await cluster.get('apps/v1', 'Deployment', 'hello', 'greeter-world')) === undefined &&
-      (await cluster.get('v1', 'Service', 'hello', 'greeter-world')) === undefined,
+    await cluster.waitFor(
+      'instance and children gone',
+      async () =>
+        (await cluster.get(API, 'Greeter', 'hello', 'world')) === undefined &&
+        (await cluster.get('apps/v1', 'Deployment', 'hello', 'greeter-world')) === undefined &&
+        (await cluster.get('v1', 'Service', 'hello', 'greeter-world')) === undefined,
     );
   });
 });
@@ -102,7 +117,10 @@ describe('SCOBY_HOOK_FORM_FACTOR_FORMAT=object (hookFormFactorFormat)', () => {
     replacement = await replaceController(cluster, { hookFormFactorFormat: 'object' });
     const recorder = await scriptedHook();
     await greeterWith(recorder.url, 'recorded');
-    const call = await cluster.waitFor('a recorded call', async () => recorder.callsFor('pre-reconcile', 'recorded')[0]);
+    const call = await cluster.waitFor(
+      'a recorded call',
+      async () => recorder.callsFor('pre-reconcile', 'recorded')[0],
+    );
     expect(call.body.formFactor).toEqual({ name: 'deployment' });
     expect(Object.keys(call.body).sort()).toEqual(['children', 'formFactor', 'object', 'phase']);
 

@@ -16,7 +16,13 @@ import {
   registrationReady,
   type HookSpec,
 } from '../support/hooks-fixtures.ts';
-import { errorReply, NO_CHANGE, startScriptedHook, type HookScript, type ScriptedHook } from '../support/hooks-server.ts';
+import {
+  errorReply,
+  NO_CHANGE,
+  startScriptedHook,
+  type HookScript,
+  type ScriptedHook,
+} from '../support/hooks-server.ts';
 
 const API = 'secrets.example.com/v1';
 const CRD = 'vaults.secrets.example.com';
@@ -29,7 +35,9 @@ const finalizeBehaviour = new Map<string, HookScript>();
 beforeAll(async () => {
   cluster = await startTestCluster();
   hook = await startScriptedHook((request) =>
-    request.body.phase === 'finalize' ? (finalizeBehaviour.get(request.body.object.metadata.name ?? '') ?? NO_CHANGE)(request) : { status: 204 },
+    request.body.phase === 'finalize'
+      ? (finalizeBehaviour.get(request.body.object.metadata.name ?? '') ?? NO_CHANGE)(request)
+      : { status: 204 },
   );
   await cluster.apply(crdFor({ group: 'secrets.example.com', kind: 'Vault', plural: 'vaults' }));
   await cluster.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bank' } });
@@ -54,7 +62,12 @@ const vault = (name: string, description: string, probe: (object: KubeObject) =>
 
 /** Creates an instance and waits until its children are up (Ready=True). */
 async function converged(name: string): Promise<KubeObject> {
-  await cluster.apply({ apiVersion: API, kind: 'Vault', metadata: { name, namespace: 'bank' }, spec: { tier: 'gold' } });
+  await cluster.apply({
+    apiVersion: API,
+    kind: 'Vault',
+    metadata: { name, namespace: 'bank' },
+    spec: { tier: 'gold' },
+  });
   return vault(name, 'Ready=True', (object) => conditionOf(object, 'Ready')?.status === 'True');
 }
 
@@ -63,12 +76,17 @@ async function deleteVault(name: string): Promise<void> {
 }
 
 const gone = (name: string) =>
-  cluster.waitFor(`Vault bank/${name} gone`, async () => (await cluster.get(API, 'Vault', 'bank', name)) === undefined);
+  cluster.waitFor(
+    `Vault bank/${name} gone`,
+    async () => (await cluster.get(API, 'Vault', 'bank', name)) === undefined,
+  );
 
 const childrenGone = (name: string) =>
-  cluster.waitFor(`children of ${name} garbage-collected`, async () =>
-    (await cluster.get('apps/v1', 'Deployment', 'bank', `vault-${name}`)) === undefined &&
-    (await cluster.get('v1', 'Service', 'bank', `vault-${name}`)) === undefined,
+  cluster.waitFor(
+    `children of ${name} garbage-collected`,
+    async () =>
+      (await cluster.get('apps/v1', 'Deployment', 'bank', `vault-${name}`)) === undefined &&
+      (await cluster.get('v1', 'Service', 'bank', `vault-${name}`)) === undefined,
   );
 
 const hookFailed = (message: string) => (object: KubeObject) => {
@@ -85,7 +103,9 @@ describe('adding the finalizer (§7 Adding)', () => {
       .entries()
       .filter(
         (entry) =>
-          entry.method === 'PATCH' && entry.code === 200 && entry.path === '/apis/secrets.example.com/v1/namespaces/bank/vaults/first-seen',
+          entry.method === 'PATCH' &&
+          entry.code === 200 &&
+          entry.path === '/apis/secrets.example.com/v1/namespaces/bank/vaults/first-seen',
       );
     expect(finalizerPatches.map((entry) => entry.body)).toEqual([
       { metadata: { finalizers: [FINALIZER], resourceVersion: expect.any(String) } },
@@ -106,13 +126,17 @@ describe('on deletion (§7 On deletion)', () => {
       { type: 'Ready', status: 'False', reason: 'HookFailed', message },
       { type: 'ServiceReady', status: 'True', reason: 'ServiceExist', message: '' },
     ]);
-    expect((await eventsOf(cluster, 'bank', 'ledger')).filter((event) => event.reason === 'HookFailed')).toEqual([
-      { type: 'Warning', reason: 'HookFailed', message },
-    ]);
+    expect(
+      (await eventsOf(cluster, 'bank', 'ledger')).filter((event) => event.reason === 'HookFailed'),
+    ).toEqual([{ type: 'Warning', reason: 'HookFailed', message }]);
     const [finalizeCall] = hook.callsFor('finalize', 'ledger');
     expect(Object.keys(finalizeCall!.body).sort()).toEqual(['formFactor', 'object', 'phase']);
     expect(finalizeCall!.body.formFactor).toBe('deployment');
-    expect(finalizeCall!.body.object.metadata).toMatchObject({ name: 'ledger', deletionTimestamp: expect.any(String), finalizers: [FINALIZER] });
+    expect(finalizeCall!.body.object.metadata).toMatchObject({
+      name: 'ledger',
+      deletionTimestamp: expect.any(String),
+      finalizers: [FINALIZER],
+    });
 
     finalizeBehaviour.delete('ledger');
     await gone('ledger');
@@ -120,12 +144,16 @@ describe('on deletion (§7 On deletion)', () => {
   });
 
   it('counts a continue: true answer as success', async () => {
-    finalizeBehaviour.set('lenient', () => errorReply(500, { message: 'audit log unavailable', continue: true }));
+    finalizeBehaviour.set('lenient', () =>
+      errorReply(500, { message: 'audit log unavailable', continue: true }),
+    );
     await converged('lenient');
     await deleteVault('lenient');
     await gone('lenient');
     expect(hook.callsFor('finalize', 'lenient')).toHaveLength(1);
-    expect((await eventsOf(cluster, 'bank', 'lenient')).filter((event) => event.reason === 'HookFailed')).toEqual([
+    expect(
+      (await eventsOf(cluster, 'bank', 'lenient')).filter((event) => event.reason === 'HookFailed'),
+    ).toEqual([
       { type: 'Warning', reason: 'HookFailed', message: 'finalize hook: HTTP 500: audit log unavailable' },
     ]);
   });
@@ -139,7 +167,11 @@ describe('on deletion (§7 On deletion)', () => {
     expect(hook.callsFor('finalize', 'sealed')).toHaveLength(1);
 
     finalizeBehaviour.delete('sealed');
-    await mergePatch(cluster, { apiVersion: API, kind: 'Vault', namespace: 'bank', name: 'sealed' }, { metadata: { labels: { hold: 'lifted' } } });
+    await mergePatch(
+      cluster,
+      { apiVersion: API, kind: 'Vault', namespace: 'bank', name: 'sealed' },
+      { metadata: { labels: { hold: 'lifted' } } },
+    );
     await gone('sealed');
     expect(hook.callsFor('finalize', 'sealed')).toHaveLength(2);
   });
@@ -156,7 +188,9 @@ describe('deletion never stays blocked (§7.1)', () => {
     await setCapabilities(['pre-reconcile']);
     await gone('stuck');
     expect(hook.callsFor('finalize', 'stuck')).toHaveLength(2);
-    expect((await eventsOf(cluster, 'bank', 'stuck')).filter((event) => event.reason === 'FinalizerReleased')).toEqual([RELEASED]);
+    expect(
+      (await eventsOf(cluster, 'bank', 'stuck')).filter((event) => event.reason === 'FinalizerReleased'),
+    ).toEqual([RELEASED]);
     // Instances that are not being deleted lose the finalizer too (children-and-status.md §1 step 4).
     await vault('first-seen', 'finalizer removed', (object) => object.metadata.finalizers === undefined);
   });
@@ -165,17 +199,26 @@ describe('deletion never stays blocked (§7.1)', () => {
     await setCapabilities(['pre-reconcile', 'finalize']);
     finalizeBehaviour.set('orphan', () => errorReply(409, { message: 'never', permanent: true }));
     await converged('orphan');
-    await vault('orphan', 'finalizer added', (object) => (object.metadata.finalizers ?? []).includes(FINALIZER));
+    await vault('orphan', 'finalizer added', (object) =>
+      (object.metadata.finalizers ?? []).includes(FINALIZER),
+    );
     await deleteVault('orphan');
     await vault('orphan', 'Ready=False/HookFailed', hookFailed('finalize hook: HTTP 409: never'));
 
-    await cluster.remove({ apiVersion: REGISTRATION_API, kind: 'CRDRegistration', metadata: { name: 'vault' } });
+    await cluster.remove({
+      apiVersion: REGISTRATION_API,
+      kind: 'CRDRegistration',
+      metadata: { name: 'vault' },
+    });
     await gone('orphan');
-    await cluster.waitFor('registration gone', async () =>
-      (await cluster.get(REGISTRATION_API, 'CRDRegistration', undefined, 'vault')) === undefined,
+    await cluster.waitFor(
+      'registration gone',
+      async () => (await cluster.get(REGISTRATION_API, 'CRDRegistration', undefined, 'vault')) === undefined,
     );
     expect(hook.callsFor('finalize', 'orphan')).toHaveLength(2);
-    expect((await eventsOf(cluster, 'bank', 'orphan')).filter((event) => event.reason === 'FinalizerReleased')).toEqual([RELEASED]);
+    expect(
+      (await eventsOf(cluster, 'bank', 'orphan')).filter((event) => event.reason === 'FinalizerReleased'),
+    ).toEqual([RELEASED]);
     await childrenGone('orphan');
   });
 });

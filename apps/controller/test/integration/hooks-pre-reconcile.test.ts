@@ -29,7 +29,9 @@ const behaviour = new Map<string, HookScript>();
 
 beforeAll(async () => {
   cluster = await startTestCluster();
-  hook = await startScriptedHook((request) => (behaviour.get(request.body.object.metadata.name ?? '') ?? NO_CHANGE)(request));
+  hook = await startScriptedHook((request) =>
+    (behaviour.get(request.body.object.metadata.name ?? '') ?? NO_CHANGE)(request),
+  );
   await cluster.apply(crdFor({ group: 'notify.example.com', kind: 'Mailer', plural: 'mailers' }));
   await cluster.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } });
   await cluster.apply(
@@ -56,7 +58,13 @@ function createMailer(name: string): Promise<KubeObject> {
 }
 
 function identity(instance: KubeObject): InstanceIdentity {
-  return { apiVersion: API, kind: 'Mailer', namespace: 'shop', name: instance.metadata.name ?? '', uid: instance.metadata.uid ?? '' };
+  return {
+    apiVersion: API,
+    kind: 'Mailer',
+    namespace: 'shop',
+    name: instance.metadata.name ?? '',
+    uid: instance.metadata.uid ?? '',
+  };
 }
 
 const mailer = (name: string, description: string, probe: (object: KubeObject) => boolean) =>
@@ -65,7 +73,8 @@ const mailer = (name: string, description: string, probe: (object: KubeObject) =
 const isReady = (object: KubeObject) => conditionOf(object, 'Ready')?.status === 'True';
 /** Children observed; Ready stays Unknown while the hook never sets QuotaChecked. */
 const childrenReady = (object: KubeObject) =>
-  conditionOf(object, 'DeploymentReady')?.status === 'True' && conditionOf(object, 'ServiceReady')?.status === 'True';
+  conditionOf(object, 'DeploymentReady')?.status === 'True' &&
+  conditionOf(object, 'ServiceReady')?.status === 'True';
 
 /** The status without lastTransitionTime. */
 function statusView(object: KubeObject): Record<string, unknown> {
@@ -74,7 +83,11 @@ function statusView(object: KubeObject): Record<string, unknown> {
 
 /** Changes an annotation: a reconcile (and so a hook call) follows. */
 async function touch(name: string, value: string): Promise<void> {
-  await mergePatch(cluster, { apiVersion: API, kind: 'Mailer', namespace: 'shop', name }, { metadata: { annotations: { touched: value } } });
+  await mergePatch(
+    cluster,
+    { apiVersion: API, kind: 'Mailer', namespace: 'shop', name },
+    { metadata: { annotations: { touched: value } } },
+  );
 }
 
 describe('the pre-reconcile request (hooks-v1.md §2, §3)', () => {
@@ -87,7 +100,13 @@ describe('the pre-reconcile request (hooks-v1.md §2, §3)', () => {
     expect(first?.headers['content-type']).toBe('application/json');
     expect(first?.headers.accept).toBe('application/json');
     expect(first?.headers['user-agent']).toMatch(/^scoby-controller\/\d+\.\d+\.\d+$/);
-    const unknown = (type: string) => ({ type, status: 'Unknown', reason: 'UNKNOWN', message: '', lastTransitionTime: TIME });
+    const unknown = (type: string) => ({
+      type,
+      status: 'Unknown',
+      reason: 'UNKNOWN',
+      message: '',
+      lastTransitionTime: TIME,
+    });
     expect(first?.body).toEqual({
       formFactor: 'deployment',
       phase: 'pre-reconcile',
@@ -105,7 +124,12 @@ describe('the pre-reconcile request (hooks-v1.md §2, §3)', () => {
         spec: { smtp: { host: 'mail.internal' } },
         // Conditions initialised, statusConfiguration.add applied.
         status: {
-          conditions: [unknown('DeploymentReady'), unknown('QuotaChecked'), unknown('Ready'), unknown('ServiceReady')],
+          conditions: [
+            unknown('DeploymentReady'),
+            unknown('QuotaChecked'),
+            unknown('Ready'),
+            unknown('ServiceReady'),
+          ],
           smtpHost: 'mail.internal',
         },
       },
@@ -116,7 +140,10 @@ describe('the pre-reconcile request (hooks-v1.md §2, §3)', () => {
   it('sends the stored status as it is, with conditions initialised, on later reconciles', async () => {
     const before = hook.callsFor('pre-reconcile', 'plain').length;
     await touch('plain', 'once');
-    const call = await cluster.waitFor('a new call', async () => hook.callsFor('pre-reconcile', 'plain')[before]);
+    const call = await cluster.waitFor(
+      'a new call',
+      async () => hook.callsFor('pre-reconcile', 'plain')[before],
+    );
     const status = call.body.object.status as Record<string, unknown>;
     // observedGeneration and the form-factor conditions still describe the previous reconcile.
     expect({ ...status, conditions: conditionsOf(call.body.object) }).toEqual({
@@ -137,8 +164,9 @@ describe('applying a pre-reconcile answer (hooks-v1.md §5)', () => {
   it('writes reshaped children, takes the status, ignores spec and label changes with a Warning', async () => {
     behaviour.set('orders', (request) => {
       const children = structuredClone(request.body.children!);
-      const container = (children.deployment!.spec as { template: { spec: { containers: Record<string, unknown>[] } } })
-        .template.spec.containers[0]!;
+      const container = (
+        children.deployment!.spec as { template: { spec: { containers: Record<string, unknown>[] } } }
+      ).template.spec.containers[0]!;
       container.env = [...(container.env as unknown[]), { name: 'QUOTA_LIMIT', value: '500' }];
       container.resources = { requests: { cpu: '100m' } };
       const received = request.body.object;
@@ -154,7 +182,12 @@ describe('applying a pre-reconcile answer (hooks-v1.md §5)', () => {
               ...(received.status as Record<string, unknown>),
               annotations: { quota: '120/500' },
               conditions: [
-                { type: 'QuotaChecked', status: 'True', reason: 'QuotaAvailable', message: '120 of 500 messages sent today' },
+                {
+                  type: 'QuotaChecked',
+                  status: 'True',
+                  reason: 'QuotaAvailable',
+                  message: '120 of 500 messages sent today',
+                },
                 { type: 'Ready', status: 'False', reason: 'Forged', message: 'a hook cannot set Ready' },
               ],
             },
@@ -173,7 +206,12 @@ describe('applying a pre-reconcile answer (hooks-v1.md §5)', () => {
       address: { url: 'http://mailer-orders.shop.svc.cluster.local' },
       conditions: [
         { type: 'DeploymentReady', status: 'True', reason: 'MinimumReplicasAvailable', message: '' },
-        { type: 'QuotaChecked', status: 'True', reason: 'QuotaAvailable', message: '120 of 500 messages sent today' },
+        {
+          type: 'QuotaChecked',
+          status: 'True',
+          reason: 'QuotaAvailable',
+          message: '120 of 500 messages sent today',
+        },
         { type: 'Ready', status: 'True', reason: 'CONDITIONSOK', message: '' },
         { type: 'ServiceReady', status: 'True', reason: 'ServiceExist', message: '' },
       ],
@@ -181,9 +219,13 @@ describe('applying a pre-reconcile answer (hooks-v1.md §5)', () => {
     expect(ready.spec).toEqual({ smtp: { host: 'mail.internal' } });
     expect(ready.metadata.labels).toBeUndefined();
 
-    const expected = expectedChildren('mailer', identity(instance), [...SMTP_ENV, { name: 'QUOTA_LIMIT', value: '500' }]);
+    const expected = expectedChildren('mailer', identity(instance), [
+      ...SMTP_ENV,
+      { name: 'QUOTA_LIMIT', value: '500' },
+    ]);
     const deployment = expected.deployment!;
-    const containers = (deployment.spec as { template: { spec: { containers: Record<string, unknown>[] } } }).template.spec.containers;
+    const containers = (deployment.spec as { template: { spec: { containers: Record<string, unknown>[] } } })
+      .template.spec.containers;
     containers[0]!.resources = { requests: { cpu: '100m' } };
     const applied = appliedBodies(cluster, '/apis/apps/v1/namespaces/shop/deployments/mailer-orders');
     expect(applied.at(-1)).toEqual({
@@ -194,7 +236,9 @@ describe('applying a pre-reconcile answer (hooks-v1.md §5)', () => {
       },
     });
 
-    const ignored = (await eventsOf(cluster, 'shop', 'orders')).filter((event) => event.reason === 'HookObjectChangesIgnored');
+    const ignored = (await eventsOf(cluster, 'shop', 'orders')).filter(
+      (event) => event.reason === 'HookObjectChangesIgnored',
+    );
     expect(ignored).toEqual([
       {
         type: 'Warning',
@@ -220,17 +264,23 @@ describe('applying a pre-reconcile answer (hooks-v1.md §5)', () => {
       },
     }));
     const instance = await createMailer('metrics');
-    const scrape = await cluster.waitFor('the added Service', () => cluster.get('v1', 'Service', 'shop', 'mailer-metrics-scrape'));
+    const scrape = await cluster.waitFor('the added Service', () =>
+      cluster.get('v1', 'Service', 'shop', 'mailer-metrics-scrape'),
+    );
     const expected = expectedChildren('mailer', identity(instance), SMTP_ENV).service!;
     expect(scrape.metadata.ownerReferences).toEqual(expected.metadata.ownerReferences);
     expect(scrape.metadata.labels).toEqual({ 'prometheus.io/scrape': 'true', ...expected.metadata.labels });
-    expect(scrape.spec).toMatchObject({ selector: { app: 'mailer' }, ports: [{ port: 9090, targetPort: 9090, protocol: 'TCP' }] });
+    expect(scrape.spec).toMatchObject({
+      selector: { app: 'mailer' },
+      ports: [{ port: 9090, targetPort: 9090, protocol: 'TCP' }],
+    });
     await mailer('metrics', 'children ready', childrenReady);
 
     behaviour.delete('metrics');
     await touch('metrics', 'drop the scrape Service');
-    await cluster.waitFor('the added Service pruned', async () =>
-      (await cluster.get('v1', 'Service', 'shop', 'mailer-metrics-scrape')) === undefined,
+    await cluster.waitFor(
+      'the added Service pruned',
+      async () => (await cluster.get('v1', 'Service', 'shop', 'mailer-metrics-scrape')) === undefined,
     );
     expect(await cluster.get('v1', 'Service', 'shop', 'mailer-metrics')).toBeDefined();
     expect(await cluster.get('apps/v1', 'Deployment', 'shop', 'mailer-metrics')).toBeDefined();
@@ -248,12 +298,17 @@ describe('applying a pre-reconcile answer (hooks-v1.md §5)', () => {
         ...sent,
         extra: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'extra' } },
       }),
-      message: 'pre-reconcile hook: invalid response: children.extra: kind "ConfigMap" (v1) is not managed by form factor "deployment"',
+      message:
+        'pre-reconcile hook: invalid response: children.extra: kind "ConfigMap" (v1) is not managed by form factor "deployment"',
     },
   ])('rejects invalid children ($name): HookFailed, nothing written', async ({ name, children, message }) => {
     behaviour.set(name, (request) => ({ status: 200, body: { children: children(request.body.children!) } }));
     await createMailer(name);
-    const failed = await mailer(name, 'Ready=False', (object) => conditionOf(object, 'Ready')?.status === 'False');
+    const failed = await mailer(
+      name,
+      'Ready=False',
+      (object) => conditionOf(object, 'Ready')?.status === 'False',
+    );
     expect(conditionsOf(failed)).toEqual([
       { type: 'DeploymentReady', status: 'Unknown', reason: 'UNKNOWN', message: '' },
       { type: 'QuotaChecked', status: 'Unknown', reason: 'UNKNOWN', message: '' },
@@ -261,7 +316,9 @@ describe('applying a pre-reconcile answer (hooks-v1.md §5)', () => {
       { type: 'ServiceReady', status: 'Unknown', reason: 'UNKNOWN', message: '' },
     ]);
     const events = await eventsOf(cluster, 'shop', name);
-    expect(events.filter((event) => event.reason === 'HookFailed')).toEqual([{ type: 'Warning', reason: 'HookFailed', message }]);
+    expect(events.filter((event) => event.reason === 'HookFailed')).toEqual([
+      { type: 'Warning', reason: 'HookFailed', message },
+    ]);
     expect(await cluster.get('apps/v1', 'Deployment', 'shop', `mailer-${name}`)).toBeUndefined();
     expect(await cluster.get('v1', 'Service', 'shop', `mailer-${name}`)).toBeUndefined();
   });

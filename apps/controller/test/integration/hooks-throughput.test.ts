@@ -18,16 +18,22 @@ let quickHook: ScriptedHook;
 
 beforeAll(async () => {
   cluster = await startTestCluster();
-  slowHook = await startScriptedHook(() => new Promise((resolve) => setTimeout(() => resolve({ status: 204 }), HOOK_LATENCY_MS)));
+  slowHook = await startScriptedHook(
+    () => new Promise((resolve) => setTimeout(() => resolve({ status: 204 }), HOOK_LATENCY_MS)),
+  );
   quickHook = await startScriptedHook(() => ({ status: 204 }));
   await cluster.apply(crdFor({ group: 'bulk.example.com', kind: 'Bulk', plural: 'bulks' }));
   await cluster.apply(crdFor({ group: 'quick.example.com', kind: 'Quick', plural: 'quicks' }));
   await cluster.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'load' } });
   await cluster.apply(
-    hookedRegistration('bulk', 'bulks.bulk.example.com', { hook: { address: { uri: slowHook.url }, capabilities: ['pre-reconcile'] } }),
+    hookedRegistration('bulk', 'bulks.bulk.example.com', {
+      hook: { address: { uri: slowHook.url }, capabilities: ['pre-reconcile'] },
+    }),
   );
   await cluster.apply(
-    hookedRegistration('quick', 'quicks.quick.example.com', { hook: { address: { uri: quickHook.url }, capabilities: ['pre-reconcile'] } }),
+    hookedRegistration('quick', 'quicks.quick.example.com', {
+      hook: { address: { uri: quickHook.url }, capabilities: ['pre-reconcile'] },
+    }),
   );
   await Promise.all([registrationReady(cluster, 'bulk'), registrationReady(cluster, 'quick')]);
 }, 60_000);
@@ -42,12 +48,15 @@ async function createAll(group: string, kind: string, prefix: string, count: num
     await Promise.all(
       names
         .slice(start, start + 50)
-        .map((name) => cluster.apply({ apiVersion: `${group}/v1`, kind, metadata: { name, namespace: 'load' }, spec: {} })),
+        .map((name) =>
+          cluster.apply({ apiVersion: `${group}/v1`, kind, metadata: { name, namespace: 'load' }, spec: {} }),
+        ),
     );
   }
 }
 
-const slowInstancesSeen = () => new Set(slowHook.requests.map((request) => request.body.object.metadata.name)).size;
+const slowInstancesSeen = () =>
+  new Set(slowHook.requests.map((request) => request.body.object.metadata.name)).size;
 
 describe('a slow hook with 1,000 instances', () => {
   it('does not delay the instances of another registration', async () => {
@@ -59,7 +68,10 @@ describe('a slow hook with 1,000 instances', () => {
     await createAll('quick.example.com', 'Quick', 'quick', QUICK_INSTANCES);
     await cluster.waitFor('every quick instance Ready', async () => {
       const quick = await cluster.list('quick.example.com/v1', 'Quick', 'load');
-      return quick.length === QUICK_INSTANCES && quick.every((object) => conditionOf(object, 'Ready')?.status === 'True');
+      return (
+        quick.length === QUICK_INSTANCES &&
+        quick.every((object) => conditionOf(object, 'Ready')?.status === 'True')
+      );
     });
     const quickConvergedInMs = Date.now() - quickStarted;
     const slowSeenMeanwhile = slowInstancesSeen();

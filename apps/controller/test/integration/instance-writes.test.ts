@@ -18,12 +18,28 @@ import {
 } from '../support/scoby.ts';
 
 /** A registration of image `registry.example.com/<name>:1` with the given further workload fields, Ready. */
-async function register(cluster: TestCluster, name: string, crd: string, workload: Record<string, unknown> = {}): Promise<void> {
-  await cluster.apply(registrationObject(name, { crd, workload: { fromImage: { repo: `registry.example.com/${name}:1` }, ...workload } }));
+async function register(
+  cluster: TestCluster,
+  name: string,
+  crd: string,
+  workload: Record<string, unknown> = {},
+): Promise<void> {
+  await cluster.apply(
+    registrationObject(name, {
+      crd,
+      workload: { fromImage: { repo: `registry.example.com/${name}:1` }, ...workload },
+    }),
+  );
   await waitForCondition(cluster, registrationTarget(name), 'Ready', 'True');
 }
 
-function instanceOf(apiVersion: string, kind: string, namespace: string, name: string, spec: Record<string, unknown> = {}): KubeObject {
+function instanceOf(
+  apiVersion: string,
+  kind: string,
+  namespace: string,
+  name: string,
+  spec: Record<string, unknown> = {},
+): KubeObject {
   return { apiVersion, kind, metadata: { name, namespace }, spec };
 }
 
@@ -43,7 +59,9 @@ describe('one cluster, all namespaces', () => {
     await cluster.apply(instanceOf('plain.example.com/v1', 'Job', 'shop', 'nightly', { schedule: 'daily' }));
     const deployment = await cluster.waitFor('deployment available', async () => {
       const object = await cluster.get('apps/v1', 'Deployment', 'shop', 'job-nightly');
-      return (object?.status as { availableReplicas?: number } | undefined)?.availableReplicas === 1 ? object : undefined;
+      return (object?.status as { availableReplicas?: number } | undefined)?.availableReplicas === 1
+        ? object
+        : undefined;
     });
     expect(deployment.metadata.ownerReferences?.[0]?.kind).toBe('Job');
     // The Deployment's status change triggers a further reconcile, which must not write status either.
@@ -51,7 +69,11 @@ describe('one cluster, all namespaces', () => {
     expect(writesIn(cluster.server.requestLog.entries(), '/jobs')).toEqual([
       { method: 'POST', path: '/apis/plain.example.com/v1/namespaces/shop/jobs' },
     ]);
-    expect(cluster.server.requestLog.entries().filter((entry) => entry.path.includes('/jobs/') && entry.path.endsWith('/status'))).toEqual([]);
+    expect(
+      cluster.server.requestLog
+        .entries()
+        .filter((entry) => entry.path.includes('/jobs/') && entry.path.endsWith('/status')),
+    ).toEqual([]);
     expect(await cluster.get('plain.example.com/v1', 'Job', 'shop', 'nightly')).not.toHaveProperty('status');
   });
 
@@ -62,7 +84,12 @@ describe('one cluster, all namespaces', () => {
     });
     cluster.server.requestLog.clear();
     await cluster.apply(instanceOf('patch.example.com/v1', 'Gate', 'shop', 'main'));
-    await waitForCondition(cluster, { apiVersion: 'patch.example.com/v1', kind: 'Gate', namespace: 'shop', name: 'main' }, 'Ready', 'True');
+    await waitForCondition(
+      cluster,
+      { apiVersion: 'patch.example.com/v1', kind: 'Gate', namespace: 'shop', name: 'main' },
+      'Ready',
+      'True',
+    );
     await sleep(200);
     const entries = cluster.server.requestLog.entries();
     const applies = entries.filter((entry) => entry.method === 'PATCH' && entry.path.endsWith('/gate-main'));
@@ -78,7 +105,9 @@ describe('one cluster, all namespaces', () => {
         contentType: 'application/apply-patch+yaml',
       },
     ]);
-    const statusPatches = entries.filter((entry) => entry.path === '/apis/patch.example.com/v1/namespaces/shop/gates/main/status');
+    const statusPatches = entries.filter(
+      (entry) => entry.path === '/apis/patch.example.com/v1/namespaces/shop/gates/main/status',
+    );
     expect(statusPatches.map(({ method, contentType }) => ({ method, contentType }))).toEqual([
       { method: 'PATCH', contentType: 'application/merge-patch+json' },
       { method: 'PATCH', contentType: 'application/merge-patch+json' },
@@ -89,9 +118,21 @@ describe('one cluster, all namespaces', () => {
         observedGeneration: 1,
         address: { url: 'http://gate-main.shop.svc.cluster.local' },
         conditions: [
-          { type: 'DeploymentReady', status: 'Unknown', reason: 'DeploymentUnknown', message: '', lastTransitionTime: time },
+          {
+            type: 'DeploymentReady',
+            status: 'Unknown',
+            reason: 'DeploymentUnknown',
+            message: '',
+            lastTransitionTime: time,
+          },
           { type: 'Ready', status: 'Unknown', reason: 'UNKNOWN', message: '', lastTransitionTime: time },
-          { type: 'ServiceReady', status: 'True', reason: 'ServiceExist', message: '', lastTransitionTime: time },
+          {
+            type: 'ServiceReady',
+            status: 'True',
+            reason: 'ServiceExist',
+            message: '',
+            lastTransitionTime: time,
+          },
         ],
       },
     });
@@ -99,9 +140,21 @@ describe('one cluster, all namespaces', () => {
     expect(statusPatches[1]?.body).toEqual({
       status: {
         conditions: [
-          { type: 'DeploymentReady', status: 'True', reason: 'MinimumReplicasAvailable', message: '', lastTransitionTime: time },
+          {
+            type: 'DeploymentReady',
+            status: 'True',
+            reason: 'MinimumReplicasAvailable',
+            message: '',
+            lastTransitionTime: time,
+          },
           { type: 'Ready', status: 'True', reason: 'CONDITIONSOK', message: '', lastTransitionTime: time },
-          { type: 'ServiceReady', status: 'True', reason: 'ServiceExist', message: '', lastTransitionTime: time },
+          {
+            type: 'ServiceReady',
+            status: 'True',
+            reason: 'ServiceExist',
+            message: '',
+            lastTransitionTime: time,
+          },
         ],
       },
     });
@@ -111,12 +164,20 @@ describe('one cluster, all namespaces', () => {
     await cluster.apply(crdFor({ group: 'steady.example.com', kind: 'Feed', plural: 'feeds' }));
     await register(cluster, 'feed', 'feeds.steady.example.com', {
       formFactor: { deployment: { service: { port: 80, targetPort: 8080 } } },
-      parameterConfiguration: { add: { toEnv: [{ name: 'POD_NAME', valueFrom: { field: { fieldPath: 'metadata.name' } } }] } },
+      parameterConfiguration: {
+        add: { toEnv: [{ name: 'POD_NAME', valueFrom: { field: { fieldPath: 'metadata.name' } } }] },
+      },
     });
     const target = { apiVersion: 'steady.example.com/v1', kind: 'Feed', namespace: 'shop', name: 'news' };
-    await cluster.apply(instanceOf(target.apiVersion, target.kind, 'shop', 'news', { url: 'https://news.example.com/rss' }));
+    await cluster.apply(
+      instanceOf(target.apiVersion, target.kind, 'shop', 'news', { url: 'https://news.example.com/rss' }),
+    );
     const ready = await waitForCondition(cluster, target, 'Ready', 'True');
-    expect(conditionsOf(ready).map((condition) => condition.type)).toEqual(['DeploymentReady', 'Ready', 'ServiceReady']);
+    expect(conditionsOf(ready).map((condition) => condition.type)).toEqual([
+      'DeploymentReady',
+      'Ready',
+      'ServiceReady',
+    ]);
     await sleep(300);
 
     const before = await reconcileCount(cluster.controller.metrics, 'feed');
@@ -128,7 +189,13 @@ describe('one cluster, all namespaces', () => {
     }
     // A child changed by someone else in a field Scoby does not set: its owner is reconciled, nothing is written.
     const deployment = await cluster.get('apps/v1', 'Deployment', 'shop', 'feed-news');
-    await cluster.update({ ...deployment!, metadata: { ...deployment!.metadata, annotations: { ...deployment!.metadata.annotations, 'example.com/audited': 'yes' } } });
+    await cluster.update({
+      ...deployment!,
+      metadata: {
+        ...deployment!.metadata,
+        annotations: { ...deployment!.metadata.annotations, 'example.com/audited': 'yes' },
+      },
+    });
     await sleep(300);
 
     expect(await reconcileCount(cluster.controller.metrics, 'feed')).toBeGreaterThanOrEqual(before + 4);
@@ -155,11 +222,18 @@ describe('WORKING_NAMESPACES', () => {
   it('reconciles instances in the working namespaces only', async () => {
     await cluster.apply(instanceOf('scoped.example.com/v1', 'Bot', 'team-b', 'outside'));
     await cluster.apply(instanceOf('scoped.example.com/v1', 'Bot', 'team-a', 'inside'));
-    await waitForCondition(cluster, { apiVersion: 'scoped.example.com/v1', kind: 'Bot', namespace: 'team-a', name: 'inside' }, 'Ready', 'True');
+    await waitForCondition(
+      cluster,
+      { apiVersion: 'scoped.example.com/v1', kind: 'Bot', namespace: 'team-a', name: 'inside' },
+      'Ready',
+      'True',
+    );
     expect(await cluster.get('apps/v1', 'Deployment', 'team-a', 'bot-inside')).toBeDefined();
     await sleep(200);
     expect(await cluster.get('apps/v1', 'Deployment', 'team-b', 'bot-outside')).toBeUndefined();
-    expect(await cluster.get('scoped.example.com/v1', 'Bot', 'team-b', 'outside')).not.toHaveProperty('status');
+    expect(await cluster.get('scoped.example.com/v1', 'Bot', 'team-b', 'outside')).not.toHaveProperty(
+      'status',
+    );
     expect(writesIn(cluster.server.requestLog.entries(), '/namespaces/team-b/')).toEqual([
       { method: 'POST', path: '/apis/scoped.example.com/v1/namespaces/team-b/bots' },
     ]);

@@ -6,14 +6,34 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
 import type { RunningController } from '../../src/controller/manager.ts';
-import { crdFor, startClusterController, startTestCluster, type ClusterOptions, type TestCluster } from '../support/cluster.ts';
-import { namespaceObject, reconcileCount, registrationObject, registrationTarget, sleep, waitForCondition } from '../support/scoby.ts';
+import {
+  crdFor,
+  startClusterController,
+  startTestCluster,
+  type ClusterOptions,
+  type TestCluster,
+} from '../support/cluster.ts';
+import {
+  namespaceObject,
+  reconcileCount,
+  registrationObject,
+  registrationTarget,
+  sleep,
+  waitForCondition,
+} from '../support/scoby.ts';
 
 const LEASE_DURATION_MS = 1000;
-const options: ClusterOptions = { leaderElection: { leaseName: 'scoby-leader', leaseDurationMs: LEASE_DURATION_MS } };
+const options: ClusterOptions = {
+  leaderElection: { leaseName: 'scoby-leader', leaseDurationMs: LEASE_DURATION_MS },
+};
 const api = 'ha.example.com/v1';
 const target = (name: string) => ({ apiVersion: api, kind: 'Worker', namespace: 'shop', name });
-const worker = (name: string): KubeObject => ({ apiVersion: api, kind: 'Worker', metadata: { name, namespace: 'shop' }, spec: {} });
+const worker = (name: string): KubeObject => ({
+  apiVersion: api,
+  kind: 'Worker',
+  metadata: { name, namespace: 'shop' },
+  spec: {},
+});
 
 let cluster: TestCluster;
 let first: RunningController;
@@ -36,7 +56,12 @@ beforeAll(async () => {
   await cluster.waitFor('first controller leading', async () => first.isLeader());
   await cluster.apply(namespaceObject('shop'));
   await cluster.apply(crdFor({ group: 'ha.example.com', kind: 'Worker', plural: 'workers' }));
-  await cluster.apply(registrationObject('worker', { crd: 'workers.ha.example.com', workload: { fromImage: { repo: 'registry.example.com/worker:1' } } }));
+  await cluster.apply(
+    registrationObject('worker', {
+      crd: 'workers.ha.example.com',
+      workload: { fromImage: { repo: 'registry.example.com/worker:1' } },
+    }),
+  );
   await waitForCondition(cluster, registrationTarget('worker'), 'Ready', 'True');
 });
 afterAll(async () => {

@@ -12,9 +12,10 @@ beforeAll(async () => {
 afterAll(() => cluster.stop());
 
 const conditionsOf = (object: KubeObject | undefined) =>
-  ((object?.status as { conditions?: { type: string; status: string; reason: string }[] } | undefined)?.conditions ?? []).map(
-    ({ type, status, reason }) => ({ type, status, reason }),
-  );
+  (
+    (object?.status as { conditions?: { type: string; status: string; reason: string }[] } | undefined)
+      ?.conditions ?? []
+  ).map(({ type, status, reason }) => ({ type, status, reason }));
 
 describe('primer: CRD + registration + instance → Deployment + Service + status', () => {
   it('reconciles the running example', async () => {
@@ -29,13 +30,20 @@ describe('primer: CRD + registration + instance → Deployment + Service + statu
           formFactor: { deployment: { replicas: 2, service: { port: 80, targetPort: 8080 } } },
           parameterConfiguration: {
             global: { defaultPrefix: 'MAILER_' },
-            add: { toEnv: [{ name: 'POD_NAMESPACE', valueFrom: { field: { fieldPath: 'metadata.namespace' } } }] },
+            add: {
+              toEnv: [{ name: 'POD_NAMESPACE', valueFrom: { field: { fieldPath: 'metadata.namespace' } } }],
+            },
           },
         },
       },
     });
     const registration = await cluster.waitFor('registration Ready', async () => {
-      const object = await cluster.get('scoby.triggermesh.io/v1alpha1', 'CRDRegistration', undefined, 'mailer');
+      const object = await cluster.get(
+        'scoby.triggermesh.io/v1alpha1',
+        'CRDRegistration',
+        undefined,
+        'mailer',
+      );
       return conditionsOf(object).find((c) => c.type === 'Ready')?.status === 'True' ? object : undefined;
     });
     expect(conditionsOf(registration)).toEqual([
@@ -51,17 +59,31 @@ describe('primer: CRD + registration + instance → Deployment + Service + statu
       metadata: { name: 'orders', namespace: 'shop' },
       spec: { smtp: { host: 'mail.internal' } },
     });
-    const deployment = await cluster.waitFor('deployment', () => cluster.get('apps/v1', 'Deployment', 'shop', 'mailer-orders'));
-    const container = (deployment.spec as { template: { spec: { containers: Record<string, unknown>[] } } }).template.spec.containers[0];
+    const deployment = await cluster.waitFor('deployment', () =>
+      cluster.get('apps/v1', 'Deployment', 'shop', 'mailer-orders'),
+    );
+    const container = (deployment.spec as { template: { spec: { containers: Record<string, unknown>[] } } })
+      .template.spec.containers[0];
     expect(container?.env).toEqual([
       { name: 'MAILER_SMTP_HOST', value: 'mail.internal' },
       { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
     ]);
     expect(deployment.metadata.ownerReferences).toEqual([
-      { apiVersion: 'notify.example.com/v1', kind: 'Mailer', name: 'orders', uid: instance.metadata.uid, controller: true, blockOwnerDeletion: true },
+      {
+        apiVersion: 'notify.example.com/v1',
+        kind: 'Mailer',
+        name: 'orders',
+        uid: instance.metadata.uid,
+        controller: true,
+        blockOwnerDeletion: true,
+      },
     ]);
-    const service = await cluster.waitFor('service', () => cluster.get('v1', 'Service', 'shop', 'mailer-orders'));
-    expect((service.spec as { ports: unknown[] }).ports).toEqual([{ port: 80, targetPort: 8080, protocol: 'TCP' }]);
+    const service = await cluster.waitFor('service', () =>
+      cluster.get('v1', 'Service', 'shop', 'mailer-orders'),
+    );
+    expect((service.spec as { ports: unknown[] }).ports).toEqual([
+      { port: 80, targetPort: 8080, protocol: 'TCP' },
+    ]);
 
     const ready = await cluster.waitFor('instance Ready', async () => {
       const object = await cluster.get('notify.example.com/v1', 'Mailer', 'shop', 'orders');
@@ -72,7 +94,9 @@ describe('primer: CRD + registration + instance → Deployment + Service + statu
       { type: 'Ready', status: 'True', reason: 'CONDITIONSOK' },
       { type: 'ServiceReady', status: 'True', reason: 'ServiceExist' },
     ]);
-    expect((ready.status as Record<string, unknown>).address).toEqual({ url: 'http://mailer-orders.shop.svc.cluster.local' });
+    expect((ready.status as Record<string, unknown>).address).toEqual({
+      url: 'http://mailer-orders.shop.svc.cluster.local',
+    });
     expect((ready.status as Record<string, unknown>).observedGeneration).toBe(1);
   });
 });
@@ -91,7 +115,10 @@ describe('steady state', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     const writes = cluster.server.requestLog
       .entries()
-      .filter((entry) => entry.method !== 'GET' && !(entry.method === 'PUT' && entry.path.endsWith('/mailers/orders')));
+      .filter(
+        (entry) =>
+          entry.method !== 'GET' && !(entry.method === 'PUT' && entry.path.endsWith('/mailers/orders')),
+      );
     expect(writes).toEqual([]);
   });
 });

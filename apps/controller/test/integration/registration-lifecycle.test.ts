@@ -28,13 +28,24 @@ afterAll(() => cluster.stop());
 
 const FINALIZER = 'scoby.triggermesh.io/finalizer';
 
-async function createInstance(apiVersion: string, kind: string, name: string, spec: Record<string, unknown>): Promise<KubeObject> {
+async function createInstance(
+  apiVersion: string,
+  kind: string,
+  name: string,
+  spec: Record<string, unknown>,
+): Promise<KubeObject> {
   return cluster.apply({ apiVersion, kind, metadata: { name, namespace: 'shop' }, spec });
 }
 
-async function editRegistration(name: string, edit: (spec: Record<string, unknown>) => Record<string, unknown>): Promise<void> {
+async function editRegistration(
+  name: string,
+  edit: (spec: Record<string, unknown>) => Record<string, unknown>,
+): Promise<void> {
   const current = await cluster.get('scoby.triggermesh.io/v1alpha1', 'CRDRegistration', undefined, name);
-  await cluster.update({ ...current!, spec: edit(structuredClone(current!.spec) as Record<string, unknown>) });
+  await cluster.update({
+    ...current!,
+    spec: edit(structuredClone(current!.spec) as Record<string, unknown>),
+  });
 }
 
 async function deleteRegistration(name: string): Promise<void> {
@@ -55,19 +66,34 @@ describe('live edits', () => {
         workload: {
           fromImage: { repo: 'registry.example.com/relay:1' },
           parameterConfiguration: {
-            add: { toEnv: [{ name: 'LOG_LEVEL', value: 'debug' }, { name: 'ZONE', value: 'a' }] },
+            add: {
+              toEnv: [
+                { name: 'LOG_LEVEL', value: 'debug' },
+                { name: 'ZONE', value: 'a' },
+              ],
+            },
           },
         },
       }),
     );
     await waitForCondition(cluster, registrationTarget('relay'), 'Ready', 'True');
     for (const name of ['one', 'two']) await createInstance(api, 'Relay', name, { target: name });
-    for (const name of ['one', 'two']) await waitForCondition(cluster, { apiVersion: api, kind: 'Relay', namespace: 'shop', name }, 'Ready', 'True');
+    for (const name of ['one', 'two'])
+      await waitForCondition(
+        cluster,
+        { apiVersion: api, kind: 'Relay', namespace: 'shop', name },
+        'Ready',
+        'True',
+      );
   });
 
   it('re-renders every instance with the new image and without the removed variable', async () => {
     for (const name of ['relay-one', 'relay-two']) {
-      expect(envNames(await cluster.get('apps/v1', 'Deployment', 'shop', name))).toEqual(['LOG_LEVEL', 'TARGET', 'ZONE']);
+      expect(envNames(await cluster.get('apps/v1', 'Deployment', 'shop', name))).toEqual([
+        'LOG_LEVEL',
+        'TARGET',
+        'ZONE',
+      ]);
     }
     await editRegistration('relay', (spec) => ({
       ...spec,
@@ -76,7 +102,10 @@ describe('live edits', () => {
         parameterConfiguration: { add: { toEnv: [{ name: 'LOG_LEVEL', value: 'debug' }] } },
       },
     }));
-    for (const [deploymentName, target] of [['relay-one', 'one'], ['relay-two', 'two']] as const) {
+    for (const [deploymentName, target] of [
+      ['relay-one', 'one'],
+      ['relay-two', 'two'],
+    ] as const) {
       const deployment = await cluster.waitFor(`${deploymentName} updated`, async () => {
         const object = await cluster.get('apps/v1', 'Deployment', 'shop', deploymentName);
         return adapterOf(object).image === 'registry.example.com/relay:2' ? object : undefined;
@@ -149,7 +178,12 @@ describe('CRD created after the registration', () => {
     const notFound = 'customresourcedefinitions.apiextensions.k8s.io "widgets.late.example.com" not found';
     expect(conditionsOf(waiting)).toEqual([
       { type: 'CRDExists', status: 'False', reason: 'CRDERROR', message: notFound },
-      { type: 'ControllerReady', status: 'Unknown', reason: 'UNKNOWN', message: 'waiting for CRD "widgets.late.example.com"' },
+      {
+        type: 'ControllerReady',
+        status: 'Unknown',
+        reason: 'UNKNOWN',
+        message: 'waiting for CRD "widgets.late.example.com"',
+      },
       { type: 'Ready', status: 'False', reason: 'CRDERROR', message: notFound },
     ]);
 
@@ -157,17 +191,31 @@ describe('CRD created after the registration', () => {
     cluster.server.requestLog.clear();
     await sleep(400);
     expect(await reconcileCount(cluster.controller.metrics, 'crdregistrations')).toBe(reconciles);
-    expect(cluster.server.requestLog.entries().filter((entry) => entry.path.includes('customresourcedefinitions'))).toEqual([]);
+    expect(
+      cluster.server.requestLog.entries().filter((entry) => entry.path.includes('customresourcedefinitions')),
+    ).toEqual([]);
 
     await cluster.apply(crdFor({ group: 'late.example.com', kind: 'Widget', plural: 'widgets' }));
-    const ready = await waitForCondition(cluster, registrationTarget('late'), 'Ready', 'True', undefined, 3000);
+    const ready = await waitForCondition(
+      cluster,
+      registrationTarget('late'),
+      'Ready',
+      'True',
+      undefined,
+      3000,
+    );
     expect(conditionsOf(ready)).toEqual([
       { type: 'CRDExists', status: 'True', reason: 'CRDEXIST', message: '' },
       { type: 'ControllerReady', status: 'True', reason: 'CONTROLLERSTARTED', message: '' },
       { type: 'Ready', status: 'True', reason: 'CONDITIONSOK', message: '' },
     ]);
     await createInstance('late.example.com/v1', 'Widget', 'gear', {});
-    await waitForCondition(cluster, { apiVersion: 'late.example.com/v1', kind: 'Widget', namespace: 'shop', name: 'gear' }, 'Ready', 'True');
+    await waitForCondition(
+      cluster,
+      { apiVersion: 'late.example.com/v1', kind: 'Widget', namespace: 'shop', name: 'gear' },
+      'Ready',
+      'True',
+    );
   });
 });
 
@@ -176,7 +224,10 @@ describe('two registrations for one CRD', () => {
 
   it('keeps the second one inactive until the first is deleted, then it adopts the instances', async () => {
     await cluster.apply(crdFor({ group: 'dup.example.com', kind: 'Queue', plural: 'queues' }));
-    const spec = (image: string) => ({ crd: 'queues.dup.example.com', workload: { fromImage: { repo: image } } });
+    const spec = (image: string) => ({
+      crd: 'queues.dup.example.com',
+      workload: { fromImage: { repo: image } },
+    });
     await cluster.apply(registrationObject('alpha', spec('registry.example.com/alpha:1')));
     await waitForCondition(cluster, registrationTarget('alpha'), 'Ready', 'True');
     await cluster.apply(registrationObject('beta', spec('registry.example.com/beta:1')));
@@ -193,10 +244,17 @@ describe('two registrations for one CRD', () => {
 
     await deleteRegistration('alpha');
     await waitForCondition(cluster, registrationTarget('beta'), 'Ready', 'True');
-    const adopted = await cluster.waitFor('beta child', () => cluster.get('apps/v1', 'Deployment', 'shop', 'beta-jobs'));
+    const adopted = await cluster.waitFor('beta child', () =>
+      cluster.get('apps/v1', 'Deployment', 'shop', 'beta-jobs'),
+    );
     expect(adapterOf(adopted).image).toBe('registry.example.com/beta:1');
-    await cluster.waitFor('alpha child pruned', async () => (await cluster.get('apps/v1', 'Deployment', 'shop', 'alpha-jobs')) === undefined);
-    expect(await cluster.get('scoby.triggermesh.io/v1alpha1', 'CRDRegistration', undefined, 'alpha')).toBeUndefined();
+    await cluster.waitFor(
+      'alpha child pruned',
+      async () => (await cluster.get('apps/v1', 'Deployment', 'shop', 'alpha-jobs')) === undefined,
+    );
+    expect(
+      await cluster.get('scoby.triggermesh.io/v1alpha1', 'CRDRegistration', undefined, 'alpha'),
+    ).toBeUndefined();
   });
 });
 
@@ -211,7 +269,12 @@ describe('deleting a registration', () => {
         crd: 'mirrors.del.example.com',
         workload: { fromImage: { repo: 'registry.example.com/mirror:1' } },
         // Nothing listens here: the finalize call of a deleted instance fails and holds it.
-        hook: { version: 'v1', address: { uri: 'http://127.0.0.1:9/v1' }, capabilities: ['finalize'], timeout: 'PT1S' },
+        hook: {
+          version: 'v1',
+          address: { uri: 'http://127.0.0.1:9/v1' },
+          capabilities: ['finalize'],
+          timeout: 'PT1S',
+        },
       }),
     );
     await waitForCondition(cluster, registrationTarget('mirror'), 'Ready', 'True');
@@ -221,7 +284,11 @@ describe('deleting a registration', () => {
       const ready = await waitForCondition(cluster, { ...kept, name }, 'Ready', 'True');
       expect(ready.metadata.finalizers).toEqual([FINALIZER]);
     }
-    await cluster.remove({ apiVersion: api, kind: 'Mirror', metadata: { name: 'doomed', namespace: 'shop' } });
+    await cluster.remove({
+      apiVersion: api,
+      kind: 'Mirror',
+      metadata: { name: 'doomed', namespace: 'shop' },
+    });
     await cluster.waitFor('doomed held by the failing finalize hook', async () => {
       const events = await cluster.events('shop', 'doomed');
       return events.some((event) => event.reason === 'HookFailed');
@@ -229,15 +296,23 @@ describe('deleting a registration', () => {
     expect((await cluster.get(api, 'Mirror', 'shop', 'doomed'))?.metadata.finalizers).toEqual([FINALIZER]);
 
     await deleteRegistration('mirror');
-    await cluster.waitFor('registration gone', async () =>
-      (await cluster.get('scoby.triggermesh.io/v1alpha1', 'CRDRegistration', undefined, 'mirror')) === undefined,
+    await cluster.waitFor(
+      'registration gone',
+      async () =>
+        (await cluster.get('scoby.triggermesh.io/v1alpha1', 'CRDRegistration', undefined, 'mirror')) ===
+        undefined,
     );
-    await cluster.waitFor('doomed deleted', async () => (await cluster.get(api, 'Mirror', 'shop', 'doomed')) === undefined);
+    await cluster.waitFor(
+      'doomed deleted',
+      async () => (await cluster.get(api, 'Mirror', 'shop', 'doomed')) === undefined,
+    );
     const released = await cluster.get(api, 'Mirror', 'shop', 'kept');
     expect(released?.metadata.finalizers).toBeUndefined();
-    expect(eventViews((await cluster.events('shop', 'kept')).filter((event) => event.reason === 'FinalizerReleased'))).toEqual([
-      { type: 'Normal', reason: 'FinalizerReleased', message: `removed finalizer ${FINALIZER}` },
-    ]);
+    expect(
+      eventViews(
+        (await cluster.events('shop', 'kept')).filter((event) => event.reason === 'FinalizerReleased'),
+      ),
+    ).toEqual([{ type: 'Normal', reason: 'FinalizerReleased', message: `removed finalizer ${FINALIZER}` }]);
     expect(await cluster.get('apps/v1', 'Deployment', 'shop', 'mirror-kept')).toBeDefined();
 
     cluster.server.requestLog.clear();
@@ -268,13 +343,20 @@ describe('deleting an instance', () => {
     );
     await waitForCondition(cluster, registrationTarget('cache'), 'Ready', 'True');
     const instance = await createInstance('gc.example.com/v1', 'Cache', 'sessions', {});
-    await waitForCondition(cluster, { apiVersion: 'gc.example.com/v1', kind: 'Cache', namespace: 'shop', name: 'sessions' }, 'Ready', 'True');
+    await waitForCondition(
+      cluster,
+      { apiVersion: 'gc.example.com/v1', kind: 'Cache', namespace: 'shop', name: 'sessions' },
+      'Ready',
+      'True',
+    );
     expect(await cluster.get('v1', 'Service', 'shop', 'cache-sessions')).toBeDefined();
 
     await cluster.remove(instance);
-    await cluster.waitFor('children collected', async () =>
-      (await cluster.get('apps/v1', 'Deployment', 'shop', 'cache-sessions')) === undefined &&
-      (await cluster.get('v1', 'Service', 'shop', 'cache-sessions')) === undefined,
+    await cluster.waitFor(
+      'children collected',
+      async () =>
+        (await cluster.get('apps/v1', 'Deployment', 'shop', 'cache-sessions')) === undefined &&
+        (await cluster.get('v1', 'Service', 'shop', 'cache-sessions')) === undefined,
     );
   });
 });

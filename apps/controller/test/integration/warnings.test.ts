@@ -25,7 +25,9 @@ beforeAll(async () => {
   cluster = await startTestCluster();
   await cluster.apply(namespaceObject('shop'));
   await cluster.apply(crdFor({ group: 'apps.example.com', kind: 'Adapter', plural: 'adapters' }));
-  await cluster.apply(crdFor({ group: 'sinks.example.com', kind: 'Sink', plural: 'sinks', status: SINK_STATUS_SCHEMA }));
+  await cluster.apply(
+    crdFor({ group: 'sinks.example.com', kind: 'Sink', plural: 'sinks', status: SINK_STATUS_SCHEMA }),
+  );
 });
 afterAll(() => cluster.stop());
 
@@ -41,7 +43,13 @@ const SINK_STATUS_SCHEMA = {
 };
 
 /** A reconcile of the unchanged object: only its labels move. */
-async function touch(apiVersion: string, kind: string, namespace: string | undefined, name: string, label: string) {
+async function touch(
+  apiVersion: string,
+  kind: string,
+  namespace: string | undefined,
+  name: string,
+  label: string,
+) {
   const current = await cluster.get(apiVersion, kind, namespace, name);
   if (current === undefined) throw new Error(`${kind} ${name} is gone`);
   await cluster.update({ ...current, metadata: { ...current.metadata, labels: { touched: label } } });
@@ -59,12 +67,14 @@ describe('EnvNameCollision (env.md §7, E10)', () => {
     {
       type: 'Warning',
       reason: 'EnvNameCollision',
-      message: 'environment variable "LOGLEVEL" from "spec.loglevel" is not set: the name is set by "spec.logLevel"',
+      message:
+        'environment variable "LOGLEVEL" from "spec.loglevel" is not set: the name is set by "spec.logLevel"',
     },
     {
       type: 'Warning',
       reason: 'EnvNameCollision',
-      message: 'environment variable "PORT" from "spec.port" is not set: the name is set by "spec.listenPort"',
+      message:
+        'environment variable "PORT" from "spec.port" is not set: the name is set by "spec.listenPort"',
     },
   ];
 
@@ -99,13 +109,25 @@ describe('EnvNameCollision (env.md §7, E10)', () => {
 
   it('emits one Warning Event per dropped variable, once', async () => {
     const events = await cluster.waitFor('two EnvNameCollision events', async () => {
-      const found = (await cluster.events('shop', 'e10')).filter((event) => event.reason === 'EnvNameCollision');
+      const found = (await cluster.events('shop', 'e10')).filter(
+        (event) => event.reason === 'EnvNameCollision',
+      );
       return found.length >= 2 ? found : undefined;
     });
     expect(eventViews(events).sort(byMessage)).toEqual(collisions);
     expect(events.map((event) => event.involvedObject)).toEqual([
-      expect.objectContaining({ apiVersion: 'apps.example.com/v1', kind: 'Adapter', namespace: 'shop', name: 'e10' }),
-      expect.objectContaining({ apiVersion: 'apps.example.com/v1', kind: 'Adapter', namespace: 'shop', name: 'e10' }),
+      expect.objectContaining({
+        apiVersion: 'apps.example.com/v1',
+        kind: 'Adapter',
+        namespace: 'shop',
+        name: 'e10',
+      }),
+      expect.objectContaining({
+        apiVersion: 'apps.example.com/v1',
+        kind: 'Adapter',
+        namespace: 'shop',
+        name: 'e10',
+      }),
     ]);
     expect(eventCounts(events, 'EnvNameCollision')).toEqual([1, 1]);
   });
@@ -116,7 +138,10 @@ describe('EnvNameCollision (env.md §7, E10)', () => {
     const before = await reconcileCount(metrics, 'collide');
     cluster.server.requestLog.clear();
     await touch(adapter.apiVersion, adapter.kind, adapter.namespace, adapter.name, 'once');
-    await cluster.waitFor('a reconcile of the touched instance', async () => (await reconcileCount(metrics, 'collide')) > before);
+    await cluster.waitFor(
+      'a reconcile of the touched instance',
+      async () => (await reconcileCount(metrics, 'collide')) > before,
+    );
     await touch(adapter.apiVersion, adapter.kind, adapter.namespace, adapter.name, 'twice');
     await sleep(500);
 

@@ -20,15 +20,25 @@ describe('registration conditions (registration.md §5)', () => {
 
   it('waits for a missing CRD: CRDExists False decides Ready', () => {
     const message = 'customresourcedefinitions.apiextensions.k8s.io "mailers.notify.example.com" not found';
-    expect(registrationConditions({ ...base, crd: { kind: 'missing', message }, controller: undefined })).toEqual({
+    expect(
+      registrationConditions({ ...base, crd: { kind: 'missing', message }, controller: undefined }),
+    ).toEqual({
       CRDExists: { status: 'False', reason: 'CRDERROR', message },
-      ControllerReady: { status: 'Unknown', reason: 'UNKNOWN', message: 'waiting for CRD "mailers.notify.example.com"' },
+      ControllerReady: {
+        status: 'Unknown',
+        reason: 'UNKNOWN',
+        message: 'waiting for CRD "mailers.notify.example.com"',
+      },
       Ready: { status: 'False', reason: 'CRDERROR', message },
     });
   });
 
   it('reports a CRD that serves no version', () => {
-    const values = registrationConditions({ ...base, crd: { kind: 'found', servesVersion: false }, controller: undefined });
+    const values = registrationConditions({
+      ...base,
+      crd: { kind: 'found', servesVersion: false },
+      controller: undefined,
+    });
     expect(values.CRDExists).toEqual({
       status: 'False',
       reason: 'CRDERROR',
@@ -38,11 +48,23 @@ describe('registration conditions (registration.md §5)', () => {
   });
 
   it('copies a validation failure into ControllerReady and Ready', () => {
-    const failure = { ok: false as const, reason: 'InvalidHookTimeout', message: 'spec.hook.timeout: must be greater than zero' };
+    const failure = {
+      ok: false as const,
+      reason: 'InvalidHookTimeout',
+      message: 'spec.hook.timeout: must be greater than zero',
+    };
     expect(registrationConditions({ ...base, validation: failure, controller: undefined })).toEqual({
       CRDExists: { status: 'True', reason: 'CRDEXIST', message: '' },
-      ControllerReady: { status: 'False', reason: 'InvalidHookTimeout', message: 'spec.hook.timeout: must be greater than zero' },
-      Ready: { status: 'False', reason: 'InvalidHookTimeout', message: 'spec.hook.timeout: must be greater than zero' },
+      ControllerReady: {
+        status: 'False',
+        reason: 'InvalidHookTimeout',
+        message: 'spec.hook.timeout: must be greater than zero',
+      },
+      Ready: {
+        status: 'False',
+        reason: 'InvalidHookTimeout',
+        message: 'spec.hook.timeout: must be greater than zero',
+      },
     });
   });
 
@@ -54,10 +76,18 @@ describe('registration conditions (registration.md §5)', () => {
     });
     const failed = registrationConditions({
       ...base,
-      controller: { kind: 'failed', reason: 'CRDAlreadyRegistered', message: 'CRD "m" is already registered by CRDRegistration "a"' },
+      controller: {
+        kind: 'failed',
+        reason: 'CRDAlreadyRegistered',
+        message: 'CRD "m" is already registered by CRDRegistration "a"',
+      },
     });
     expect(failed.ControllerReady.reason).toBe('CRDAlreadyRegistered');
-    expect(failed.Ready).toEqual({ status: 'False', reason: 'CRDAlreadyRegistered', message: 'CRD "m" is already registered by CRDRegistration "a"' });
+    expect(failed.Ready).toEqual({
+      status: 'False',
+      reason: 'CRDAlreadyRegistered',
+      message: 'CRD "m" is already registered by CRDRegistration "a"',
+    });
   });
 });
 

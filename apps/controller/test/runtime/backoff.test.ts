@@ -20,7 +20,9 @@ describe('backoffDelay', () => {
 describe('KeyedBackoff', () => {
   it('counts failures per key and starts over after reset', () => {
     const backoff = new KeyedBackoff({ baseMs: 100, capMs: 30_000 });
-    expect([backoff.next('a'), backoff.next('a'), backoff.next('b'), backoff.next('a')]).toEqual([100, 200, 100, 400]);
+    expect([backoff.next('a'), backoff.next('a'), backoff.next('b'), backoff.next('a')]).toEqual([
+      100, 200, 100, 400,
+    ]);
     expect(backoff.failures('a')).toBe(3);
     backoff.reset('a');
     expect(backoff.failures('a')).toBe(0);

@@ -82,28 +82,44 @@ describe('loadConfig', () => {
   });
 
   it('takes form-factor plugins and the log level from the environment when no flag is given', () => {
-    const config = configOf([], { ...BASE_ENV, SCOBY_FORM_FACTOR_PLUGINS: ' @acme/lambda ,, ./job.js', LOG_LEVEL: 'WARN' });
+    const config = configOf([], {
+      ...BASE_ENV,
+      SCOBY_FORM_FACTOR_PLUGINS: ' @acme/lambda ,, ./job.js',
+      LOG_LEVEL: 'WARN',
+    });
     expect(config.formFactorPlugins).toEqual(['@acme/lambda', './job.js']);
     expect(config.logLevel).toBe('warn');
   });
 
   it('takes the hook address refresh from the environment when no flag is given', () => {
-    expect(configOf([], { ...BASE_ENV, SCOBY_HOOK_ADDRESS_REFRESH: ' 2m30s ' }).hookAddressRefreshMs).toBe(150_000);
+    expect(configOf([], { ...BASE_ENV, SCOBY_HOOK_ADDRESS_REFRESH: ' 2m30s ' }).hookAddressRefreshMs).toBe(
+      150_000,
+    );
     expect(configOf([], { ...BASE_ENV, SCOBY_HOOK_ADDRESS_REFRESH: ' ' }).hookAddressRefreshMs).toBe(60_000);
   });
 
   it('names the lease and the bind address', () => {
-    const config = configOf(['--leader-election-lease-name', 'scoby.leader', '--metrics-bind-address', ':8443'], BASE_ENV);
+    const config = configOf(
+      ['--leader-election-lease-name', 'scoby.leader', '--metrics-bind-address', ':8443'],
+      BASE_ENV,
+    );
     expect(config.leaderElection).toEqual({ enabled: true, namespace: 'scoby', leaseName: 'scoby.leader' });
     expect(config.opsAddress).toEqual({ host: '0.0.0.0', port: 8443 });
-    expect(configOf(['--metrics-bind-address', '[::1]:8080'], BASE_ENV).opsAddress).toEqual({ host: '::1', port: 8080 });
+    expect(configOf(['--metrics-bind-address', '[::1]:8080'], BASE_ENV).opsAddress).toEqual({
+      host: '::1',
+      port: 8080,
+    });
   });
 
   it('chooses in-cluster configuration inside a pod without KUBECONFIG', () => {
-    expect(configOf([], { ...BASE_ENV, KUBERNETES_SERVICE_HOST: '10.0.0.1' }).kube).toEqual({ source: 'in-cluster' });
-    expect(configOf([], { ...BASE_ENV, KUBERNETES_SERVICE_HOST: '10.0.0.1', KUBECONFIG: '/k' }).kube).toEqual({
-      source: 'default',
+    expect(configOf([], { ...BASE_ENV, KUBERNETES_SERVICE_HOST: '10.0.0.1' }).kube).toEqual({
+      source: 'in-cluster',
     });
+    expect(configOf([], { ...BASE_ENV, KUBERNETES_SERVICE_HOST: '10.0.0.1', KUBECONFIG: '/k' }).kube).toEqual(
+      {
+        source: 'default',
+      },
+    );
   });
 
   it('treats empty WORKING_NAMESPACES and CLUSTER_DOMAIN as unset', () => {
@@ -165,12 +181,18 @@ describe('loadConfig', () => {
   });
 
   it('rejects more edge values', () => {
-    expect(errorsOf(['--concurrency', '2.5'], BASE_ENV)).toEqual(['--concurrency: must be a positive integer, got "2.5"']);
-    expect(errorsOf(['--concurrency', '-1'], BASE_ENV)).toEqual(['--concurrency: must be a positive integer, got "-1"']);
+    expect(errorsOf(['--concurrency', '2.5'], BASE_ENV)).toEqual([
+      '--concurrency: must be a positive integer, got "2.5"',
+    ]);
+    expect(errorsOf(['--concurrency', '-1'], BASE_ENV)).toEqual([
+      '--concurrency: must be a positive integer, got "-1"',
+    ]);
     expect(errorsOf(['--metrics-bind-address', ':70000'], BASE_ENV)).toEqual([
       '--metrics-bind-address: must be host:port or :port with a port from 0 to 65535, got ":70000"',
     ]);
-    expect(errorsOf(['--resync-period', '0s'], BASE_ENV)).toEqual(['--resync-period: must be greater than zero, got "0s"']);
+    expect(errorsOf(['--resync-period', '0s'], BASE_ENV)).toEqual([
+      '--resync-period: must be greater than zero, got "0s"',
+    ]);
     expect(errorsOf(['--hook-address-refresh', '0'], BASE_ENV)).toEqual([
       '--hook-address-refresh: must be greater than zero, got "0"',
     ]);

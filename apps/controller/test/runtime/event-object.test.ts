@@ -4,7 +4,12 @@ import { eventTimestamp, involvedObject, newEvent } from '../../src/runtime/even
 const instance = {
   apiVersion: 'notify.example.com/v1',
   kind: 'Mailer',
-  metadata: { namespace: 'shop', name: 'orders', uid: '7c1e2a4b-5d6f-4a81-9b0c-2e3f4a5b6c7d', resourceVersion: '42' },
+  metadata: {
+    namespace: 'shop',
+    name: 'orders',
+    uid: '7c1e2a4b-5d6f-4a81-9b0c-2e3f4a5b6c7d',
+    resourceVersion: '42',
+  },
 };
 
 describe('Event objects', () => {
@@ -21,7 +26,13 @@ describe('Event objects', () => {
       uid: '7c1e2a4b-5d6f-4a81-9b0c-2e3f4a5b6c7d',
       resourceVersion: '42',
     });
-    expect(involvedObject({ apiVersion: 'scoby.triggermesh.io/v1alpha1', kind: 'CRDRegistration', metadata: { name: 'mailer' } })).toEqual({
+    expect(
+      involvedObject({
+        apiVersion: 'scoby.triggermesh.io/v1alpha1',
+        kind: 'CRDRegistration',
+        metadata: { name: 'mailer' },
+      }),
+    ).toEqual({
       apiVersion: 'scoby.triggermesh.io/v1alpha1',
       kind: 'CRDRegistration',
       name: 'mailer',
@@ -30,7 +41,9 @@ describe('Event objects', () => {
 
   it('builds a complete core/v1 Event', () => {
     const source = { component: 'scoby-controller', reportingInstance: 'pod-1' };
-    expect(newEvent('orders.1', instance, 'Warning', 'RenderFailed', 'spec.x: bad', source, Date.UTC(2024, 4, 1))).toEqual({
+    expect(
+      newEvent('orders.1', instance, 'Warning', 'RenderFailed', 'spec.x: bad', source, Date.UTC(2024, 4, 1)),
+    ).toEqual({
       apiVersion: 'v1',
       kind: 'Event',
       metadata: { name: 'orders.1', namespace: 'shop' },
@@ -48,7 +61,11 @@ describe('Event objects', () => {
   });
 
   it('puts Events of cluster-scoped objects in default', () => {
-    const registration = { apiVersion: 'scoby.triggermesh.io/v1alpha1', kind: 'CRDRegistration', metadata: { name: 'mailer' } };
+    const registration = {
+      apiVersion: 'scoby.triggermesh.io/v1alpha1',
+      kind: 'CRDRegistration',
+      metadata: { name: 'mailer' },
+    };
     const source = { component: 'scoby-controller', reportingInstance: 'pod-1' };
     expect(newEvent('mailer.1', registration, 'Warning', 'X', 'y', source, 0).metadata).toEqual({
       name: 'mailer.1',

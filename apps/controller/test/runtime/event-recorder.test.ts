@@ -13,7 +13,12 @@ const START = Date.UTC(2024, 4, 1, 10, 0, 0);
 const instance: KubeObject = {
   apiVersion: 'notify.example.com/v1',
   kind: 'Mailer',
-  metadata: { namespace: 'shop', name: 'orders', uid: '7c1e2a4b-5d6f-4a81-9b0c-2e3f4a5b6c7d', resourceVersion: '42' },
+  metadata: {
+    namespace: 'shop',
+    name: 'orders',
+    uid: '7c1e2a4b-5d6f-4a81-9b0c-2e3f4a5b6c7d',
+    resourceVersion: '42',
+  },
 };
 
 let server: InMemoryApiServer;
@@ -33,7 +38,13 @@ afterEach(async () => {
 });
 
 function recorder(options: Partial<EventRecorderOptions> = {}): EventRecorder {
-  return new EventRecorder({ client, clock, reportingInstance: 'pod-1', aggregationWindowMs: 60_000, ...options });
+  return new EventRecorder({
+    client,
+    clock,
+    reportingInstance: 'pod-1',
+    aggregationWindowMs: 60_000,
+    ...options,
+  });
 }
 
 async function events(namespace = 'shop'): Promise<KubeObject[]> {
@@ -101,7 +112,11 @@ describe('EventRecorder against an API server', () => {
     await events$.warning(instance, 'HookFailed', 'two');
     await events$.warning(instance, 'ApplyFailed', 'one');
     await events$.normal(instance, 'HookFailed', 'one');
-    await events$.warning({ ...instance, metadata: { ...instance.metadata, name: 'refunds', uid: 'other' } }, 'HookFailed', 'one');
+    await events$.warning(
+      { ...instance, metadata: { ...instance.metadata, name: 'refunds', uid: 'other' } },
+      'HookFailed',
+      'one',
+    );
     const all = await events();
     expect(all).toHaveLength(5);
     expect(all.every((event) => (event as { count?: number }).count === 1)).toBe(true);
@@ -142,12 +157,21 @@ describe('EventRecorder against an API server', () => {
   });
 
   it('records Events of cluster-scoped objects in default', async () => {
-    const registration = { apiVersion: 'scoby.triggermesh.io/v1alpha1', kind: 'CRDRegistration', metadata: { name: 'mailer', uid: 'u1' } };
+    const registration = {
+      apiVersion: 'scoby.triggermesh.io/v1alpha1',
+      kind: 'CRDRegistration',
+      metadata: { name: 'mailer', uid: 'u1' },
+    };
     await recorder().warning(registration, 'StatusPathNotInSchema', 'status.x is not in the schema');
     const [event] = await events('default');
     expect(event).toMatchObject({
       metadata: { namespace: 'default' },
-      involvedObject: { apiVersion: 'scoby.triggermesh.io/v1alpha1', kind: 'CRDRegistration', name: 'mailer', uid: 'u1' },
+      involvedObject: {
+        apiVersion: 'scoby.triggermesh.io/v1alpha1',
+        kind: 'CRDRegistration',
+        name: 'mailer',
+        uid: 'u1',
+      },
     });
   });
 

@@ -59,12 +59,16 @@ function recorder(): { handlers: InformerHandlers<KubeObject>; log: string[] } {
 async function watchesOpened(count: number): Promise<void> {
   await eventually(() =>
     expect(
-      server.requestLog.entries().filter((entry) => entry.path === '/api/v1/configmaps' && entry.query.watch === 'true'),
+      server.requestLog
+        .entries()
+        .filter((entry) => entry.path === '/api/v1/configmaps' && entry.query.watch === 'true'),
     ).toHaveLength(count),
   );
 }
 
-function informer(options: Partial<ConstructorParameters<typeof SharedInformer>[0]> = {}): SharedInformer<KubeObject> {
+function informer(
+  options: Partial<ConstructorParameters<typeof SharedInformer>[0]> = {},
+): SharedInformer<KubeObject> {
   const created = new SharedInformer<KubeObject>({
     kubeConfig: server.kubeConfig(),
     lister: client,
@@ -78,7 +82,10 @@ function informer(options: Partial<ConstructorParameters<typeof SharedInformer>[
 function cachedValues(source: SharedInformer<KubeObject>): string[] {
   return source
     .list()
-    .map((object) => `${object.metadata.namespace}/${object.metadata.name}=${(object.data as { value: string }).value}`)
+    .map(
+      (object) =>
+        `${object.metadata.namespace}/${object.metadata.name}=${(object.data as { value: string }).value}`,
+    )
     .sort();
 }
 
@@ -98,7 +105,12 @@ describe('SharedInformer against an API server', () => {
     await put('shop', 'a', '2');
     await remove('infra', 'b');
     await eventually(() =>
-      expect(events.log).toEqual(['add shop/a=1', 'add infra/b=1', 'update shop/a=2 (was 1)', 'delete infra/b']),
+      expect(events.log).toEqual([
+        'add shop/a=1',
+        'add infra/b=1',
+        'update shop/a=2 (was 1)',
+        'delete infra/b',
+      ]),
     );
     expect(cache.get('shop', 'a')?.data).toEqual({ value: '2' });
     expect(cache.get('infra', 'b')).toBeUndefined();
@@ -125,12 +137,18 @@ describe('SharedInformer against an API server', () => {
   });
 
   it('filters by label selector', async () => {
-    await client.create(CONFIGMAPS, { ...configMap('shop', 'labelled'), metadata: { namespace: 'shop', name: 'labelled', labels: { app: 'x' } } });
+    await client.create(CONFIGMAPS, {
+      ...configMap('shop', 'labelled'),
+      metadata: { namespace: 'shop', name: 'labelled', labels: { app: 'x' } },
+    });
     await client.create(CONFIGMAPS, configMap('shop', 'plain'));
     const cache = informer({ labelSelector: 'app=x' });
     cache.start();
     expect(await cache.waitForSync(5000)).toBe(true);
-    await client.create(CONFIGMAPS, { ...configMap('shop', 'late'), metadata: { namespace: 'shop', name: 'late', labels: { app: 'x' } } });
+    await client.create(CONFIGMAPS, {
+      ...configMap('shop', 'late'),
+      metadata: { namespace: 'shop', name: 'late', labels: { app: 'x' } },
+    });
     await client.create(CONFIGMAPS, configMap('shop', 'late-plain'));
     await eventually(() => expect(cachedValues(cache)).toEqual(['shop/labelled=v', 'shop/late=v']));
   });
@@ -165,11 +183,9 @@ describe('SharedInformer against an API server', () => {
       'add shop/d=1',
     ]);
     const failed = server.requestLog.entries().filter((entry) => entry.code >= 500);
-    expect(failed.map((entry) => `${entry.query.watch === 'true' ? 'watch' : 'list'} ${entry.code}`)).toEqual([
-      'watch 500',
-      'list 503',
-      'watch 500',
-    ]);
+    expect(failed.map((entry) => `${entry.query.watch === 'true' ? 'watch' : 'list'} ${entry.code}`)).toEqual(
+      ['watch 500', 'list 503', 'watch 500'],
+    );
   });
 
   it('relists after 410 Gone', async () => {
@@ -189,22 +205,27 @@ describe('SharedInformer against an API server', () => {
     expect(events.log).toEqual(['add shop/a=1', 'delete shop/a', 'add shop/b=1']);
     const reads = server.requestLog.entries().filter((entry) => entry.path === '/api/v1/configmaps');
     // list, watch, watch resumed from the last resourceVersion (410), relist, fresh watch.
-    expect(reads.map((entry) => (entry.query.watch === 'true' ? `watch from ${entry.query.resourceVersion ? 'rv' : 'list'}` : 'list'))).toEqual([
-      'list',
-      'watch from rv',
-      'watch from rv',
-      'list',
-      'watch from rv',
-    ]);
+    expect(
+      reads.map((entry) =>
+        entry.query.watch === 'true' ? `watch from ${entry.query.resourceVersion ? 'rv' : 'list'}` : 'list',
+      ),
+    ).toEqual(['list', 'watch from rv', 'watch from rv', 'list', 'watch from rv']);
   });
 
   it('never syncs when the list keeps failing, and waitForSync says so', async () => {
-    const missing: ResourceRef = { group: 'example.com', version: 'v1', resource: 'nothings', namespaced: true };
+    const missing: ResourceRef = {
+      group: 'example.com',
+      version: 'v1',
+      resource: 'nothings',
+      namespaced: true,
+    };
     const cache = informer({ resource: missing, restartBackoff: { baseMs: 20, capMs: 40 } });
     cache.start();
     expect(await cache.waitForSync(300)).toBe(false);
     expect(cache.hasSynced()).toBe(false);
-    const attempts = server.requestLog.entries().filter((entry) => entry.path === '/apis/example.com/v1/nothings');
+    const attempts = server.requestLog
+      .entries()
+      .filter((entry) => entry.path === '/apis/example.com/v1/nothings');
     expect(attempts.length).toBeGreaterThanOrEqual(3);
   });
 
@@ -235,7 +256,13 @@ describe('SharedInformer against an API server', () => {
     const events = recorder();
     cache.addHandlers(events.handlers);
     cache.start();
-    await eventually(() => expect(events.log.slice(0, 3)).toEqual(['add shop/a=v', 'update shop/a=v (was v)', 'update shop/a=v (was v)']));
+    await eventually(() =>
+      expect(events.log.slice(0, 3)).toEqual([
+        'add shop/a=v',
+        'update shop/a=v (was v)',
+        'update shop/a=v (was v)',
+      ]),
+    );
   });
 
   it('stops delivering after stop()', async () => {
@@ -253,7 +280,11 @@ describe('SharedInformer against an API server', () => {
 
 describe('InformerFactory', () => {
   function factory(workingNamespaces?: string[]): InformerFactory {
-    const created = new InformerFactory({ kubeConfig: server.kubeConfig(), lister: client, workingNamespaces });
+    const created = new InformerFactory({
+      kubeConfig: server.kubeConfig(),
+      lister: client,
+      workingNamespaces,
+    });
     stops.push(() => created.stopAll());
     return created;
   }
@@ -286,7 +317,11 @@ describe('InformerFactory', () => {
     expect(events.log).toEqual(['add shop/a=v']);
 
     first.release();
-    expect(informers.keys).toEqual(['/v1/configmaps|infra,shop|app=x', '/v1/configmaps|scoby|', '/v1/namespaces|*|']);
+    expect(informers.keys).toEqual([
+      '/v1/configmaps|infra,shop|app=x',
+      '/v1/configmaps|scoby|',
+      '/v1/namespaces|*|',
+    ]);
     await client.create(CONFIGMAPS, configMap('shop', 'c'));
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(first.informer.get('shop', 'c')).toBeUndefined();

@@ -6,7 +6,12 @@ import { DynamicClient, type ResourceRef } from '../../src/kube/dynamic-client.t
 import { LeaderElector, type LeaderElectorOptions } from '../../src/runtime/leader-elector.ts';
 import { eventually } from './eventually.ts';
 
-const LEASES: ResourceRef = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', namespaced: true };
+const LEASES: ResourceRef = {
+  group: 'coordination.k8s.io',
+  version: 'v1',
+  resource: 'leases',
+  namespaced: true,
+};
 const NAMESPACES: ResourceRef = { group: '', version: 'v1', resource: 'namespaces', namespaced: false };
 const MICRO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 
@@ -51,7 +56,9 @@ function candidate(identity: string, options: Partial<LeaderElectorOptions> = {}
 }
 
 async function readLease(): Promise<{ spec: Record<string, unknown> } & KubeObject> {
-  return (await client.get(LEASES, 'scoby', 'scoby-controller-leader')) as { spec: Record<string, unknown> } & KubeObject;
+  return (await client.get(LEASES, 'scoby', 'scoby-controller-leader')) as {
+    spec: Record<string, unknown>;
+  } & KubeObject;
 }
 
 const whats = (c: Candidate) => c.transitions.map((transition) => transition.what);
@@ -170,7 +177,9 @@ describe('LeaderElector against an API server', () => {
     const b = candidate('b');
     a.elector.start();
     b.elector.start();
-    await eventually(() => expect([a.elector.isLeader(), b.elector.isLeader()].filter(Boolean)).toHaveLength(1));
+    await eventually(() =>
+      expect([a.elector.isLeader(), b.elector.isLeader()].filter(Boolean)).toHaveLength(1),
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(whats(a).length + whats(b).length).toBe(1);
   });

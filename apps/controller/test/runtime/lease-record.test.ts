@@ -32,12 +32,24 @@ describe('claimedRecord', () => {
   });
 
   it('renews keeping acquireTime and transitions', () => {
-    const previous = { holderIdentity: 'a', leaseDurationSeconds: 15, acquireTime: 5000, renewTime: 5000, leaseTransitions: 3 };
+    const previous = {
+      holderIdentity: 'a',
+      leaseDurationSeconds: 15,
+      acquireTime: 5000,
+      renewTime: 5000,
+      leaseTransitions: 3,
+    };
     expect(claimedRecord(previous, 'a', 7000, 15_000)).toEqual({ ...previous, renewTime: 7000 });
   });
 
   it('takes over counting one more transition; sub-second durations round up to 1 s', () => {
-    const previous = { holderIdentity: 'b', leaseDurationSeconds: 1, acquireTime: 1, renewTime: 2, leaseTransitions: 3 };
+    const previous = {
+      holderIdentity: 'b',
+      leaseDurationSeconds: 1,
+      acquireTime: 1,
+      renewTime: 2,
+      leaseTransitions: 3,
+    };
     expect(claimedRecord(previous, 'a', 9000, 600)).toEqual({
       holderIdentity: 'a',
       leaseDurationSeconds: 1,
@@ -51,7 +63,9 @@ describe('claimedRecord', () => {
 
 describe('releasedRecord', () => {
   it('empties the holder and shortens the lease to one second', () => {
-    expect(releasedRecord({ holderIdentity: 'a', leaseDurationSeconds: 15, leaseTransitions: 2 }, 8000)).toEqual({
+    expect(
+      releasedRecord({ holderIdentity: 'a', leaseDurationSeconds: 15, leaseTransitions: 2 }, 8000),
+    ).toEqual({
       holderIdentity: '',
       leaseDurationSeconds: 1,
       acquireTime: 8000,

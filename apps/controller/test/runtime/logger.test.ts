@@ -54,7 +54,10 @@ describe('logger', () => {
 
   it('leaves unset context fields out', () => {
     const out = capture();
-    withContext(createLogger({ destination: out.stream }), { registration: 'mailer', instance: undefined }).info('x');
+    withContext(createLogger({ destination: out.stream }), {
+      registration: 'mailer',
+      instance: undefined,
+    }).info('x');
     expect(Object.keys(out.lines()[0] ?? {})).not.toContain('instance');
   });
 

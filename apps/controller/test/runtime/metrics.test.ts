@@ -94,7 +94,9 @@ describe('metrics', () => {
     const metrics = createMetrics();
     feedQueueEvents(metrics);
     const text = await metrics.registry.getSingleMetricAsString('scoby_workqueue_queue_duration_seconds');
-    expect(text.split('\n').filter((line) => /_(sum|count)\{/.test(line) || line.includes('le="0.005"'))).toEqual([
+    expect(
+      text.split('\n').filter((line) => /_(sum|count)\{/.test(line) || line.includes('le="0.005"')),
+    ).toEqual([
       'scoby_workqueue_queue_duration_seconds_bucket{le="0.005",name="mailer"} 1',
       'scoby_workqueue_queue_duration_seconds_sum{name="mailer"} 0.203',
       'scoby_workqueue_queue_duration_seconds_count{name="mailer"} 2',
@@ -135,7 +137,10 @@ describe('metrics', () => {
     const second = createMetrics();
     first.recordHookCall('mailer', 1, 'success');
     expect(await second.registry.getSingleMetricAsString('scoby_hook_calls_total')).toBe(
-      ['# HELP scoby_hook_calls_total Hook calls, by registration.', '# TYPE scoby_hook_calls_total counter'].join('\n'),
+      [
+        '# HELP scoby_hook_calls_total Hook calls, by registration.',
+        '# TYPE scoby_hook_calls_total counter',
+      ].join('\n'),
     );
   });
 
@@ -155,7 +160,11 @@ describe('ops server', () => {
 
   async function get(path: string): Promise<{ status: number; type: string | null; body: string }> {
     const response = await fetch(`http://127.0.0.1:${server?.port}${path}`);
-    return { status: response.status, type: response.headers.get('content-type'), body: await response.text() };
+    return {
+      status: response.status,
+      type: response.headers.get('content-type'),
+      body: await response.text(),
+    };
   }
 
   it('serves /healthz, /readyz through the setter, /metrics and 404', async () => {
@@ -163,7 +172,11 @@ describe('ops server', () => {
     metrics.recordHookCall('mailer', 1, 'success');
     server = await startOpsServer({ port: 0, host: '127.0.0.1', registry: metrics.registry });
     expect(await get('/healthz')).toEqual({ status: 200, type: 'text/plain; charset=utf-8', body: 'ok\n' });
-    expect(await get('/readyz')).toEqual({ status: 503, type: 'text/plain; charset=utf-8', body: 'not ready\n' });
+    expect(await get('/readyz')).toEqual({
+      status: 503,
+      type: 'text/plain; charset=utf-8',
+      body: 'not ready\n',
+    });
     server.setReady(true);
     expect(await get('/readyz')).toEqual({ status: 200, type: 'text/plain; charset=utf-8', body: 'ok\n' });
     server.setReady(false);
@@ -173,7 +186,11 @@ describe('ops server', () => {
     expect(scraped.type).toBe('text/plain; version=0.0.4; charset=utf-8');
     expect(scraped.body).toBe(await metrics.registry.metrics());
     expect(scraped.body).toContain('scoby_hook_calls_total{registration="mailer"} 1\n');
-    expect(await get('/other')).toEqual({ status: 404, type: 'text/plain; charset=utf-8', body: 'not found\n' });
+    expect(await get('/other')).toEqual({
+      status: 404,
+      type: 'text/plain; charset=utf-8',
+      body: 'not found\n',
+    });
   });
 
   it('fails to start on a port in use', async () => {

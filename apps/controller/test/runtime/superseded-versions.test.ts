@@ -4,7 +4,10 @@ import { SupersededVersions } from '../../src/runtime/superseded-versions.ts';
 describe('SupersededVersions', () => {
   it('knows nothing is stale before any write', () => {
     const superseded = new SupersededVersions();
-    expect([superseded.isStale('shop/a', '1'), superseded.isStale('shop/a', undefined)]).toEqual([false, false]);
+    expect([superseded.isStale('shop/a', '1'), superseded.isStale('shop/a', undefined)]).toEqual([
+      false,
+      false,
+    ]);
   });
 
   it('marks the version a write replaced as stale, and only for that key', () => {
@@ -43,7 +46,11 @@ describe('SupersededVersions', () => {
     superseded.wrote('shop/a', '1', '1');
     superseded.wrote('shop/a', undefined, '2');
     superseded.wrote('shop/a', '3', undefined);
-    expect(['1', '2', '3'].map((version) => superseded.isStale('shop/a', version))).toEqual([false, false, false]);
+    expect(['1', '2', '3'].map((version) => superseded.isStale('shop/a', version))).toEqual([
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('ignoring a no-op write keeps the versions already superseded', () => {

@@ -215,7 +215,12 @@ describe('WorkQueue: backoff', () => {
     const clock = new ManualClock();
     const retries = recordRetries();
     const s = scriptedReconcile(clock, (_run, key) => (key === 'bad' ? { error: 'x' } : undefined));
-    const queue = new WorkQueue({ reconcile: s.reconcile, clock, observer: retries.observer, concurrency: 2 });
+    const queue = new WorkQueue({
+      reconcile: s.reconcile,
+      clock,
+      observer: retries.observer,
+      concurrency: 2,
+    });
     queue.add('bad');
     await clock.advance(15);
     queue.add('good');

@@ -43,10 +43,18 @@ describe('Ready (§8.4)', () => {
     });
   });
   it('Unknown when nothing is False', () => {
-    expect(readyFrom([c('A', 'Unknown'), c('B', 'True')])).toEqual({ status: 'Unknown', reason: 'UNKNOWN', message: '' });
+    expect(readyFrom([c('A', 'Unknown'), c('B', 'True')])).toEqual({
+      status: 'Unknown',
+      reason: 'UNKNOWN',
+      message: '',
+    });
   });
   it('True when all are True, ignoring Ready itself', () => {
-    expect(readyFrom([c('A', 'True'), c('Ready', 'False')])).toEqual({ status: 'True', reason: 'CONDITIONSOK', message: '' });
+    expect(readyFrom([c('A', 'True'), c('Ready', 'False')])).toEqual({
+      status: 'True',
+      reason: 'CONDITIONSOK',
+      message: '',
+    });
   });
 });
 
@@ -58,7 +66,9 @@ describe('lastTransitionTime (§8.6)', () => {
       stored,
       NOW,
     );
-    expect(settled).toEqual([{ type: 'A', status: 'True', reason: 'New', message: 'new', lastTransitionTime: T0 }]);
+    expect(settled).toEqual([
+      { type: 'A', status: 'True', reason: 'New', message: 'new', lastTransitionTime: T0 },
+    ]);
   });
   it('moves to now when status changes or the condition is new', () => {
     const stored = [{ type: 'A', status: 'True', reason: 'r', message: '', lastTransitionTime: T0 }];

@@ -35,9 +35,21 @@ describe('instance status (§8)', () => {
       observedGeneration: 3,
       address: { url: 'http://mailer-orders.shop.svc.cluster.local' },
       conditions: [
-        { type: 'DeploymentReady', status: 'True', reason: 'MinimumReplicasAvailable', message: '', lastTransitionTime: NOW },
+        {
+          type: 'DeploymentReady',
+          status: 'True',
+          reason: 'MinimumReplicasAvailable',
+          message: '',
+          lastTransitionTime: NOW,
+        },
         { type: 'Ready', status: 'True', reason: 'CONDITIONSOK', message: '', lastTransitionTime: NOW },
-        { type: 'ServiceReady', status: 'True', reason: 'ServiceExist', message: '', lastTransitionTime: NOW },
+        {
+          type: 'ServiceReady',
+          status: 'True',
+          reason: 'ServiceExist',
+          message: '',
+          lastTransitionTime: NOW,
+        },
       ],
     });
   });
@@ -45,7 +57,13 @@ describe('instance status (§8)', () => {
   it('a failure overrides Ready and keeps the other conditions as stored (§8.5)', () => {
     const stored = {
       conditions: [
-        { type: 'DeploymentReady', status: 'True', reason: 'MinimumReplicasAvailable', message: '', lastTransitionTime: T0 },
+        {
+          type: 'DeploymentReady',
+          status: 'True',
+          reason: 'MinimumReplicasAvailable',
+          message: '',
+          lastTransitionTime: T0,
+        },
         { type: 'Ready', status: 'True', reason: 'CONDITIONSOK', message: '', lastTransitionTime: T0 },
       ],
       observedGeneration: 1,
@@ -60,7 +78,13 @@ describe('instance status (§8)', () => {
     expect(status).toEqual({
       observedGeneration: 2,
       conditions: [
-        { type: 'DeploymentReady', status: 'True', reason: 'MinimumReplicasAvailable', message: '', lastTransitionTime: T0 },
+        {
+          type: 'DeploymentReady',
+          status: 'True',
+          reason: 'MinimumReplicasAvailable',
+          message: '',
+          lastTransitionTime: T0,
+        },
         {
           type: 'Ready',
           status: 'False',
@@ -93,14 +117,21 @@ describe('instance status (§8)', () => {
       stored,
       now: NOW,
     });
-    expect(status).toEqual({ address: { url: 'http://set-by-hook' }, conditions: [{ type: 'Ready', status: 'True' }] });
+    expect(status).toEqual({
+      address: { url: 'http://set-by-hook' },
+      conditions: [{ type: 'Ready', status: 'True' }],
+    });
   });
 });
 
 describe('hook status (§8.10)', () => {
-  it('takes hook-declared conditions from the hook and keeps Scoby\'s other conditions', () => {
+  it("takes hook-declared conditions from the hook and keeps Scoby's other conditions", () => {
     const working = startWorkingStatus(
-      { conditions: [{ type: 'DeploymentReady', status: 'True', reason: 'A', message: '', lastTransitionTime: T0 }] },
+      {
+        conditions: [
+          { type: 'DeploymentReady', status: 'True', reason: 'A', message: '', lastTransitionTime: T0 },
+        ],
+      },
       ['DeploymentReady', 'QuotaChecked', 'Ready'],
       NOW,
     );
@@ -160,9 +191,22 @@ describe('statusConfiguration.add (§8.9)', () => {
 describe('status merge patch (§8.11)', () => {
   it('sends only changed fields, null for removed ones, arrays whole', () => {
     const stored = { observedGeneration: 1, gone: 'x', conditions: [{ type: 'Ready', status: 'True' }] };
-    const desired = { observedGeneration: 2, conditions: [{ type: 'Ready', status: 'True' }, { type: 'B', status: 'True' }] };
+    const desired = {
+      observedGeneration: 2,
+      conditions: [
+        { type: 'Ready', status: 'True' },
+        { type: 'B', status: 'True' },
+      ],
+    };
     expect(statusMergePatch(stored, desired)).toEqual({
-      status: { observedGeneration: 2, gone: null, conditions: [{ type: 'Ready', status: 'True' }, { type: 'B', status: 'True' }] },
+      status: {
+        observedGeneration: 2,
+        gone: null,
+        conditions: [
+          { type: 'Ready', status: 'True' },
+          { type: 'B', status: 'True' },
+        ],
+      },
     });
   });
   it('sends nothing when nothing changed', () => {

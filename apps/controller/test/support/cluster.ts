@@ -17,11 +17,20 @@ export interface TestCluster {
   apply(object: KubeObject): Promise<KubeObject>;
   /** PUT of an existing object (its resourceVersion guards the write). */
   update(object: KubeObject): Promise<KubeObject>;
-  get(apiVersion: string, kind: string, namespace: string | undefined, name: string): Promise<KubeObject | undefined>;
+  get(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    name: string,
+  ): Promise<KubeObject | undefined>;
   list(apiVersion: string, kind: string, namespace?: string): Promise<KubeObject[]>;
   remove(object: KubeObject): Promise<void>;
   events(namespace: string, objectName?: string): Promise<KubeObject[]>;
-  waitFor<T>(description: string, probe: () => Promise<T | undefined | false>, timeoutMs?: number): Promise<T>;
+  waitFor<T>(
+    description: string,
+    probe: () => Promise<T | undefined | false>,
+    timeoutMs?: number,
+  ): Promise<T>;
   stop(): Promise<void>;
 }
 
@@ -54,13 +63,20 @@ export async function startTestCluster(options: ClusterOptions = {}): Promise<Te
       } catch (error) {
         if ((error as { code?: number }).code !== 409) throw error;
         const current = await client.get(ref, object.metadata.namespace, object.metadata.name ?? '');
-        const next = { ...object, metadata: { ...object.metadata, resourceVersion: current.metadata.resourceVersion } };
-        return client.request('PUT', `${pathOf(ref, object.metadata.namespace)}/${object.metadata.name}`, { body: next });
+        const next = {
+          ...object,
+          metadata: { ...object.metadata, resourceVersion: current.metadata.resourceVersion },
+        };
+        return client.request('PUT', `${pathOf(ref, object.metadata.namespace)}/${object.metadata.name}`, {
+          body: next,
+        });
       }
     },
     async update(object) {
       const ref = await resource(object.apiVersion, object.kind);
-      return client.request('PUT', `${pathOf(ref, object.metadata.namespace)}/${object.metadata.name}`, { body: object });
+      return client.request('PUT', `${pathOf(ref, object.metadata.namespace)}/${object.metadata.name}`, {
+        body: object,
+      });
     },
     async get(apiVersion, kind, namespace, name) {
       try {
@@ -74,13 +90,21 @@ export async function startTestCluster(options: ClusterOptions = {}): Promise<Te
       return (await client.list(await resource(apiVersion, kind), namespace)).items;
     },
     async remove(object) {
-      await client.delete(await resource(object.apiVersion, object.kind), object.metadata.namespace, object.metadata.name ?? '');
+      await client.delete(
+        await resource(object.apiVersion, object.kind),
+        object.metadata.namespace,
+        object.metadata.name ?? '',
+      );
     },
     async events(namespace, objectName) {
-      const items = (await client.list({ group: '', version: 'v1', resource: 'events', namespaced: true }, namespace)).items;
+      const items = (
+        await client.list({ group: '', version: 'v1', resource: 'events', namespaced: true }, namespace)
+      ).items;
       return objectName === undefined
         ? items
-        : items.filter((event) => (event.involvedObject as { name?: string } | undefined)?.name === objectName);
+        : items.filter(
+            (event) => (event.involvedObject as { name?: string } | undefined)?.name === objectName,
+          );
     },
     async waitFor(description, probe, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
@@ -117,7 +141,10 @@ export async function startTestCluster(options: ClusterOptions = {}): Promise<Te
 }
 
 /** A controller process against the cluster's API server, configured from the same options as the cluster's own. */
-export function startClusterController(server: InMemoryApiServer, options: ClusterOptions = {}): RunningController {
+export function startClusterController(
+  server: InMemoryApiServer,
+  options: ClusterOptions = {},
+): RunningController {
   const scobyNamespace = options.scobyNamespace ?? 'scoby-system';
   const election = options.leaderElection;
   return startController({
@@ -127,7 +154,9 @@ export function startClusterController(server: InMemoryApiServer, options: Clust
     clusterDomain: 'cluster.local',
     concurrency: options.concurrency ?? 4,
     plugins: options.plugins ?? [],
-    leaderElection: election ? { enabled: true, namespace: scobyNamespace, leaseName: election.leaseName } : { enabled: false },
+    leaderElection: election
+      ? { enabled: true, namespace: scobyNamespace, leaseName: election.leaseName }
+      : { enabled: false },
     ...(election ? { leaseDurationMs: election.leaseDurationMs } : {}),
     logger: pino({ level: process.env.LOG_LEVEL ?? 'silent' }),
   });
@@ -149,7 +178,11 @@ export function crdFor(options: {
 }): KubeObject {
   const status = options.status ?? 'preserve';
   const statusSchema =
-    status === 'preserve' ? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } : status === 'none' ? undefined : status;
+    status === 'preserve'
+      ? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }
+      : status === 'none'
+        ? undefined
+        : status;
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
@@ -157,7 +190,12 @@ export function crdFor(options: {
     spec: {
       group: options.group,
       scope: options.scope ?? 'Namespaced',
-      names: { kind: options.kind, plural: options.plural, singular: options.kind.toLowerCase(), listKind: `${options.kind}List` },
+      names: {
+        kind: options.kind,
+        plural: options.plural,
+        singular: options.kind.toLowerCase(),
+        listKind: `${options.kind}List`,
+      },
       versions: (options.versions ?? ['v1']).map((name, index) => ({
         name,
         served: true,

@@ -1,7 +1,11 @@
 /** Registrations with hooks, and readers for what hook tests assert on (conditions, Events, metrics). */
 import type { KubeObject } from '@scoby/kube-objects';
 import pino from 'pino';
-import { startController, type ControllerOptions, type RunningController } from '../../src/controller/manager.ts';
+import {
+  startController,
+  type ControllerOptions,
+  type RunningController,
+} from '../../src/controller/manager.ts';
 import type { TestCluster } from './cluster.ts';
 import { eventViews, REGISTRATION_API, registrationTarget, waitForCondition } from './scoby.ts';
 
@@ -15,10 +19,16 @@ export interface HookSpec {
 export function hookedRegistration(
   name: string,
   crd: string,
-  options: { hook?: HookSpec; conditionsFromHook?: string[]; statusAdd?: { path: string; valueFrom: { path: string } }[] } = {},
+  options: {
+    hook?: HookSpec;
+    conditionsFromHook?: string[];
+    statusAdd?: { path: string; valueFrom: { path: string } }[];
+  } = {},
 ): KubeObject {
   const statusConfiguration = {
-    ...(options.conditionsFromHook ? { conditionsFromHook: options.conditionsFromHook.map((type) => ({ type })) } : {}),
+    ...(options.conditionsFromHook
+      ? { conditionsFromHook: options.conditionsFromHook.map((type) => ({ type })) }
+      : {}),
     ...(options.statusAdd ? { add: options.statusAdd } : {}),
   };
   return {
@@ -121,7 +131,11 @@ export function expectedChildren(
   const metadata = {
     name: `${registration}-${instance.name}`,
     namespace: instance.namespace,
-    labels: { ...selector, 'app.kubernetes.io/part-of': 'scoby-component', 'app.kubernetes.io/managed-by': 'scoby-controller' },
+    labels: {
+      ...selector,
+      'app.kubernetes.io/part-of': 'scoby-component',
+      'app.kubernetes.io/managed-by': 'scoby-controller',
+    },
     ownerReferences: [
       {
         apiVersion: instance.apiVersion,
@@ -170,7 +184,12 @@ export function expectedChildren(
 export function appliedBodies(cluster: TestCluster, resourcePath: string): KubeObject[] {
   return cluster.server.requestLog
     .entries()
-    .filter((entry) => entry.method === 'PATCH' && entry.path === resourcePath && entry.contentType === 'application/apply-patch+yaml')
+    .filter(
+      (entry) =>
+        entry.method === 'PATCH' &&
+        entry.path === resourcePath &&
+        entry.contentType === 'application/apply-patch+yaml',
+    )
     .map((entry) => entry.body as KubeObject);
 }
 
@@ -183,5 +202,11 @@ export async function mergePatch(
 ): Promise<KubeObject> {
   const resource = await cluster.client.resourceFor(target.apiVersion, target.kind);
   if (!resource) throw new Error(`no resource for ${target.apiVersion} ${target.kind}`);
-  return cluster.client.patch(resource, target.namespace, target.name, patch, subresource ? { subresource } : {});
+  return cluster.client.patch(
+    resource,
+    target.namespace,
+    target.name,
+    patch,
+    subresource ? { subresource } : {},
+  );
 }

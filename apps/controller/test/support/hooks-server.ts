@@ -44,12 +44,19 @@ export interface ScriptedHook {
 /** 204 without a body: "no change" in pre-reconcile, "let it go" in finalize. */
 export const NO_CHANGE: HookScript = () => ({ status: 204 });
 
-export function errorReply(status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): HookReply {
+export function errorReply(
+  status: number,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): HookReply {
   return { status, headers: { 'Content-Type': 'application/json', ...headers }, body };
 }
 
 /** Starts on 127.0.0.1; `port` lets a test bring a stopped hook back at the same address. */
-export async function startScriptedHook(script: HookScript, options: { port?: number; path?: string } = {}): Promise<ScriptedHook> {
+export async function startScriptedHook(
+  script: HookScript,
+  options: { port?: number; path?: string } = {},
+): Promise<ScriptedHook> {
   let current = script;
   const requests: HookRequestRecord[] = [];
   const server = http.createServer((request, response) => {
@@ -66,7 +73,12 @@ export async function startScriptedHook(script: HookScript, options: { port?: nu
       requests.push(record);
       void Promise.resolve(current(record)).then((reply) => {
         if (reply === 'hang') return;
-        const text = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+        const text =
+          reply.body === undefined
+            ? ''
+            : typeof reply.body === 'string'
+              ? reply.body
+              : JSON.stringify(reply.body);
         response.writeHead(reply.status, reply.headers ?? {});
         response.end(text);
       });
@@ -83,7 +95,9 @@ export async function startScriptedHook(script: HookScript, options: { port?: nu
     requests,
     callsFor: (phase, instanceName) =>
       requests.filter(
-        (entry) => entry.body.phase === phase && (instanceName === undefined || entry.body.object.metadata.name === instanceName),
+        (entry) =>
+          entry.body.phase === phase &&
+          (instanceName === undefined || entry.body.object.metadata.name === instanceName),
       ),
     answerWith(next) {
       current = next;

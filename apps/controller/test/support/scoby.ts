@@ -52,7 +52,9 @@ export function waitForCondition(
     async () => {
       const object = await cluster.get(target.apiVersion, target.kind, target.namespace, target.name);
       const condition = conditionOf(object, type);
-      return condition?.status === status && (reason === undefined || condition.reason === reason) ? object : undefined;
+      return condition?.status === status && (reason === undefined || condition.reason === reason)
+        ? object
+        : undefined;
     },
     timeoutMs,
   );
@@ -64,7 +66,9 @@ export function registrationTarget(name: string) {
 
 /** The pod spec of a Deployment or Knative Service. */
 export function podSpecOf(workload: KubeObject | undefined): Record<string, unknown> {
-  return ((workload?.spec as { template?: { spec?: Record<string, unknown> } } | undefined)?.template?.spec ?? {});
+  return (
+    (workload?.spec as { template?: { spec?: Record<string, unknown> } } | undefined)?.template?.spec ?? {}
+  );
 }
 
 export function adapterOf(workload: KubeObject | undefined): Record<string, unknown> {
@@ -73,7 +77,10 @@ export function adapterOf(workload: KubeObject | undefined): Record<string, unkn
 }
 
 /** Requests that change something (everything but GET), optionally only those whose path contains `fragment`. */
-export function writesIn(entries: readonly RequestLogEntry[], fragment = ''): { method: string; path: string }[] {
+export function writesIn(
+  entries: readonly RequestLogEntry[],
+  fragment = '',
+): { method: string; path: string }[] {
   return entries
     .filter((entry) => entry.method !== 'GET' && entry.path.includes(fragment))
     .map(({ method, path }) => ({ method, path }));
@@ -81,7 +88,9 @@ export function writesIn(entries: readonly RequestLogEntry[], fragment = ''): { 
 
 /** Finished reconciles of one registration's instances (scoby_reconcile_total summed over results). */
 export async function reconcileCount(metrics: ControllerMetrics, registration: string): Promise<number> {
-  const metric = (await metrics.registry.getMetricsAsJSON()).find((entry) => entry.name === 'scoby_reconcile_total');
+  const metric = (await metrics.registry.getMetricsAsJSON()).find(
+    (entry) => entry.name === 'scoby_reconcile_total',
+  );
   return (metric?.values ?? [])
     .filter((value) => value.labels.registration === registration)
     .reduce((sum, value) => sum + value.value, 0);
@@ -92,7 +101,9 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** Event reason, type and message for assertions, in creation order. */
-export function eventViews(events: readonly KubeObject[]): { type: string; reason: string; message: string }[] {
+export function eventViews(
+  events: readonly KubeObject[],
+): { type: string; reason: string; message: string }[] {
   return events.map((event) => ({
     type: String(event.type),
     reason: String(event.reason),

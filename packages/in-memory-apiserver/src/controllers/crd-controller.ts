@@ -16,8 +16,10 @@ function cleanUp(cluster: Cluster): void {
     if (!deleting(crd)) continue;
     const type = resourceTypeOfCrd(crd);
     const key = keyOf(type);
-    for (const object of cluster.store.list(key)) if (!deleting(object)) deleteAs(cluster, { type, object }, 'Background');
-    if (cluster.store.list(key).length === 0) updateAs(cluster, { type: crdType, object: crd }, withoutFinalizer(crd, CRD_CLEANUP_FINALIZER));
+    for (const object of cluster.store.list(key))
+      if (!deleting(object)) deleteAs(cluster, { type, object }, 'Background');
+    if (cluster.store.list(key).length === 0)
+      updateAs(cluster, { type: crdType, object: crd }, withoutFinalizer(crd, CRD_CLEANUP_FINALIZER));
   }
 }
 
@@ -27,7 +29,13 @@ function cleanUp(cluster: Cluster): void {
  */
 export function startCrdController(cluster: Cluster, closeWatches: (key: string) => void): () => void {
   const loop = new ReconcileLoop(() => cleanUp(cluster));
-  const terminatingKeys = (): Set<string> => new Set(cluster.store.list(CRD_KEY).filter(deleting).map((crd: KubeObject) => keyOf(resourceTypeOfCrd(crd))));
+  const terminatingKeys = (): Set<string> =>
+    new Set(
+      cluster.store
+        .list(CRD_KEY)
+        .filter(deleting)
+        .map((crd: KubeObject) => keyOf(resourceTypeOfCrd(crd))),
+    );
   const unsubscribe = cluster.store.subscribe((event) => {
     if (event.key === CRD_KEY) {
       const type = resourceTypeOfCrd(event.object);

@@ -11,7 +11,8 @@ class DependentsIndex {
   apply(event: StoreEvent): void {
     const uid = event.object.metadata.uid;
     if (uid === undefined) return;
-    for (const reference of event.previous?.metadata.ownerReferences ?? []) this.byOwner.get(reference.uid)?.delete(uid);
+    for (const reference of event.previous?.metadata.ownerReferences ?? [])
+      this.byOwner.get(reference.uid)?.delete(uid);
     if (event.type === 'DELETED') return;
     for (const reference of event.object.metadata.ownerReferences ?? []) {
       const dependents = this.byOwner.get(reference.uid) ?? new Map<string, string>();
@@ -39,9 +40,14 @@ function located(cluster: Cluster, uid: string): TypedObject | undefined {
 }
 
 function dropOwners(cluster: Cluster, dependent: TypedObject, ownerUids: ReadonlySet<string>): void {
-  const ownerReferences = (dependent.object.metadata.ownerReferences ?? []).filter((reference) => !ownerUids.has(reference.uid));
+  const ownerReferences = (dependent.object.metadata.ownerReferences ?? []).filter(
+    (reference) => !ownerUids.has(reference.uid),
+  );
   const { ownerReferences: _previous, ...metadata } = dependent.object.metadata;
-  updateAs(cluster, dependent, { ...dependent.object, metadata: ownerReferences.length > 0 ? { ...metadata, ownerReferences } : metadata });
+  updateAs(cluster, dependent, {
+    ...dependent.object,
+    metadata: ownerReferences.length > 0 ? { ...metadata, ownerReferences } : metadata,
+  });
 }
 
 /** Dependents whose owners are all gone are deleted in the background; references to gone owners are dropped. */
@@ -64,7 +70,12 @@ function orphan(cluster: Cluster, owner: TypedObject, dependents: TypedObject[])
  * Foreground propagation: dependents are deleted first (in the foreground themselves when they have
  * dependents of their own); the owner waits for those with blockOwnerDeletion.
  */
-function foreground(cluster: Cluster, index: DependentsIndex, owner: TypedObject, dependents: TypedObject[]): void {
+function foreground(
+  cluster: Cluster,
+  index: DependentsIndex,
+  owner: TypedObject,
+  dependents: TypedObject[],
+): void {
   const uid = owner.object.metadata.uid ?? '';
   for (const dependent of dependents) {
     if (deleting(dependent.object)) continue;
@@ -74,10 +85,13 @@ function foreground(cluster: Cluster, index: DependentsIndex, owner: TypedObject
   const blocking = dependents.some(
     ({ object }) =>
       cluster.store.byUid(object.metadata.uid ?? '') !== undefined &&
-      (object.metadata.ownerReferences ?? []).some((reference) => reference.uid === uid && reference.blockOwnerDeletion === true),
+      (object.metadata.ownerReferences ?? []).some(
+        (reference) => reference.uid === uid && reference.blockOwnerDeletion === true,
+      ),
   );
   const current = cluster.store.byUid(uid);
-  if (!blocking && current !== undefined) updateAs(cluster, { type: owner.type, object: current }, withoutFinalizer(current, FOREGROUND_FINALIZER));
+  if (!blocking && current !== undefined)
+    updateAs(cluster, { type: owner.type, object: current }, withoutFinalizer(current, FOREGROUND_FINALIZER));
 }
 
 /**
@@ -97,8 +111,10 @@ export function startGarbageCollector(cluster: Cluster): () => void {
       const dependents = index.dependents(cluster, uid);
       const owner = located(cluster, uid);
       if (owner === undefined) for (const dependent of dependents) collectIfDangling(cluster, dependent);
-      else if (owner.object.metadata.finalizers?.includes(ORPHAN_FINALIZER)) orphan(cluster, owner, dependents);
-      else if (owner.object.metadata.finalizers?.includes(FOREGROUND_FINALIZER)) foreground(cluster, index, owner, dependents);
+      else if (owner.object.metadata.finalizers?.includes(ORPHAN_FINALIZER))
+        orphan(cluster, owner, dependents);
+      else if (owner.object.metadata.finalizers?.includes(FOREGROUND_FINALIZER))
+        foreground(cluster, index, owner, dependents);
     }
     for (const uid of dependentBatch) {
       const dependent = located(cluster, uid);
@@ -113,7 +129,8 @@ export function startGarbageCollector(cluster: Cluster): () => void {
     if (event.type === 'DELETED' || metadata.deletionTimestamp !== undefined) {
       owners.add(uid);
       // A dependent that blocked a foreground owner is gone: the owner may now go too.
-      if (event.type === 'DELETED') for (const reference of metadata.ownerReferences ?? []) owners.add(reference.uid);
+      if (event.type === 'DELETED')
+        for (const reference of metadata.ownerReferences ?? []) owners.add(reference.uid);
       loop.request();
     }
     if (event.type === 'ADDED' && metadata.ownerReferences !== undefined) {

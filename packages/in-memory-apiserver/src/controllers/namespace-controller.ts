@@ -11,12 +11,14 @@ function finalizeNamespaces(cluster: Cluster): void {
   for (const namespace of cluster.store.list('namespaces')) {
     if (!deleting(namespace)) continue;
     const name = namespace.metadata.name ?? '';
-    for (const entry of everyObject(cluster, name)) if (!deleting(entry.object)) deleteAs(cluster, entry, 'Background');
+    for (const entry of everyObject(cluster, name))
+      if (!deleting(entry.object)) deleteAs(cluster, entry, 'Background');
     if (everyObject(cluster, name).length > 0) continue;
     const spec = isJsonMap(namespace.spec) ? namespace.spec : {};
     const finalized = { ...namespace, spec: { ...spec, finalizers: [] } };
     if (released(namespaceType, finalized)) cluster.store.remove('namespaces', finalized);
-    else if (Array.isArray(spec.finalizers) && spec.finalizers.length > 0) cluster.store.write('namespaces', finalized);
+    else if (Array.isArray(spec.finalizers) && spec.finalizers.length > 0)
+      cluster.store.write('namespaces', finalized);
   }
 }
 

@@ -21,8 +21,16 @@ export function everyObject(cluster: Cluster, namespace?: string): TypedObject[]
 }
 
 /** Deletes on behalf of a controller, like a client would through the API. */
-export function deleteAs(cluster: Cluster, { type, object }: TypedObject, propagationPolicy: PropagationPolicy): void {
-  deleteObject(cluster, type, object.metadata.namespace, object.metadata.name ?? '', { propagationPolicy, preconditions: {}, dryRun: false });
+export function deleteAs(
+  cluster: Cluster,
+  { type, object }: TypedObject,
+  propagationPolicy: PropagationPolicy,
+): void {
+  deleteObject(cluster, type, object.metadata.namespace, object.metadata.name ?? '', {
+    propagationPolicy,
+    preconditions: {},
+    dryRun: false,
+  });
 }
 
 /** Writes a changed object on behalf of a controller, through the same update rules as the API. */

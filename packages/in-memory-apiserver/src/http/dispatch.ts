@@ -39,7 +39,12 @@ function optionalNumber(text: string | null): number | undefined {
 }
 
 /** Runs a resolved resource request against the cluster. */
-export function dispatch(cluster: Cluster, request: ResolvedRequest, query: URLSearchParams, body: RequestBody): Dispatched {
+export function dispatch(
+  cluster: Cluster,
+  request: ResolvedRequest,
+  query: URLSearchParams,
+  body: RequestBody,
+): Dispatched {
   const { type, version, namespace, verb } = request;
   const name = request.name ?? '';
   const dryRun = query.get('dryRun') === 'All';
@@ -58,7 +63,10 @@ export function dispatch(cluster: Cluster, request: ResolvedRequest, query: URLS
           type,
           version,
           namespace,
-          filter: byName === undefined ? filter.value : { matches: (object) => object.metadata.name === byName && filter.value.matches(object) },
+          filter:
+            byName === undefined
+              ? filter.value
+              : { matches: (object) => object.metadata.name === byName && filter.value.matches(object) },
           resourceVersion: query.get('resourceVersion') ?? undefined,
           bookmarks: query.get('allowWatchBookmarks') === 'true',
           timeoutSeconds: optionalNumber(query.get('timeoutSeconds')),
@@ -73,12 +81,19 @@ export function dispatch(cluster: Cluster, request: ResolvedRequest, query: URLS
     case 'update': {
       const parsed = parseBody(body);
       if (!parsed.ok) return { reply: parsed.failure };
-      return reply(updateObject(cluster, { type, version, namespace, name, subresource }, parsed.value, dryRun), 200);
+      return reply(
+        updateObject(cluster, { type, version, namespace, name, subresource }, parsed.value, dryRun),
+        200,
+      );
     }
     case 'patch': {
       const existed = cluster.store.get(keyOf(type), namespace, name) !== undefined;
       const contentType = body.contentType.split(';')[0]?.trim() ?? '';
-      const outcome = patchObject(cluster, { type, version, namespace, name, subresource }, { contentType, text: body.text, fieldManager: query.get('fieldManager') ?? undefined, dryRun });
+      const outcome = patchObject(
+        cluster,
+        { type, version, namespace, name, subresource },
+        { contentType, text: body.text, fieldManager: query.get('fieldManager') ?? undefined, dryRun },
+      );
       return reply(outcome, !existed && contentType === PATCH_TYPES.apply ? 201 : 200);
     }
     case 'delete': {
@@ -96,11 +111,29 @@ export function dispatch(cluster: Cluster, request: ResolvedRequest, query: URLS
       const filter = parseFilter(query);
       if (!filter.ok) return { reply: filter.failure };
       const items: unknown[] = [];
-      for (const object of cluster.store.list(keyOf(type), namespace).filter((candidate) => filter.value.matches(candidate))) {
-        const deleted = deleteObject(cluster, type, object.metadata.namespace, object.metadata.name ?? '', options.value);
+      for (const object of cluster.store
+        .list(keyOf(type), namespace)
+        .filter((candidate) => filter.value.matches(candidate))) {
+        const deleted = deleteObject(
+          cluster,
+          type,
+          object.metadata.namespace,
+          object.metadata.name ?? '',
+          options.value,
+        );
         if (deleted.ok) items.push(object);
       }
-      return { reply: { code: 200, body: { kind: type.listKind, apiVersion: groupVersion(type.group, version), metadata: { resourceVersion: String(cluster.store.resourceVersion) }, items } } };
+      return {
+        reply: {
+          code: 200,
+          body: {
+            kind: type.listKind,
+            apiVersion: groupVersion(type.group, version),
+            metadata: { resourceVersion: String(cluster.store.resourceVersion) },
+            items,
+          },
+        },
+      };
     }
   }
 }

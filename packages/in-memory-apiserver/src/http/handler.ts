@@ -80,7 +80,13 @@ function nonResourceReply(context: HandlerContext, route: ReturnType<typeof pars
   }
 }
 
-function route(context: HandlerContext, method: string, url: URL, contentType: string, text: string): Dispatched {
+function route(
+  context: HandlerContext,
+  method: string,
+  url: URL,
+  contentType: string,
+  text: string,
+): Dispatched {
   const parsed = parseRoute(url.pathname);
   const direct = nonResourceReply(context, parsed);
   if (direct !== undefined || parsed.kind !== 'resource') return { reply: direct ?? { code: 404, body: '' } };
@@ -93,12 +99,24 @@ function route(context: HandlerContext, method: string, url: URL, contentType: s
 
 function send(response: ServerResponse, reply: Reply): void {
   const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-  response.writeHead(reply.code, { 'Content-Type': typeof reply.body === 'string' ? 'text/plain; charset=utf-8' : 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  response.writeHead(reply.code, {
+    'Content-Type': typeof reply.body === 'string' ? 'text/plain; charset=utf-8' : 'application/json',
+    'Content-Length': Buffer.byteLength(text),
+  });
   response.end(text);
 }
 
-function stream(context: HandlerContext, request: IncomingMessage, response: ServerResponse, watch: Extract<Dispatched, { watch: unknown }>['watch']): void {
-  response.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache' });
+function stream(
+  context: HandlerContext,
+  request: IncomingMessage,
+  response: ServerResponse,
+  watch: Extract<Dispatched, { watch: unknown }>['watch'],
+): void {
+  response.writeHead(200, {
+    'Content-Type': 'application/json',
+    'Transfer-Encoding': 'chunked',
+    'Cache-Control': 'no-cache',
+  });
   response.flushHeaders();
   const sink: WatchSink = {
     write: (event) => {
@@ -113,7 +131,11 @@ function stream(context: HandlerContext, request: IncomingMessage, response: Ser
 }
 
 /** The whole HTTP surface: discovery, resources, watches; every request logged with its answer. */
-export async function handleRequest(context: HandlerContext, request: IncomingMessage, response: ServerResponse): Promise<void> {
+export async function handleRequest(
+  context: HandlerContext,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
   const text = await readBody(request);
   const url = new URL(request.url ?? '/', 'http://in-memory');
   const method = request.method ?? 'GET';
@@ -123,7 +145,13 @@ export async function handleRequest(context: HandlerContext, request: IncomingMe
   const outcome = route(context, method, url, contentType ?? '', text);
   context.log.add(
     logEntry(
-      { method, path: url.pathname, query: Object.fromEntries(url.searchParams), contentType, code: 'reply' in outcome ? outcome.reply.code : 200 },
+      {
+        method,
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        contentType,
+        code: 'reply' in outcome ? outcome.reply.code : 200,
+      },
       text,
     ),
   );

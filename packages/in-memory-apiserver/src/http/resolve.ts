@@ -32,14 +32,28 @@ export function isWatch(query: URLSearchParams): boolean {
   return watch === 'true' || watch === '1';
 }
 
-export function resolveRequest(cluster: Cluster, method: string, route: ResourceRoute, query: URLSearchParams): Outcome<ResolvedRequest> {
+export function resolveRequest(
+  cluster: Cluster,
+  method: string,
+  route: ResourceRoute,
+  query: URLSearchParams,
+): Outcome<ResolvedRequest> {
   const type = cluster.registry.find(route.group, route.version, route.plural);
   if (type === undefined) return resourceNotFound();
   if (route.namespace !== undefined && !type.namespaced) return resourceNotFound();
-  if (route.subresource !== undefined && !(route.subresource === 'status' && type.statusSubresource)) return resourceNotFound();
+  if (route.subresource !== undefined && !(route.subresource === 'status' && type.statusSubresource))
+    return resourceNotFound();
   const verb = verbOf(method, route.name !== undefined, isWatch(query));
   if (verb === undefined) return methodNotAllowed();
   if (verb === 'create' && type.namespaced && route.namespace === undefined) return methodNotAllowed();
-  if (route.subresource !== undefined && verb !== 'get' && verb !== 'update' && verb !== 'patch') return methodNotAllowed();
-  return ok({ verb, type, version: route.version, subresource: route.subresource, namespace: route.namespace, name: route.name });
+  if (route.subresource !== undefined && verb !== 'get' && verb !== 'update' && verb !== 'patch')
+    return methodNotAllowed();
+  return ok({
+    verb,
+    type,
+    version: route.version,
+    subresource: route.subresource,
+    namespace: route.namespace,
+    name: route.name,
+  });
 }

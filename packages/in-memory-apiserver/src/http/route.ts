@@ -6,7 +6,15 @@ export type Route =
   | { kind: 'apis' }
   | { kind: 'group'; group: string }
   | { kind: 'resources'; group: string; version: string }
-  | { kind: 'resource'; group: string; version: string; plural: string; namespace: string | undefined; name: string | undefined; subresource: string | undefined }
+  | {
+      kind: 'resource';
+      group: string;
+      version: string;
+      plural: string;
+      namespace: string | undefined;
+      name: string | undefined;
+      subresource: string | undefined;
+    }
   | { kind: 'unknown' };
 
 /** Subresources of a namespace that must not be read as a resource inside it. */
@@ -26,20 +34,28 @@ function resourceRoute(group: string, version: string, parts: string[]): Route {
 
 /** Parses /version, /healthz, /api[/v1/...], /apis[/<group>[/<version>/...]] the way the real RequestInfo resolver does. */
 export function parseRoute(pathname: string): Route {
-  const parts = pathname.split('/').filter((part) => part !== '').map(decodeURIComponent);
+  const parts = pathname
+    .split('/')
+    .filter((part) => part !== '')
+    .map(decodeURIComponent);
   const [root, ...rest] = parts;
   if (root === 'version' && rest.length === 0) return { kind: 'version' };
-  if ((root === 'healthz' || root === 'readyz' || root === 'livez') && rest.length === 0) return { kind: 'health' };
+  if ((root === 'healthz' || root === 'readyz' || root === 'livez') && rest.length === 0)
+    return { kind: 'health' };
   if (root === 'api') {
     const [version, ...resource] = rest;
     if (version === undefined) return { kind: 'api' };
-    return resource.length === 0 ? { kind: 'resources', group: '', version } : resourceRoute('', version, resource);
+    return resource.length === 0
+      ? { kind: 'resources', group: '', version }
+      : resourceRoute('', version, resource);
   }
   if (root === 'apis') {
     const [group, version, ...resource] = rest;
     if (group === undefined) return { kind: 'apis' };
     if (version === undefined) return { kind: 'group', group };
-    return resource.length === 0 ? { kind: 'resources', group, version } : resourceRoute(group, version, resource);
+    return resource.length === 0
+      ? { kind: 'resources', group, version }
+      : resourceRoute(group, version, resource);
   }
   return { kind: 'unknown' };
 }

@@ -48,7 +48,9 @@ function getAt(doc: unknown, tokens: string[]): { found: boolean; value?: unknow
   const token = lastToken(tokens);
   if (Array.isArray(parent)) {
     const index = parseIndex(token);
-    return index !== undefined && index < parent.length ? { found: true, value: parent[index] } : { found: false };
+    return index !== undefined && index < parent.length
+      ? { found: true, value: parent[index] }
+      : { found: false };
   }
   return parent !== undefined && token in parent ? { found: true, value: parent[token] } : { found: false };
 }
@@ -72,7 +74,9 @@ function add(doc: unknown, tokens: string[], value: unknown, pointer: string, op
   if (tokens.length === 0) return value;
   const parent = parentOf(doc, tokens);
   if (parent === undefined) {
-    throw new PatchFailure(`${opName} operation does not apply: doc is missing path: "${pointer}": ${MISSING}`);
+    throw new PatchFailure(
+      `${opName} operation does not apply: doc is missing path: "${pointer}": ${MISSING}`,
+    );
   }
   const token = lastToken(tokens);
   if (Array.isArray(parent)) parent.splice(arrayIndex(parent, token, true), 0, value);
@@ -83,7 +87,9 @@ function add(doc: unknown, tokens: string[], value: unknown, pointer: string, op
 function remove(doc: unknown, tokens: string[], pointer: string, opName = 'remove'): unknown {
   const parent = tokens.length === 0 ? undefined : parentOf(doc, tokens);
   if (parent === undefined) {
-    throw new PatchFailure(`${opName} operation does not apply: doc is missing path: "${pointer}": ${MISSING}`);
+    throw new PatchFailure(
+      `${opName} operation does not apply: doc is missing path: "${pointer}": ${MISSING}`,
+    );
   }
   const token = lastToken(tokens);
   if (Array.isArray(parent)) {
@@ -91,7 +97,9 @@ function remove(doc: unknown, tokens: string[], pointer: string, opName = 'remov
   } else if (token in parent) {
     delete parent[token];
   } else {
-    throw new PatchFailure(`error in remove for path: '${pointer}': Unable to remove nonexistent key: ${token}: ${MISSING}`);
+    throw new PatchFailure(
+      `error in remove for path: '${pointer}': Unable to remove nonexistent key: ${token}: ${MISSING}`,
+    );
   }
   return doc;
 }
@@ -134,7 +142,10 @@ function apply(doc: unknown, operation: unknown): unknown {
       const fromTokens = pointerOf(operation, 'from', op);
       const pathTokens = pointerOf(operation, 'path', op);
       const source = getAt(doc, fromTokens);
-      if (!source.found) throw new PatchFailure(`${op} operation does not apply: doc is missing from path: ${from}: ${MISSING}`);
+      if (!source.found)
+        throw new PatchFailure(
+          `${op} operation does not apply: doc is missing from path: ${from}: ${MISSING}`,
+        );
       if (op === 'copy') return add(doc, pathTokens, deepClone(source.value), path, op);
       if (path.startsWith(`${from}/`)) {
         throw new PatchFailure(`move operation does not apply: path ${path} is a child of from ${from}`);
@@ -151,7 +162,9 @@ export function applyJsonPatch(doc: unknown, operations: unknown): PatchResult {
     return rejected(unmarshalError(operations, 'jsonpatch.Patch'));
   }
   try {
-    return patched(operations.reduce<unknown>((current, operation) => apply(current, operation), deepClone(doc)));
+    return patched(
+      operations.reduce<unknown>((current, operation) => apply(current, operation), deepClone(doc)),
+    );
   } catch (error) {
     if (error instanceof PatchFailure) return rejected(error.message);
     throw error;

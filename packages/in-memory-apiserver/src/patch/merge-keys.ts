@@ -5,7 +5,8 @@
  */
 
 /** How a list field is patched: merged by a key, merged as a set of scalars, or replaced whole. */
-export type ListStrategy = { kind: 'mergeByKey'; key: string } | { kind: 'mergeScalars' } | { kind: 'replace' };
+export type ListStrategy =
+  { kind: 'mergeByKey'; key: string } | { kind: 'mergeScalars' } | { kind: 'replace' };
 
 const MERGE_KEYS: Record<string, string> = {
   containers: 'name',
@@ -33,7 +34,8 @@ export const ITEM = '[]';
 export function listStrategy(path: readonly string[]): ListStrategy {
   const field = path[path.length - 1] ?? '';
   if (field === 'ports') {
-    const container = path.length >= 3 && path[path.length - 2] === ITEM && CONTAINER_LISTS.has(path[path.length - 3] ?? '');
+    const container =
+      path.length >= 3 && path[path.length - 2] === ITEM && CONTAINER_LISTS.has(path[path.length - 3] ?? '');
     if (container) return { kind: 'mergeByKey', key: 'containerPort' };
     const servicePorts = path.length === 2 && path[0] === 'spec';
     return servicePorts ? { kind: 'mergeByKey', key: 'port' } : { kind: 'replace' };

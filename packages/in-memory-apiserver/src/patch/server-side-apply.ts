@@ -23,7 +23,12 @@ function withdraw(live: unknown, previous: unknown, path: readonly string[]): un
   return REMOVED;
 }
 
-function applyMap(live: unknown, applied: Record<string, unknown>, previous: unknown, path: readonly string[]): unknown {
+function applyMap(
+  live: unknown,
+  applied: Record<string, unknown>,
+  previous: unknown,
+  path: readonly string[],
+): unknown {
   const result: Record<string, unknown> = isJsonObject(live) ? deepClone(live) : {};
   const before = isJsonObject(previous) ? previous : {};
   for (const key of Object.keys(before)) {
@@ -46,7 +51,10 @@ function applyList(live: unknown, applied: unknown[], previous: unknown, path: r
   const before = Array.isArray(previous) ? previous : [];
   if (strategy.kind === 'mergeScalars') {
     const dropped = before.filter((item) => !applied.includes(item));
-    return appendMissing(current.filter((item) => !dropped.includes(item)), applied);
+    return appendMissing(
+      current.filter((item) => !dropped.includes(item)),
+      applied,
+    );
   }
   const keyOf = (item: unknown): unknown => (isJsonObject(item) ? item[strategy.key] : undefined);
   const appliedKeys = applied.map(keyOf);
@@ -68,6 +76,10 @@ function applyValue(live: unknown, applied: unknown, previous: unknown, path: re
   return applied;
 }
 
-export function applyServerSideApply(live: unknown, applied: unknown, previouslyApplied: unknown | undefined): unknown {
+export function applyServerSideApply(
+  live: unknown,
+  applied: unknown,
+  previouslyApplied: unknown | undefined,
+): unknown {
   return applyValue(live, applied, previouslyApplied, []);
 }

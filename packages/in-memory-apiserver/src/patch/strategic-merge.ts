@@ -21,7 +21,12 @@ const SET_ELEMENT_ORDER = '$setElementOrder/';
 const DELETED = Symbol('deleted');
 
 function isDirectiveKey(key: string): boolean {
-  return key === PATCH || key === RETAIN_KEYS || key.startsWith(DELETE_FROM_PRIMITIVE_LIST) || key.startsWith(SET_ELEMENT_ORDER);
+  return (
+    key === PATCH ||
+    key === RETAIN_KEYS ||
+    key.startsWith(DELETE_FROM_PRIMITIVE_LIST) ||
+    key.startsWith(SET_ELEMENT_ORDER)
+  );
 }
 
 function withoutDirectives(patch: JsonMap): JsonMap {
@@ -79,15 +84,21 @@ function mergeList(original: unknown[], patch: unknown[], path: readonly string[
   const key = strategy.key;
   const replaceMarker = patch.findIndex((item) => isJsonObject(item) && item[PATCH] === 'replace');
   if (replaceMarker >= 0) {
-    return patch.filter((_, i) => i !== replaceMarker).map((item) => mergeValue(undefined, item, [...path, ITEM]));
+    return patch
+      .filter((_, i) => i !== replaceMarker)
+      .map((item) => mergeValue(undefined, item, [...path, ITEM]));
   }
   let result = deepClone(original);
-  const sameKey = (item: unknown, value: unknown): boolean => isJsonObject(item) && deepEqual(item[key], value);
+  const sameKey = (item: unknown, value: unknown): boolean =>
+    isJsonObject(item) && deepEqual(item[key], value);
   for (const item of patch) {
     if (!isJsonObject(item)) {
-      throw new PatchFailure(`expected a map with merge key "${key}" in list ${path.join('.')}, got ${goPlain(item)}`);
+      throw new PatchFailure(
+        `expected a map with merge key "${key}" in list ${path.join('.')}, got ${goPlain(item)}`,
+      );
     }
-    if (!(key in item)) throw new PatchFailure(`map: ${goPlain(item)} does not contain declared merge key: ${key}`);
+    if (!(key in item))
+      throw new PatchFailure(`map: ${goPlain(item)} does not contain declared merge key: ${key}`);
     const directive = item[PATCH];
     if (directive === 'delete') {
       result = result.filter((existing) => !sameKey(existing, item[key]));

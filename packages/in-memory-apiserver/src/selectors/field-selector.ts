@@ -41,7 +41,8 @@ function splitTerms(text: string): string[] {
 function splitTerm(term: string): { field: string; operator: string; value: string } | undefined {
   for (let i = 0; i < term.length; i += 1) {
     const operator = OPERATORS.find((op) => term.startsWith(op, i));
-    if (operator !== undefined) return { field: term.slice(0, i), operator, value: term.slice(i + operator.length) };
+    if (operator !== undefined)
+      return { field: term.slice(0, i), operator, value: term.slice(i + operator.length) };
   }
   return undefined;
 }
@@ -75,7 +76,8 @@ function parseTerms(text: string): Term[] {
     .filter((part) => part !== '')
     .map((part) => {
       const split = splitTerm(part);
-      if (split === undefined) throw new SelectorFailure(`invalid selector: '${text}'; can't understand '${part}'`);
+      if (split === undefined)
+        throw new SelectorFailure(`invalid selector: '${text}'; can't understand '${part}'`);
       return { field: split.field, value: unescapeValue(split.value), negated: split.operator === '!=' };
     });
 }
@@ -84,9 +86,14 @@ function parseTerms(text: string): Term[] {
 function fieldValue(object: SelectableObject, path: string): string {
   let node: unknown = object;
   for (const step of path.split('.')) {
-    node = typeof node === 'object' && node !== null && !Array.isArray(node) ? (node as Record<string, unknown>)[step] : undefined;
+    node =
+      typeof node === 'object' && node !== null && !Array.isArray(node)
+        ? (node as Record<string, unknown>)[step]
+        : undefined;
   }
-  return typeof node === 'string' || typeof node === 'number' || typeof node === 'boolean' ? String(node) : '';
+  return typeof node === 'string' || typeof node === 'number' || typeof node === 'boolean'
+    ? String(node)
+    : '';
 }
 
 export function parseFieldSelector(text: string, supportedFields: string[] = []): ParsedFieldSelector {
@@ -94,10 +101,12 @@ export function parseFieldSelector(text: string, supportedFields: string[] = [])
     const terms = parseTerms(text);
     const supported = new Set([...DEFAULT_FIELDS, ...supportedFields]);
     const unsupported = terms.find((term) => !supported.has(term.field));
-    if (unsupported !== undefined) return { ok: false, message: `field label not supported: ${unsupported.field}` };
+    if (unsupported !== undefined)
+      return { ok: false, message: `field label not supported: ${unsupported.field}` };
     return {
       ok: true,
-      matches: (object) => terms.every((term) => (fieldValue(object, term.field) === term.value) !== term.negated),
+      matches: (object) =>
+        terms.every((term) => (fieldValue(object, term.field) === term.value) !== term.negated),
     };
   } catch (error) {
     if (error instanceof SelectorFailure) return { ok: false, message: error.message };

@@ -1,19 +1,7 @@
 /** The tokens of label selector text (k8s.io/apimachinery/pkg/labels Lexer). */
 
 export type TokenKind =
-  | 'identifier'
-  | 'in'
-  | 'notin'
-  | '='
-  | '=='
-  | '!='
-  | '!'
-  | '('
-  | ')'
-  | ','
-  | 'gt'
-  | 'lt'
-  | 'end';
+  'identifier' | 'in' | 'notin' | '=' | '==' | '!=' | '!' | '(' | ')' | ',' | 'gt' | 'lt' | 'end';
 
 export interface Token {
   kind: TokenKind;
@@ -44,7 +32,12 @@ export function tokenize(text: string): Token[] {
     } else if (SPECIAL.has(ch)) {
       // The longest run of symbol characters that is still an operator; each one alone is one.
       let end = i + 1;
-      while (end < text.length && SPECIAL.has(text[end] ?? '') && SYMBOLS[text.slice(i, end + 1)] !== undefined) end += 1;
+      while (
+        end < text.length &&
+        SPECIAL.has(text[end] ?? '') &&
+        SYMBOLS[text.slice(i, end + 1)] !== undefined
+      )
+        end += 1;
       const literal = text.slice(i, end);
       tokens.push({ kind: SYMBOLS[literal] as TokenKind, literal });
       i = end;

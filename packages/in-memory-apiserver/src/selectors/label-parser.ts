@@ -21,7 +21,9 @@ class Parser {
   /** In value position the keywords `in` and `notin` are plain identifiers. */
   private peek(asValue = true): Token {
     const token = this.tokens[this.position] ?? { kind: 'end', literal: '' };
-    return asValue && (token.kind === 'in' || token.kind === 'notin') ? { kind: 'identifier', literal: token.literal } : token;
+    return asValue && (token.kind === 'in' || token.kind === 'notin')
+      ? { kind: 'identifier', literal: token.literal }
+      : token;
   }
 
   private next(asValue = true): Token {
@@ -41,7 +43,8 @@ class Parser {
       requirements.push(this.requirement());
       const after = this.next();
       if (after.kind === 'end') return requirements;
-      if (after.kind !== ',') throw new SyntaxFailure(`found '${after.literal}', expected: ',' or 'end of string'`);
+      if (after.kind !== ',')
+        throw new SyntaxFailure(`found '${after.literal}', expected: ',' or 'end of string'`);
       const following = this.peek();
       if (following.kind !== 'identifier' && following.kind !== '!') {
         throw new SyntaxFailure(`found '${following.literal}', expected: identifier after ','`);
@@ -57,7 +60,8 @@ class Parser {
       const values = operator === 'in' || operator === 'notin' ? this.valueSet() : this.exactValue();
       return this.checked(key, operator, [...new Set(values)].sort());
     } catch (error) {
-      if (error instanceof SyntaxFailure) throw new SyntaxFailure(`unable to parse requirement: ${error.message}`);
+      if (error instanceof SyntaxFailure)
+        throw new SyntaxFailure(`unable to parse requirement: ${error.message}`);
       throw error;
     }
   }
@@ -72,7 +76,8 @@ class Parser {
     let token = this.next();
     const negated = token.kind === '!';
     if (negated) token = this.next();
-    if (token.kind !== 'identifier') throw new SyntaxFailure(`found '${token.literal}', expected: identifier`);
+    if (token.kind !== 'identifier')
+      throw new SyntaxFailure(`found '${token.literal}', expected: identifier`);
     const keyError = labelKeyError(token.literal, WHOLE_OBJECT);
     if (keyError !== undefined) throw new SyntaxFailure(aggregateText([keyError]));
     const following = this.peek().kind;
@@ -122,7 +127,8 @@ class Parser {
         values.push(token.literal);
         const following = this.peek();
         if (following.kind === ')') return values;
-        if (following.kind !== ',') throw new SyntaxFailure(`found '${following.literal}', expected: ',' or ')'`);
+        if (following.kind !== ',')
+          throw new SyntaxFailure(`found '${following.literal}', expected: ',' or ')'`);
       } else if (token.kind === ',') {
         if (values.length === 0) values.push('');
         const following = this.peek().kind;
@@ -141,13 +147,16 @@ class Parser {
     const following = this.peek().kind;
     if (following === 'end' || following === ',') return [''];
     const token = this.next();
-    if (token.kind !== 'identifier') throw new SyntaxFailure(`found '${token.literal}', expected: identifier`);
+    if (token.kind !== 'identifier')
+      throw new SyntaxFailure(`found '${token.literal}', expected: identifier`);
     return [token.literal];
   }
 }
 
 /** The requirements of a selector text, or labels.Parse's error message. */
-export function parseRequirements(text: string): { ok: true; requirements: Requirement[] } | { ok: false; message: string } {
+export function parseRequirements(
+  text: string,
+): { ok: true; requirements: Requirement[] } | { ok: false; message: string } {
   try {
     return { ok: true, requirements: new Parser(text).parse() };
   } catch (error) {

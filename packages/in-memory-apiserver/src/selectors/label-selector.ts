@@ -56,7 +56,8 @@ export function labelSelectorFromObject(selector: LabelSelector | null | undefin
       return { ok: false, message: `${goQuote(expression.operator)} is not a valid label selector operator` };
     }
     // An absent or empty values list is a nil slice once copied.
-    const values = expression.values === undefined || expression.values.length === 0 ? undefined : [...expression.values];
+    const values =
+      expression.values === undefined || expression.values.length === 0 ? undefined : [...expression.values];
     const failure = add(expression.key, operator, values);
     if (failure !== undefined) return { ok: false, message: failure };
   }

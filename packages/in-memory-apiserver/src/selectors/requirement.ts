@@ -34,7 +34,9 @@ export function requirementErrors(key: string, operator: Operator, values: strin
     case 'in':
     case 'notin':
       if (list.length === 0) {
-        causes.push(invalidRendered('values', shown, "for 'in', 'notin' operators, values set can't be empty"));
+        causes.push(
+          invalidRendered('values', shown, "for 'in', 'notin' operators, values set can't be empty"),
+        );
       }
       break;
     case '=':
@@ -47,17 +49,23 @@ export function requirementErrors(key: string, operator: Operator, values: strin
     case 'exists':
     case '!':
       if (list.length !== 0) {
-        causes.push(invalidRendered('values', shown, 'values set must be empty for exists and does not exist'));
+        causes.push(
+          invalidRendered('values', shown, 'values set must be empty for exists and does not exist'),
+        );
       }
       break;
     case 'gt':
     case 'lt':
       if (list.length !== 1) {
-        causes.push(invalidRendered('values', shown, "for 'Gt', 'Lt' operators, exactly one value is required"));
+        causes.push(
+          invalidRendered('values', shown, "for 'Gt', 'Lt' operators, exactly one value is required"),
+        );
       }
       list.forEach((value, i) => {
         if (!INTEGER.test(value)) {
-          causes.push(invalid(`values[${i}]`, value, "for 'Gt', 'Lt' operators, the value must be an integer"));
+          causes.push(
+            invalid(`values[${i}]`, value, "for 'Gt', 'Lt' operators, the value must be an integer"),
+          );
         }
       });
       break;
@@ -69,7 +77,10 @@ export function requirementErrors(key: string, operator: Operator, values: strin
   return causes;
 }
 
-export function matchesRequirement(requirement: Requirement, labels: Record<string, string> | undefined): boolean {
+export function matchesRequirement(
+  requirement: Requirement,
+  labels: Record<string, string> | undefined,
+): boolean {
   const present = labels !== undefined && Object.hasOwn(labels, requirement.key);
   const value = present ? labels[requirement.key] : undefined;
   switch (requirement.operator) {

@@ -4,5 +4,4 @@ export type ParsedLabelSelector = { ok: true; matches: LabelMatcher } | { ok: fa
 
 export type SelectableObject = { metadata?: { name?: string; namespace?: string } } & Record<string, unknown>;
 export type ParsedFieldSelector =
-  | { ok: true; matches(object: SelectableObject): boolean }
-  | { ok: false; message: string };
+  { ok: true; matches(object: SelectableObject): boolean } | { ok: false; message: string };

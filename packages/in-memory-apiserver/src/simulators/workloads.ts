@@ -27,10 +27,31 @@ export function deploymentSimulation(delayMs: number): StatusSimulation {
       const replicaSet = `${object.metadata.name ?? ''}-${templateHash(templateOf(object))}`;
       return {
         observedGeneration: object.metadata.generation ?? 1,
-        ...counts({ replicas, updatedReplicas: replicas, readyReplicas: replicas, availableReplicas: replicas }),
+        ...counts({
+          replicas,
+          updatedReplicas: replicas,
+          readyReplicas: replicas,
+          availableReplicas: replicas,
+        }),
         conditions: [
-          condition(object.status, 'Available', 'True', 'MinimumReplicasAvailable', 'Deployment has minimum availability.', now, true),
-          condition(object.status, 'Progressing', 'True', 'NewReplicaSetAvailable', `ReplicaSet "${replicaSet}" has successfully progressed.`, now, true),
+          condition(
+            object.status,
+            'Available',
+            'True',
+            'MinimumReplicasAvailable',
+            'Deployment has minimum availability.',
+            now,
+            true,
+          ),
+          condition(
+            object.status,
+            'Progressing',
+            'True',
+            'NewReplicaSetAvailable',
+            `ReplicaSet "${replicaSet}" has successfully progressed.`,
+            now,
+            true,
+          ),
         ],
       };
     },

@@ -9,7 +9,10 @@ export const namespaceStrategy: TypeStrategy = {
     const spec = isJsonMap(object.spec) ? object.spec : {};
     return {
       ...object,
-      metadata: { ...object.metadata, labels: { ...object.metadata.labels, 'kubernetes.io/metadata.name': name } },
+      metadata: {
+        ...object.metadata,
+        labels: { ...object.metadata.labels, 'kubernetes.io/metadata.name': name },
+      },
       spec: { ...spec, finalizers: Array.isArray(spec.finalizers) ? spec.finalizers : ['kubernetes'] },
     };
   },

@@ -17,7 +17,11 @@ function defaultContainer(container: unknown): unknown {
     resources: {},
     ...container,
     ...(Array.isArray(container.ports)
-      ? { ports: container.ports.map((port: unknown) => (isJsonMap(port) ? { protocol: 'TCP', ...port } : port)) }
+      ? {
+          ports: container.ports.map((port: unknown) =>
+            isJsonMap(port) ? { protocol: 'TCP', ...port } : port,
+          ),
+        }
       : {}),
   };
 }
@@ -36,7 +40,9 @@ export function defaultPodTemplate(template: unknown): unknown {
       schedulerName: 'default-scheduler',
       ...spec,
       ...(Array.isArray(spec.containers) ? { containers: spec.containers.map(defaultContainer) } : {}),
-      ...(Array.isArray(spec.initContainers) ? { initContainers: spec.initContainers.map(defaultContainer) } : {}),
+      ...(Array.isArray(spec.initContainers)
+        ? { initContainers: spec.initContainers.map(defaultContainer) }
+        : {}),
     },
   };
 }

@@ -8,7 +8,8 @@ export const secretStrategy: TypeStrategy = {
     const { stringData, ...rest } = object;
     const data: Record<string, unknown> = isJsonMap(object.data) ? { ...object.data } : {};
     if (isJsonMap(stringData)) {
-      for (const [key, value] of Object.entries(stringData)) data[key] = Buffer.from(String(value)).toString('base64');
+      for (const [key, value] of Object.entries(stringData))
+        data[key] = Buffer.from(String(value)).toString('base64');
     }
     return {
       ...rest,

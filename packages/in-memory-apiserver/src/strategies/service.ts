@@ -32,10 +32,19 @@ export const serviceStrategy: TypeStrategy = {
     const spec = specOf(object);
     const withStatus = { ...object, status: { loadBalancer: {} } };
     if (spec.type === 'ExternalName' || cluster.allocateClusterIp === undefined) return withStatus;
-    const clusterIP = typeof spec.clusterIP === 'string' && spec.clusterIP !== '' ? spec.clusterIP : cluster.allocateClusterIp();
+    const clusterIP =
+      typeof spec.clusterIP === 'string' && spec.clusterIP !== ''
+        ? spec.clusterIP
+        : cluster.allocateClusterIp();
     return {
       ...withStatus,
-      spec: { ...spec, clusterIP, clusterIPs: [clusterIP], ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack' },
+      spec: {
+        ...spec,
+        clusterIP,
+        clusterIPs: [clusterIP],
+        ipFamilies: ['IPv4'],
+        ipFamilyPolicy: 'SingleStack',
+      },
     };
   },
   prepareForUpdate(next: KubeObject, current: KubeObject): KubeObject {

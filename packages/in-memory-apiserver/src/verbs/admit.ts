@@ -6,7 +6,11 @@ import { invalid, ok, type Outcome } from '../status.ts';
 import { strategyFor } from '../strategies/index.ts';
 
 /** Prune, default and validate a custom resource against its structural schema, like the real server. */
-function admitCustomResource(type: ResourceType, version: string, object: KubeObject): { object: KubeObject; causes: Cause[] } {
+function admitCustomResource(
+  type: ResourceType,
+  version: string,
+  object: KubeObject,
+): { object: KubeObject; causes: Cause[] } {
   const schema = type.schemas.get(version) ?? type.schemas.get(type.versions[0] ?? '');
   if (schema === undefined) return { object, causes: [] };
   const checked = pruneAndValidate(schema, object, { root: true });
@@ -19,7 +23,9 @@ const OMIT_EMPTY_METADATA = ['labels', 'annotations', 'finalizers', 'ownerRefere
 function withoutEmptyMetadata(object: KubeObject): KubeObject {
   const empty = OMIT_EMPTY_METADATA.filter((key) => {
     const value = object.metadata[key];
-    return value !== undefined && value !== null && typeof value === 'object' && Object.keys(value).length === 0;
+    return (
+      value !== undefined && value !== null && typeof value === 'object' && Object.keys(value).length === 0
+    );
   });
   if (empty.length === 0) return object;
   const metadata = { ...object.metadata };
@@ -32,9 +38,15 @@ export function admit(type: ResourceType, version: string, object: KubeObject): 
   const strategy = strategyFor(type);
   const compacted = withoutEmptyMetadata(object);
   const defaulted = strategy.defaults ? strategy.defaults(compacted) : compacted;
-  const custom = type.builtin ? { object: defaulted, causes: [] } : admitCustomResource(type, version, defaulted);
+  const custom = type.builtin
+    ? { object: defaulted, causes: [] }
+    : admitCustomResource(type, version, defaulted);
   const name = custom.object.metadata.name ?? '';
-  const causes = [...validateName(type, name), ...custom.causes, ...(strategy.validate ? strategy.validate(custom.object) : [])];
+  const causes = [
+    ...validateName(type, name),
+    ...custom.causes,
+    ...(strategy.validate ? strategy.validate(custom.object) : []),
+  ];
   if (causes.length > 0) return invalid(type, name, causes);
   return ok(custom.object);
 }

@@ -8,7 +8,17 @@ import { namespaceSpecFinalizers } from '../strategies/namespace.ts';
 import { admit } from './admit.ts';
 
 /** Metadata only the server writes: an update keeps the current values. */
-const SERVER_METADATA = ['name', 'namespace', 'uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'resourceVersion', 'managedFields'] as const;
+const SERVER_METADATA = [
+  'name',
+  'namespace',
+  'uid',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'generation',
+  'resourceVersion',
+  'managedFields',
+] as const;
 
 export function keepServerMetadata(next: KubeObject, current: KubeObject): KubeObject {
   const metadata: Record<string, unknown> = { ...next.metadata };
@@ -40,11 +50,20 @@ function addedFinalizers(next: KubeObject, current: KubeObject): string[] {
  * bumped only when the spec (anything but metadata and status) changed, no write at all for a no-op, and
  * removal when the last finalizer of an object being deleted is gone.
  */
-export function commitUpdate(cluster: Cluster, type: ResourceType, version: string, current: KubeObject, next: KubeObject, dryRun = false): Outcome<KubeObject> {
+export function commitUpdate(
+  cluster: Cluster,
+  type: ResourceType,
+  version: string,
+  current: KubeObject,
+  next: KubeObject,
+  dryRun = false,
+): Outcome<KubeObject> {
   const admitted = admit(type, version, next);
   if (!admitted.ok) return admitted;
   const strategy = strategyFor(type);
-  let object = strategy.prepareForUpdate ? strategy.prepareForUpdate(admitted.value, current) : admitted.value;
+  let object = strategy.prepareForUpdate
+    ? strategy.prepareForUpdate(admitted.value, current)
+    : admitted.value;
   object = { ...object, apiVersion: storageApiVersion(type) };
   const name = current.metadata.name ?? '';
   if (current.metadata.deletionTimestamp !== undefined) {
@@ -62,7 +81,10 @@ export function commitUpdate(cluster: Cluster, type: ResourceType, version: stri
   if (type.tracksGeneration) {
     const generation = current.metadata.generation ?? 1;
     const changed = !deepEqual(specContent(object), specContent(current));
-    object = { ...object, metadata: { ...object.metadata, generation: changed ? generation + 1 : generation } };
+    object = {
+      ...object,
+      metadata: { ...object.metadata, generation: changed ? generation + 1 : generation },
+    };
   }
   if (deepEqual(omit(object, ['apiVersion']), omit(current, ['apiVersion']))) return ok(current);
   if (dryRun) return ok(object);

@@ -9,18 +9,34 @@ import { admit } from './admit.ts';
 import { checkNamespaceAcceptsCreate } from './namespace-check.ts';
 
 /** The body of a create or update, checked for the shape and identity the URL promises. */
-export function checkBody(type: ResourceType, version: string, namespace: string | undefined, body: unknown): Outcome<KubeObject> {
+export function checkBody(
+  type: ResourceType,
+  version: string,
+  namespace: string | undefined,
+  body: unknown,
+): Outcome<KubeObject> {
   if (!isJsonMap(body)) return badRequest('the body of the request must be a JSON object');
   const expected = groupVersion(type.group, version);
   if (body.apiVersion !== undefined && body.apiVersion !== expected) {
-    return badRequest(`the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${expected})`);
+    return badRequest(
+      `the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${expected})`,
+    );
   }
   if (body.kind !== undefined && body.kind !== type.kind) {
-    return badRequest(`the kind in the data (${String(body.kind)}) does not match the expected kind (${type.kind})`);
+    return badRequest(
+      `the kind in the data (${String(body.kind)}) does not match the expected kind (${type.kind})`,
+    );
   }
   const metadata = (isJsonMap(body.metadata) ? body.metadata : {}) as ObjectMeta;
-  if (type.namespaced && metadata.namespace !== undefined && metadata.namespace !== '' && metadata.namespace !== namespace) {
-    return badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  if (
+    type.namespaced &&
+    metadata.namespace !== undefined &&
+    metadata.namespace !== '' &&
+    metadata.namespace !== namespace
+  ) {
+    return badRequest(
+      'the namespace of the provided object does not match the namespace sent on the request',
+    );
   }
   const { namespace: _ignored, ...withoutNamespace } = metadata;
   return ok({
@@ -36,13 +52,28 @@ export interface CreateOptions {
 }
 
 /** POST: names, uid, timestamps and generation set by the server; status reset when it is a subresource. */
-export function createObject(cluster: Cluster, type: ResourceType, version: string, namespace: string | undefined, body: unknown, options: CreateOptions): Outcome<KubeObject> {
+export function createObject(
+  cluster: Cluster,
+  type: ResourceType,
+  version: string,
+  namespace: string | undefined,
+  body: unknown,
+  options: CreateOptions,
+): Outcome<KubeObject> {
   const checked = checkBody(type, version, namespace, body);
   if (!checked.ok) return checked;
   const request = checked.value;
-  const name = request.metadata.name || (request.metadata.generateName ? generateName(request.metadata.generateName) : '');
+  const name =
+    request.metadata.name ||
+    (request.metadata.generateName ? generateName(request.metadata.generateName) : '');
   if (name === '') {
-    return invalid(type, '', [{ type: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
+    return invalid(type, '', [
+      {
+        type: 'FieldValueRequired',
+        field: 'metadata.name',
+        message: 'Required value: name or generateName is required',
+      },
+    ]);
   }
   if (type.namespaced && namespace !== undefined) {
     const accepts = checkNamespaceAcceptsCreate(cluster, type, namespace, name);
@@ -75,7 +106,9 @@ export function createObject(cluster: Cluster, type: ResourceType, version: stri
   const admitted = admit(type, version, candidate);
   if (!admitted.ok) return admitted;
   const strategy = strategyFor(type);
-  const prepared = strategy.prepareForCreate ? strategy.prepareForCreate(admitted.value, cluster) : admitted.value;
+  const prepared = strategy.prepareForCreate
+    ? strategy.prepareForCreate(admitted.value, cluster)
+    : admitted.value;
   const stored = { ...prepared, apiVersion: storageApiVersion(type) };
   if (options.dryRun) return ok({ ...stored, metadata: { ...stored.metadata, resourceVersion: undefined } });
   return ok(cluster.store.write(keyOf(type), stored));

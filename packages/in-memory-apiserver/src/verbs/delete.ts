@@ -19,18 +19,26 @@ export interface DeleteOptions {
 /** DeleteOptions from the body and query, the query winning like in the real server. */
 export function parseDeleteOptions(body: unknown, query: URLSearchParams): Outcome<DeleteOptions> {
   const options = isJsonMap(body) ? body : {};
-  const policy = query.get('propagationPolicy') ?? options.propagationPolicy ?? (options.orphanDependents === true ? 'Orphan' : 'Background');
+  const policy =
+    query.get('propagationPolicy') ??
+    options.propagationPolicy ??
+    (options.orphanDependents === true ? 'Orphan' : 'Background');
   if (policy !== 'Background' && policy !== 'Foreground' && policy !== 'Orphan') {
-    return badRequest(`DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${String(policy)}": supported values: "Foreground", "Background", "Orphan"`);
+    return badRequest(
+      `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${String(policy)}": supported values: "Foreground", "Background", "Orphan"`,
+    );
   }
   const preconditions = isJsonMap(options.preconditions) ? options.preconditions : {};
   return ok({
     propagationPolicy: policy,
     preconditions: {
       ...(typeof preconditions.uid === 'string' ? { uid: preconditions.uid } : {}),
-      ...(typeof preconditions.resourceVersion === 'string' ? { resourceVersion: preconditions.resourceVersion } : {}),
+      ...(typeof preconditions.resourceVersion === 'string'
+        ? { resourceVersion: preconditions.resourceVersion }
+        : {}),
     },
-    dryRun: query.get('dryRun') === 'All' || (Array.isArray(options.dryRun) && options.dryRun.includes('All')),
+    dryRun:
+      query.get('dryRun') === 'All' || (Array.isArray(options.dryRun) && options.dryRun.includes('All')),
   });
 }
 
@@ -42,7 +50,12 @@ function successStatus(type: ResourceType, object: KubeObject): Reply {
       apiVersion: 'v1',
       metadata: {},
       status: 'Success',
-      details: { name: object.metadata.name, ...(type.group === '' ? {} : { group: type.group }), kind: type.plural, uid: object.metadata.uid },
+      details: {
+        name: object.metadata.name,
+        ...(type.group === '' ? {} : { group: type.group }),
+        kind: type.plural,
+        uid: object.metadata.uid,
+      },
     },
   };
 }
@@ -58,16 +71,30 @@ function policyFinalizer(policy: PropagationPolicy): string | undefined {
  * its deletionTimestamp and stays until its finalizers are removed (answering the object). Orphan and
  * Foreground propagation add the finalizer the garbage collector works off (see controllers/gc.ts).
  */
-export function deleteObject(cluster: Cluster, type: ResourceType, namespace: string | undefined, name: string, options: DeleteOptions): Outcome<Reply> {
+export function deleteObject(
+  cluster: Cluster,
+  type: ResourceType,
+  namespace: string | undefined,
+  name: string,
+  options: DeleteOptions,
+): Outcome<Reply> {
   const key = keyOf(type);
   const current = cluster.store.get(key, namespace, name);
   if (current === undefined) return notFound(type, name);
   const { uid, resourceVersion } = options.preconditions;
   if (uid !== undefined && uid !== current.metadata.uid) {
-    return conflict(type, name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current.metadata.uid ?? ''}`);
+    return conflict(
+      type,
+      name,
+      `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current.metadata.uid ?? ''}`,
+    );
   }
   if (resourceVersion !== undefined && resourceVersion !== current.metadata.resourceVersion) {
-    return conflict(type, name, `Precondition failed: ResourceVersion in precondition: ${resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`);
+    return conflict(
+      type,
+      name,
+      `Precondition failed: ResourceVersion in precondition: ${resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`,
+    );
   }
   if (current.metadata.deletionTimestamp !== undefined) return ok({ code: 200, body: current });
 
@@ -85,7 +112,8 @@ export function deleteObject(cluster: Cluster, type: ResourceType, namespace: st
     },
     ...(type.group === '' && type.plural === 'namespaces' ? { status: { phase: 'Terminating' } } : {}),
   };
-  if (options.dryRun) return ok(released(type, deleting) ? successStatus(type, current) : { code: 200, body: deleting });
+  if (options.dryRun)
+    return ok(released(type, deleting) ? successStatus(type, current) : { code: 200, body: deleting });
   if (released(type, deleting)) {
     cluster.store.remove(key, current);
     cluster.applied.delete(current.metadata.uid ?? '');

@@ -2,7 +2,12 @@ import type { KubeObject } from '@scoby/kube-objects';
 import { parse as parseYaml } from 'yaml';
 import { atVersion, type Cluster } from '../cluster.ts';
 import { isJsonMap } from '../json.ts';
-import { applyJsonPatch, applyMergePatch, applyServerSideApply, applyStrategicMergePatch } from '../patch/index.ts';
+import {
+  applyJsonPatch,
+  applyMergePatch,
+  applyServerSideApply,
+  applyStrategicMergePatch,
+} from '../patch/index.ts';
 import { keyOf } from '../resource-type.ts';
 import { badRequest, fail, notFound, ok, unsupportedMediaType, type Outcome } from '../status.ts';
 import { commitUpdate } from './commit.ts';
@@ -71,49 +76,95 @@ function storeApplied(cluster: Cluster, object: KubeObject, manager: string, app
 }
 
 /** Server-side apply: create when absent, otherwise merge and drop what this manager no longer applies. */
-function serverSideApply(cluster: Cluster, target: UpdateTarget, request: PatchRequest, current: KubeObject | undefined): Outcome<KubeObject> {
-  if (request.fieldManager === undefined || request.fieldManager === '') return badRequest('fieldManager is required for apply requests');
+function serverSideApply(
+  cluster: Cluster,
+  target: UpdateTarget,
+  request: PatchRequest,
+  current: KubeObject | undefined,
+): Outcome<KubeObject> {
+  if (request.fieldManager === undefined || request.fieldManager === '')
+    return badRequest('fieldManager is required for apply requests');
   const applied = parseApplied(request.text);
   if (!applied.ok) return applied;
   if (!isJsonMap(applied.value)) return badRequest('the applied configuration must be an object');
   const metadata = isJsonMap(applied.value.metadata) ? applied.value.metadata : {};
   if (metadata.name !== undefined && metadata.name !== target.name) {
-    return badRequest(`the name of the object (${String(metadata.name)}) does not match the name on the URL (${target.name})`);
+    return badRequest(
+      `the name of the object (${String(metadata.name)}) does not match the name on the URL (${target.name})`,
+    );
   }
   const manager = request.fieldManager;
   if (current === undefined) {
     if (target.subresource === 'status') return notFound(target.type, target.name);
-    const created = createObject(cluster, target.type, target.version, target.namespace, { ...applied.value, metadata: { ...metadata, name: target.name } }, { dryRun: request.dryRun });
+    const created = createObject(
+      cluster,
+      target.type,
+      target.version,
+      target.namespace,
+      { ...applied.value, metadata: { ...metadata, name: target.name } },
+      { dryRun: request.dryRun },
+    );
     if (created.ok && !request.dryRun) storeApplied(cluster, created.value, manager, applied.value);
     return created;
   }
   const previous = cluster.applied.get(current.metadata.uid ?? '')?.get(manager);
-  const merged = applyServerSideApply(atVersion(target.type, target.version, current), applied.value, previous);
+  const merged = applyServerSideApply(
+    atVersion(target.type, target.version, current),
+    applied.value,
+    previous,
+  );
   const result = finishPatch(cluster, target, current, merged, request.dryRun);
   if (result.ok && !request.dryRun) storeApplied(cluster, result.value, manager, applied.value);
   return result;
 }
 
-function finishPatch(cluster: Cluster, target: UpdateTarget, current: KubeObject, patchedObject: unknown, dryRun: boolean): Outcome<KubeObject> {
+function finishPatch(
+  cluster: Cluster,
+  target: UpdateTarget,
+  current: KubeObject,
+  patchedObject: unknown,
+  dryRun: boolean,
+): Outcome<KubeObject> {
   const checked = checkBody(target.type, target.version, target.namespace, patchedObject);
   if (!checked.ok) return checked;
   if (checked.value.metadata.name !== target.name) {
-    return badRequest(`the name of the object (${String(checked.value.metadata.name)}) does not match the name on the URL (${target.name})`);
+    return badRequest(
+      `the name of the object (${String(checked.value.metadata.name)}) does not match the name on the URL (${target.name})`,
+    );
   }
   const fresh = checkResourceVersion(target.type, current, checked.value);
   if (!fresh.ok) return fresh;
-  return commitUpdate(cluster, target.type, target.version, current, composeUpdate(target.type, target.subresource, current, checked.value), dryRun);
+  return commitUpdate(
+    cluster,
+    target.type,
+    target.version,
+    current,
+    composeUpdate(target.type, target.subresource, current, checked.value),
+    dryRun,
+  );
 }
 
 /** PATCH by content type: JSON patch, merge patch, strategic merge (built-in types only) and apply. */
-export function patchObject(cluster: Cluster, target: UpdateTarget, request: PatchRequest): Outcome<KubeObject> {
+export function patchObject(
+  cluster: Cluster,
+  target: UpdateTarget,
+  request: PatchRequest,
+): Outcome<KubeObject> {
   const { type } = target;
   const known = Object.values(PATCH_TYPES) as string[];
-  if (!known.includes(request.contentType) || (request.contentType === PATCH_TYPES.strategic && !type.builtin)) return unsupportedMediaType(type);
+  if (
+    !known.includes(request.contentType) ||
+    (request.contentType === PATCH_TYPES.strategic && !type.builtin)
+  )
+    return unsupportedMediaType(type);
   const current = cluster.store.get(keyOf(type), target.namespace, target.name);
   if (request.contentType === PATCH_TYPES.apply) return serverSideApply(cluster, target, request, current);
   if (current === undefined) return notFound(type, target.name);
-  const result = applyPatchDocument(request.contentType, atVersion(type, target.version, current), request.text);
+  const result = applyPatchDocument(
+    request.contentType,
+    atVersion(type, target.version, current),
+    request.text,
+  );
   if (!result.ok) return result;
   return finishPatch(cluster, target, current, result.value, request.dryRun);
 }

@@ -17,7 +17,13 @@ export function parseFilter(query: URLSearchParams): Outcome<ObjectFilter> {
   return ok({ matches: (object) => labels.matches(object.metadata.labels) && fields.matches(object) });
 }
 
-export function getObject(cluster: Cluster, type: ResourceType, version: string, namespace: string | undefined, name: string): Outcome<KubeObject> {
+export function getObject(
+  cluster: Cluster,
+  type: ResourceType,
+  version: string,
+  namespace: string | undefined,
+  name: string,
+): Outcome<KubeObject> {
   const object = cluster.store.get(keyOf(type), namespace, name);
   return object === undefined ? notFound(type, name) : ok(atVersion(type, version, object));
 }
@@ -34,7 +40,8 @@ function encodeContinue(token: ContinueToken): string {
 function decodeContinue(text: string): ContinueToken | undefined {
   try {
     const token = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown;
-    if (typeof token === 'object' && token !== null && 'rv' in token && 'start' in token) return token as ContinueToken;
+    if (typeof token === 'object' && token !== null && 'rv' in token && 'start' in token)
+      return token as ContinueToken;
   } catch {
     // fall through: not a token of ours
   }
@@ -46,12 +53,19 @@ function positionOf(object: KubeObject): string {
 }
 
 /** GET on a collection: filtered, in key order, paged with limit/continue; metadata.resourceVersion is the store's. */
-export function listObjects(cluster: Cluster, type: ResourceType, version: string, namespace: string | undefined, query: URLSearchParams): Outcome<unknown> {
+export function listObjects(
+  cluster: Cluster,
+  type: ResourceType,
+  version: string,
+  namespace: string | undefined,
+  query: URLSearchParams,
+): Outcome<unknown> {
   const filter = parseFilter(query);
   if (!filter.ok) return filter;
   const continueText = query.get('continue');
   const token = continueText ? decodeContinue(continueText) : undefined;
-  if (continueText && token === undefined) return badRequest('continue key is not valid: illegal base64 data at input byte 0');
+  if (continueText && token === undefined)
+    return badRequest('continue key is not valid: illegal base64 data at input byte 0');
   const limit = Number(query.get('limit') ?? 0);
   let items = cluster.store.list(keyOf(type), namespace).filter((object) => filter.value.matches(object));
   if (token !== undefined) items = items.filter((object) => positionOf(object) > token.start);
@@ -63,7 +77,8 @@ export function listObjects(cluster: Cluster, type: ResourceType, version: strin
     metadata.remainingItemCount = items.length - limit;
     items = items.slice(0, limit);
   }
-  if (Number.isNaN(limit)) return fail(400, 'BadRequest', `limit: Invalid value: "${query.get('limit') ?? ''}"`);
+  if (Number.isNaN(limit))
+    return fail(400, 'BadRequest', `limit: Invalid value: "${query.get('limit') ?? ''}"`);
   return ok({
     kind: type.listKind,
     apiVersion: groupVersion(type.group, version),

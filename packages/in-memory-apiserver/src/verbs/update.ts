@@ -19,7 +19,12 @@ export interface UpdateTarget {
  * The object an update of `subresource` makes from the request: /status changes only .status, the main
  * resource never changes .status when status is a subresource.
  */
-export function composeUpdate(type: ResourceType, subresource: Subresource, current: KubeObject, request: KubeObject): KubeObject {
+export function composeUpdate(
+  type: ResourceType,
+  subresource: Subresource,
+  current: KubeObject,
+  request: KubeObject,
+): KubeObject {
   if (subresource === 'status') {
     const { status: _status, ...rest } = current;
     return request.status === undefined ? rest : { ...rest, status: request.status };
@@ -31,24 +36,43 @@ export function composeUpdate(type: ResourceType, subresource: Subresource, curr
 }
 
 /** A stale resourceVersion in the request is a 409 Conflict; none at all is an unconditional update. */
-export function checkResourceVersion(type: ResourceType, current: KubeObject, request: KubeObject): Outcome<void> {
+export function checkResourceVersion(
+  type: ResourceType,
+  current: KubeObject,
+  request: KubeObject,
+): Outcome<void> {
   const requested = request.metadata.resourceVersion;
-  if (requested !== undefined && requested !== '' && requested !== current.metadata.resourceVersion) return conflict(type, current.metadata.name ?? '');
+  if (requested !== undefined && requested !== '' && requested !== current.metadata.resourceVersion)
+    return conflict(type, current.metadata.name ?? '');
   return { ok: true, value: undefined };
 }
 
 /** PUT on an object or its status. */
-export function updateObject(cluster: Cluster, target: UpdateTarget, body: unknown, dryRun: boolean): Outcome<KubeObject> {
+export function updateObject(
+  cluster: Cluster,
+  target: UpdateTarget,
+  body: unknown,
+  dryRun: boolean,
+): Outcome<KubeObject> {
   const { type, version, namespace, name, subresource } = target;
   const checked = checkBody(type, version, namespace, body);
   if (!checked.ok) return checked;
   const request = checked.value;
   if (request.metadata.name !== undefined && request.metadata.name !== name) {
-    return badRequest(`the name of the object (${request.metadata.name}) does not match the name on the URL (${name})`);
+    return badRequest(
+      `the name of the object (${request.metadata.name}) does not match the name on the URL (${name})`,
+    );
   }
   const current = cluster.store.get(keyOf(type), namespace, name);
   if (current === undefined) return notFound(type, name);
   const fresh = checkResourceVersion(type, current, request);
   if (!fresh.ok) return fresh;
-  return commitUpdate(cluster, type, version, current, composeUpdate(type, subresource, current, request), dryRun);
+  return commitUpdate(
+    cluster,
+    type,
+    version,
+    current,
+    composeUpdate(type, subresource, current, request),
+    dryRun,
+  );
 }

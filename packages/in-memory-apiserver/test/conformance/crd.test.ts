@@ -1,19 +1,44 @@
-import { ApiextensionsV1Api, CustomObjectsApi, KubernetesObjectApi, type KubernetesObject, PatchStrategy, setHeaderOptions, type V1CustomResourceDefinition } from '@kubernetes/client-node';
+import {
+  ApiextensionsV1Api,
+  CustomObjectsApi,
+  KubernetesObjectApi,
+  type KubernetesObject,
+  PatchStrategy,
+  setHeaderOptions,
+  type V1CustomResourceDefinition,
+} from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, eventually, failure, freshNamespace, rawRequest, uniqueName, type Target } from './harness.ts';
+import {
+  connect,
+  eventually,
+  failure,
+  freshNamespace,
+  rawRequest,
+  uniqueName,
+  type Target,
+} from './harness.ts';
 
 let target: Target;
 let extensions: ApiextensionsV1Api;
 let custom: CustomObjectsApi;
 let namespace: string;
 
-function widgetCrd(group: string, scope: 'Namespaced' | 'Cluster' = 'Namespaced'): V1CustomResourceDefinition {
+function widgetCrd(
+  group: string,
+  scope: 'Namespaced' | 'Cluster' = 'Namespaced',
+): V1CustomResourceDefinition {
   return {
     metadata: { name: `widgets.${group}` },
     spec: {
       group,
       scope,
-      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList', shortNames: ['wd'] },
+      names: {
+        plural: 'widgets',
+        singular: 'widget',
+        kind: 'Widget',
+        listKind: 'WidgetList',
+        shortNames: ['wd'],
+      },
       versions: [
         {
           name: 'v1',
@@ -48,7 +73,11 @@ async function installCrd(scope: 'Namespaced' | 'Cluster' = 'Namespaced'): Promi
   await extensions.createCustomResourceDefinition({ body: widgetCrd(group, scope) });
   await eventually(async () => {
     const crd = await extensions.readCustomResourceDefinition({ name: `widgets.${group}` });
-    return crd.status?.conditions?.some((condition) => condition.type === 'Established' && condition.status === 'True') ? true : undefined;
+    return crd.status?.conditions?.some(
+      (condition) => condition.type === 'Established' && condition.status === 'True',
+    )
+      ? true
+      : undefined;
   });
   return group;
 }
@@ -65,8 +94,19 @@ describe('CustomResourceDefinitions', () => {
   it('are established with accepted names', async () => {
     const group = await installCrd();
     const crd = await extensions.readCustomResourceDefinition({ name: `widgets.${group}` });
-    expect(crd.status?.acceptedNames).toEqual({ plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList', shortNames: ['wd'] });
-    expect(crd.status?.conditions?.map((condition) => [condition.type, condition.status])).toEqual(expect.arrayContaining([['NamesAccepted', 'True'], ['Established', 'True']]));
+    expect(crd.status?.acceptedNames).toEqual({
+      plural: 'widgets',
+      singular: 'widget',
+      kind: 'Widget',
+      listKind: 'WidgetList',
+      shortNames: ['wd'],
+    });
+    expect(crd.status?.conditions?.map((condition) => [condition.type, condition.status])).toEqual(
+      expect.arrayContaining([
+        ['NamesAccepted', 'True'],
+        ['Established', 'True'],
+      ]),
+    );
     expect(crd.status?.storedVersions).toEqual(['v1']);
   });
 
@@ -78,14 +118,34 @@ describe('CustomResourceDefinitions', () => {
       apiVersion: 'v1',
       groupVersion: `${group}/v1`,
       resources: [
-        expect.objectContaining({ name: 'widgets', singularName: 'widget', namespaced: true, kind: 'Widget', shortNames: ['wd'], verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] }),
-        expect.objectContaining({ name: 'widgets/status', singularName: '', namespaced: true, kind: 'Widget', verbs: ['get', 'patch', 'update'] }),
+        expect.objectContaining({
+          name: 'widgets',
+          singularName: 'widget',
+          namespaced: true,
+          kind: 'Widget',
+          shortNames: ['wd'],
+          verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+        }),
+        expect.objectContaining({
+          name: 'widgets/status',
+          singularName: '',
+          namespaced: true,
+          kind: 'Widget',
+          verbs: ['get', 'patch', 'update'],
+        }),
       ],
     });
-    const groups = (await rawRequest(target, 'GET', '/apis')).json as { groups: { name: string; preferredVersion: { groupVersion: string } }[] };
-    expect(groups.groups.find((entry) => entry.name === group)?.preferredVersion).toEqual({ groupVersion: `${group}/v1`, version: 'v1' });
+    const groups = (await rawRequest(target, 'GET', '/apis')).json as {
+      groups: { name: string; preferredVersion: { groupVersion: string } }[];
+    };
+    expect(groups.groups.find((entry) => entry.name === group)?.preferredVersion).toEqual({
+      groupVersion: `${group}/v1`,
+      version: 'v1',
+    });
     await extensions.deleteCustomResourceDefinition({ name: `widgets.${group}` });
-    await eventually(async () => ((await rawRequest(target, 'GET', `/apis/${group}/v1`)).status === 404 ? true : undefined));
+    await eventually(async () =>
+      (await rawRequest(target, 'GET', `/apis/${group}/v1`)).status === 404 ? true : undefined,
+    );
   });
 });
 
@@ -95,7 +155,13 @@ describe('custom resources', () => {
     group = await installCrd();
   });
 
-  const widget = (name: string, spec: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name }, spec, ...extra });
+  const widget = (name: string, spec: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+    apiVersion: `${group}/v1`,
+    kind: 'Widget',
+    metadata: { name },
+    spec,
+    ...extra,
+  });
 
   it('are created with generation 1, defaults applied and unknown fields pruned', async () => {
     const created = await custom.createNamespacedCustomObject({
@@ -103,7 +169,11 @@ describe('custom resources', () => {
       version: 'v1',
       namespace,
       plural: 'widgets',
-      body: widget('pruned', { size: 2, unknown: 'dropped', extra: { kept: { deep: true } } }, { topLevelUnknown: 1 }),
+      body: widget(
+        'pruned',
+        { size: 2, unknown: 'dropped', extra: { kept: { deep: true } } },
+        { topLevelUnknown: 1 },
+      ),
     });
     expect(created.spec).toEqual({ size: 2, color: 'red', extra: { kept: { deep: true } } });
     expect(created.topLevelUnknown).toBeUndefined();
@@ -111,7 +181,15 @@ describe('custom resources', () => {
   });
 
   it('answer 422 Invalid naming the field for value errors', async () => {
-    const status = await failure(custom.createNamespacedCustomObject({ group, version: 'v1', namespace, plural: 'widgets', body: widget('bad', { size: 0, color: 'green' }) }));
+    const status = await failure(
+      custom.createNamespacedCustomObject({
+        group,
+        version: 'v1',
+        namespace,
+        plural: 'widgets',
+        body: widget('bad', { size: 0, color: 'green' }),
+      }),
+    );
     expect(status.code).toBe(422);
     expect(status.reason).toBe('Invalid');
     expect(status.message).toBe(
@@ -122,30 +200,72 @@ describe('custom resources', () => {
       group,
       kind: 'Widget',
       causes: [
-        { reason: 'FieldValueInvalid', message: 'Invalid value: 0: spec.size in body should be greater than or equal to 1', field: 'spec.size' },
-        { reason: 'FieldValueNotSupported', message: 'Unsupported value: "green": supported values: "red", "blue"', field: 'spec.color' },
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: 0: spec.size in body should be greater than or equal to 1',
+          field: 'spec.size',
+        },
+        {
+          reason: 'FieldValueNotSupported',
+          message: 'Unsupported value: "green": supported values: "red", "blue"',
+          field: 'spec.color',
+        },
       ],
     });
   });
 
   it('answer 422 for a missing required field', async () => {
-    const status = await failure(custom.createNamespacedCustomObject({ group, version: 'v1', namespace, plural: 'widgets', body: widget('missing', {}) }));
+    const status = await failure(
+      custom.createNamespacedCustomObject({
+        group,
+        version: 'v1',
+        namespace,
+        plural: 'widgets',
+        body: widget('missing', {}),
+      }),
+    );
     expect(status.message).toBe(`Widget.${group} "missing" is invalid: spec.size: Required value`);
   });
 
   it('ignore .status on the main resource and change only .status through /status', async () => {
-    await custom.createNamespacedCustomObject({ group, version: 'v1', namespace, plural: 'widgets', body: widget('statused', { size: 1 }, { status: { ready: true } }) });
-    const read = await custom.getNamespacedCustomObject({ group, version: 'v1', namespace, plural: 'widgets', name: 'statused' });
+    await custom.createNamespacedCustomObject({
+      group,
+      version: 'v1',
+      namespace,
+      plural: 'widgets',
+      body: widget('statused', { size: 1 }, { status: { ready: true } }),
+    });
+    const read = await custom.getNamespacedCustomObject({
+      group,
+      version: 'v1',
+      namespace,
+      plural: 'widgets',
+      name: 'statused',
+    });
     expect(read.status).toBeUndefined();
     const patched = await custom.patchNamespacedCustomObjectStatus(
-      { group, version: 'v1', namespace, plural: 'widgets', name: 'statused', body: { spec: { size: 9 }, status: { ready: true } } },
+      {
+        group,
+        version: 'v1',
+        namespace,
+        plural: 'widgets',
+        name: 'statused',
+        body: { spec: { size: 9 }, status: { ready: true } },
+      },
       setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
     );
     expect(patched.status).toEqual({ ready: true });
     expect(patched.spec.size).toBe(1);
     expect(patched.metadata.generation).toBe(1);
     const mainPatched = await custom.patchNamespacedCustomObject(
-      { group, version: 'v1', namespace, plural: 'widgets', name: 'statused', body: { spec: { size: 3 }, status: { ready: false } } },
+      {
+        group,
+        version: 'v1',
+        namespace,
+        plural: 'widgets',
+        name: 'statused',
+        body: { spec: { size: 3 }, status: { ready: false } },
+      },
       setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
     );
     expect(mainPatched.status).toEqual({ ready: true });
@@ -154,21 +274,47 @@ describe('custom resources', () => {
   });
 
   it('bump generation only for spec changes', async () => {
-    await custom.createNamespacedCustomObject({ group, version: 'v1', namespace, plural: 'widgets', body: widget('generations', { size: 1 }) });
+    await custom.createNamespacedCustomObject({
+      group,
+      version: 'v1',
+      namespace,
+      plural: 'widgets',
+      body: widget('generations', { size: 1 }),
+    });
     const labelled = await custom.patchNamespacedCustomObject(
-      { group, version: 'v1', namespace, plural: 'widgets', name: 'generations', body: { metadata: { labels: { a: 'b' } } } },
+      {
+        group,
+        version: 'v1',
+        namespace,
+        plural: 'widgets',
+        name: 'generations',
+        body: { metadata: { labels: { a: 'b' } } },
+      },
       setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
     );
     expect(labelled.metadata.generation).toBe(1);
     const resized = await custom.patchNamespacedCustomObject(
-      { group, version: 'v1', namespace, plural: 'widgets', name: 'generations', body: [{ op: 'replace', path: '/spec/size', value: 5 }] },
+      {
+        group,
+        version: 'v1',
+        namespace,
+        plural: 'widgets',
+        name: 'generations',
+        body: [{ op: 'replace', path: '/spec/size', value: 5 }],
+      },
       setHeaderOptions('Content-Type', PatchStrategy.JsonPatch),
     );
     expect(resized.metadata.generation).toBe(2);
   });
 
   it('answer 415 to strategic merge patches', async () => {
-    await custom.createNamespacedCustomObject({ group, version: 'v1', namespace, plural: 'widgets', body: widget('no-smp', { size: 1 }) });
+    await custom.createNamespacedCustomObject({
+      group,
+      version: 'v1',
+      namespace,
+      plural: 'widgets',
+      body: widget('no-smp', { size: 1 }),
+    });
     const status = await failure(
       custom.patchNamespacedCustomObject(
         { group, version: 'v1', namespace, plural: 'widgets', name: 'no-smp', body: { spec: { size: 2 } } },
@@ -178,37 +324,76 @@ describe('custom resources', () => {
     expect(status).toMatchObject({
       code: 415,
       reason: 'UnsupportedMediaType',
-      message: 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
+      message:
+        'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
     });
   });
 
   it('are served cluster-scoped when the CRD says so', async () => {
     const clusterGroup = await installCrd('Cluster');
-    const created = await custom.createClusterCustomObject({ group: clusterGroup, version: 'v1', plural: 'widgets', body: { apiVersion: `${clusterGroup}/v1`, kind: 'Widget', metadata: { name: 'global' }, spec: { size: 1 } } });
+    const created = await custom.createClusterCustomObject({
+      group: clusterGroup,
+      version: 'v1',
+      plural: 'widgets',
+      body: {
+        apiVersion: `${clusterGroup}/v1`,
+        kind: 'Widget',
+        metadata: { name: 'global' },
+        spec: { size: 1 },
+      },
+    });
     expect(created.metadata.namespace).toBeUndefined();
-    const list = await custom.listClusterCustomObject({ group: clusterGroup, version: 'v1', plural: 'widgets' });
+    const list = await custom.listClusterCustomObject({
+      group: clusterGroup,
+      version: 'v1',
+      plural: 'widgets',
+    });
     expect(list.items.map((item: { metadata: { name: string } }) => item.metadata.name)).toEqual(['global']);
   });
 
   it('are reachable through KubernetesObjectApi (discovery by kind)', async () => {
     const objects = KubernetesObjectApi.makeApiClient(target.kubeConfig);
-    const created = await objects.create({ apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: 'generic', namespace }, spec: { size: 4 } });
+    const created = await objects.create({
+      apiVersion: `${group}/v1`,
+      kind: 'Widget',
+      metadata: { name: 'generic', namespace },
+      spec: { size: 4 },
+    });
     expect((created as { spec?: unknown }).spec).toEqual({ size: 4, color: 'red' });
-    const read = await objects.read({ apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: 'generic', namespace } });
+    const read = await objects.read({
+      apiVersion: `${group}/v1`,
+      kind: 'Widget',
+      metadata: { name: 'generic', namespace },
+    });
     expect(read.metadata?.uid).toBe((created as KubernetesObject).metadata?.uid);
   });
 
   it('go with their CRD', async () => {
     const doomed = await installCrd();
-    await custom.createNamespacedCustomObject({ group: doomed, version: 'v1', namespace, plural: 'widgets', body: { apiVersion: `${doomed}/v1`, kind: 'Widget', metadata: { name: 'w' }, spec: { size: 1 } } });
+    await custom.createNamespacedCustomObject({
+      group: doomed,
+      version: 'v1',
+      namespace,
+      plural: 'widgets',
+      body: { apiVersion: `${doomed}/v1`, kind: 'Widget', metadata: { name: 'w' }, spec: { size: 1 } },
+    });
     await extensions.deleteCustomResourceDefinition({ name: `widgets.${doomed}` });
-    await eventually(async () => ((await failure(extensions.readCustomResourceDefinition({ name: `widgets.${doomed}` }))).code === 404 ? true : undefined));
+    await eventually(async () =>
+      (await failure(extensions.readCustomResourceDefinition({ name: `widgets.${doomed}` }))).code === 404
+        ? true
+        : undefined,
+    );
     await installCrd();
     const recreatedGroup = doomed;
     await extensions.createCustomResourceDefinition({ body: widgetCrd(recreatedGroup) });
     await eventually(async () => {
       try {
-        const list = await custom.listNamespacedCustomObject({ group: recreatedGroup, version: 'v1', namespace, plural: 'widgets' });
+        const list = await custom.listNamespacedCustomObject({
+          group: recreatedGroup,
+          version: 'v1',
+          namespace,
+          plural: 'widgets',
+        });
         return list.items;
       } catch {
         return undefined;

@@ -13,13 +13,20 @@ beforeAll(async () => {
 });
 afterAll(() => target.stop());
 
-function configMap(name: string, data: Record<string, string> = {}, labels?: Record<string, string>): V1ConfigMap {
+function configMap(
+  name: string,
+  data: Record<string, string> = {},
+  labels?: Record<string, string>,
+): V1ConfigMap {
   return { metadata: { name, ...(labels ? { labels } : {}) }, data };
 }
 
 describe('create', () => {
   it('sets uid, creationTimestamp and resourceVersion, and answers 201 with the stored object', async () => {
-    const created = await core.createNamespacedConfigMap({ namespace, body: configMap('created', { a: '1' }) });
+    const created = await core.createNamespacedConfigMap({
+      namespace,
+      body: configMap('created', { a: '1' }),
+    });
     expect(created.metadata?.name).toBe('created');
     expect(created.metadata?.namespace).toBe(namespace);
     expect(created.metadata?.uid).toMatch(/^[0-9a-f-]{36}$/);
@@ -31,23 +38,39 @@ describe('create', () => {
   });
 
   it('completes generateName with five random characters', async () => {
-    const created = await core.createNamespacedConfigMap({ namespace, body: { metadata: { generateName: 'gen-' } } });
+    const created = await core.createNamespacedConfigMap({
+      namespace,
+      body: { metadata: { generateName: 'gen-' } },
+    });
     expect(created.metadata?.name).toMatch(/^gen-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
   });
 
   it('answers 409 AlreadyExists for a taken name', async () => {
     await core.createNamespacedConfigMap({ namespace, body: configMap('taken') });
     const status = await failure(core.createNamespacedConfigMap({ namespace, body: configMap('taken') }));
-    expect(status).toMatchObject({ code: 409, reason: 'AlreadyExists', message: 'configmaps "taken" already exists', details: { name: 'taken', kind: 'configmaps' } });
+    expect(status).toMatchObject({
+      code: 409,
+      reason: 'AlreadyExists',
+      message: 'configmaps "taken" already exists',
+      details: { name: 'taken', kind: 'configmaps' },
+    });
   });
 
   it('answers 404 NotFound when the namespace does not exist', async () => {
-    const status = await failure(core.createNamespacedConfigMap({ namespace: 'no-such-namespace', body: configMap('x') }));
-    expect(status).toMatchObject({ code: 404, reason: 'NotFound', message: 'namespaces "no-such-namespace" not found' });
+    const status = await failure(
+      core.createNamespacedConfigMap({ namespace: 'no-such-namespace', body: configMap('x') }),
+    );
+    expect(status).toMatchObject({
+      code: 404,
+      reason: 'NotFound',
+      message: 'namespaces "no-such-namespace" not found',
+    });
   });
 
   it('answers 422 Invalid for a name that is not a DNS subdomain', async () => {
-    const status = await failure(core.createNamespacedConfigMap({ namespace, body: configMap('Upper_Case') }));
+    const status = await failure(
+      core.createNamespacedConfigMap({ namespace, body: configMap('Upper_Case') }),
+    );
     expect(status.code).toBe(422);
     expect(status.reason).toBe('Invalid');
     expect(status.message).toBe(
@@ -57,50 +80,93 @@ describe('create', () => {
 
   it('answers 422 when neither name nor generateName is given', async () => {
     const status = await failure(core.createNamespacedConfigMap({ namespace, body: { data: {} } }));
-    expect(status).toMatchObject({ code: 422, reason: 'Invalid', message: 'ConfigMap "" is invalid: metadata.name: Required value: name or generateName is required' });
+    expect(status).toMatchObject({
+      code: 422,
+      reason: 'Invalid',
+      message: 'ConfigMap "" is invalid: metadata.name: Required value: name or generateName is required',
+    });
   });
 
   it('answers 400 when the body names another namespace', async () => {
-    const status = await failure(core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'elsewhere', namespace: 'default' } } }));
-    expect(status).toMatchObject({ code: 400, reason: 'BadRequest', message: 'the namespace of the provided object does not match the namespace sent on the request' });
+    const status = await failure(
+      core.createNamespacedConfigMap({
+        namespace,
+        body: { metadata: { name: 'elsewhere', namespace: 'default' } },
+      }),
+    );
+    expect(status).toMatchObject({
+      code: 400,
+      reason: 'BadRequest',
+      message: 'the namespace of the provided object does not match the namespace sent on the request',
+    });
   });
 });
 
 describe('get and update', () => {
   it('answers 404 NotFound for a missing object', async () => {
     const status = await failure(core.readNamespacedConfigMap({ name: 'missing', namespace }));
-    expect(status).toMatchObject({ code: 404, reason: 'NotFound', message: 'configmaps "missing" not found', details: { name: 'missing', kind: 'configmaps' } });
+    expect(status).toMatchObject({
+      code: 404,
+      reason: 'NotFound',
+      message: 'configmaps "missing" not found',
+      details: { name: 'missing', kind: 'configmaps' },
+    });
   });
 
   it('replaces the object and bumps resourceVersion', async () => {
-    const created = await core.createNamespacedConfigMap({ namespace, body: configMap('replaced', { a: '1' }) });
-    const updated = await core.replaceNamespacedConfigMap({ name: 'replaced', namespace, body: { ...created, data: { b: '2' } } });
+    const created = await core.createNamespacedConfigMap({
+      namespace,
+      body: configMap('replaced', { a: '1' }),
+    });
+    const updated = await core.replaceNamespacedConfigMap({
+      name: 'replaced',
+      namespace,
+      body: { ...created, data: { b: '2' } },
+    });
     expect(updated.data).toEqual({ b: '2' });
-    expect(Number(updated.metadata?.resourceVersion)).toBeGreaterThan(Number(created.metadata?.resourceVersion));
+    expect(Number(updated.metadata?.resourceVersion)).toBeGreaterThan(
+      Number(created.metadata?.resourceVersion),
+    );
     expect(updated.metadata?.uid).toBe(created.metadata?.uid);
   });
 
   it('answers 409 Conflict for a stale resourceVersion', async () => {
     const created = await core.createNamespacedConfigMap({ namespace, body: configMap('stale', { a: '1' }) });
-    await core.replaceNamespacedConfigMap({ name: 'stale', namespace, body: { ...created, data: { a: '2' } } });
-    const status = await failure(core.replaceNamespacedConfigMap({ name: 'stale', namespace, body: { ...created, data: { a: '3' } } }));
+    await core.replaceNamespacedConfigMap({
+      name: 'stale',
+      namespace,
+      body: { ...created, data: { a: '2' } },
+    });
+    const status = await failure(
+      core.replaceNamespacedConfigMap({ name: 'stale', namespace, body: { ...created, data: { a: '3' } } }),
+    );
     expect(status).toMatchObject({
       code: 409,
       reason: 'Conflict',
-      message: 'Operation cannot be fulfilled on configmaps "stale": the object has been modified; please apply your changes to the latest version and try again',
+      message:
+        'Operation cannot be fulfilled on configmaps "stale": the object has been modified; please apply your changes to the latest version and try again',
     });
   });
 
   it('keeps resourceVersion for an update that changes nothing', async () => {
-    const created = await core.createNamespacedConfigMap({ namespace, body: configMap('unchanged', { a: '1' }) });
+    const created = await core.createNamespacedConfigMap({
+      namespace,
+      body: configMap('unchanged', { a: '1' }),
+    });
     const updated = await core.replaceNamespacedConfigMap({ name: 'unchanged', namespace, body: created });
     expect(updated.metadata?.resourceVersion).toBe(created.metadata?.resourceVersion);
   });
 
   it('answers 400 when the body names another object than the URL', async () => {
     await core.createNamespacedConfigMap({ namespace, body: configMap('url-name') });
-    const status = await failure(core.replaceNamespacedConfigMap({ name: 'url-name', namespace, body: configMap('body-name') }));
-    expect(status).toMatchObject({ code: 400, reason: 'BadRequest', message: 'the name of the object (body-name) does not match the name on the URL (url-name)' });
+    const status = await failure(
+      core.replaceNamespacedConfigMap({ name: 'url-name', namespace, body: configMap('body-name') }),
+    );
+    expect(status).toMatchObject({
+      code: 400,
+      reason: 'BadRequest',
+      message: 'the name of the object (body-name) does not match the name on the URL (url-name)',
+    });
   });
 });
 
@@ -114,11 +180,16 @@ describe('list', () => {
       ['gamma', { tier: 'db' }],
       ['delta', {}],
     ];
-    for (const [name, labels] of labelled) await core.createNamespacedConfigMap({ namespace: listNamespace, body: configMap(name, {}, labels) });
+    for (const [name, labels] of labelled)
+      await core.createNamespacedConfigMap({ namespace: listNamespace, body: configMap(name, {}, labels) });
   });
 
   async function names(labelSelector?: string, fieldSelector?: string): Promise<string[]> {
-    const list = await core.listNamespacedConfigMap({ namespace: listNamespace, labelSelector, fieldSelector });
+    const list = await core.listNamespacedConfigMap({
+      namespace: listNamespace,
+      labelSelector,
+      fieldSelector,
+    });
     return list.items.map((item) => item.metadata?.name ?? '').filter((name) => name !== 'kube-root-ca.crt');
   }
 
@@ -147,15 +218,27 @@ describe('list', () => {
   });
 
   it('filters by fieldSelector metadata.namespace across namespaces', async () => {
-    const list = await core.listConfigMapForAllNamespaces({ fieldSelector: `metadata.namespace=${listNamespace}`, labelSelector: 'tier' });
+    const list = await core.listConfigMapForAllNamespaces({
+      fieldSelector: `metadata.namespace=${listNamespace}`,
+      labelSelector: 'tier',
+    });
     expect(list.items.map((item) => item.metadata?.name)).toEqual(['alpha', 'beta', 'gamma']);
   });
 
   it('pages with limit and continue', async () => {
-    const first = await core.listNamespacedConfigMap({ namespace: listNamespace, limit: 2, labelSelector: 'tier' });
+    const first = await core.listNamespacedConfigMap({
+      namespace: listNamespace,
+      limit: 2,
+      labelSelector: 'tier',
+    });
     expect(first.items.map((item) => item.metadata?.name)).toEqual(['alpha', 'beta']);
     expect(first.metadata?._continue).toEqual(expect.any(String));
-    const second = await core.listNamespacedConfigMap({ namespace: listNamespace, limit: 2, labelSelector: 'tier', _continue: first.metadata?._continue });
+    const second = await core.listNamespacedConfigMap({
+      namespace: listNamespace,
+      limit: 2,
+      labelSelector: 'tier',
+      _continue: first.metadata?._continue,
+    });
     expect(second.items.map((item) => item.metadata?.name)).toEqual(['gamma']);
     expect(second.metadata?._continue).toBeUndefined();
   });
@@ -164,7 +247,11 @@ describe('list', () => {
 describe('patch', () => {
   it('applies a JSON patch', async () => {
     await core.createNamespacedConfigMap({ namespace, body: configMap('json-patched', { a: '1' }) });
-    const patched = await core.patchNamespacedConfigMap({ name: 'json-patched', namespace, body: [{ op: 'add', path: '/data/b', value: '2' }] });
+    const patched = await core.patchNamespacedConfigMap({
+      name: 'json-patched',
+      namespace,
+      body: [{ op: 'add', path: '/data/b', value: '2' }],
+    });
     expect(patched.data).toEqual({ a: '1', b: '2' });
   });
 
@@ -179,16 +266,29 @@ describe('patch', () => {
 
   it('applies a strategic merge patch to a built-in type', async () => {
     await core.createNamespacedConfigMap({ namespace, body: configMap('smp', { a: '1' }) });
-    const patched = await core.patchNamespacedConfigMap({ name: 'smp', namespace, body: { data: { b: '2' } } }, setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch));
+    const patched = await core.patchNamespacedConfigMap(
+      { name: 'smp', namespace, body: { data: { b: '2' } } },
+      setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch),
+    );
     expect(patched.data).toEqual({ a: '1', b: '2' });
   });
 
   it('answers 409 for a merge patch carrying a stale resourceVersion', async () => {
-    const created = await core.createNamespacedConfigMap({ namespace, body: configMap('patch-stale', { a: '1' }) });
-    await core.patchNamespacedConfigMap({ name: 'patch-stale', namespace, body: { data: { a: '2' } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    const created = await core.createNamespacedConfigMap({
+      namespace,
+      body: configMap('patch-stale', { a: '1' }),
+    });
+    await core.patchNamespacedConfigMap(
+      { name: 'patch-stale', namespace, body: { data: { a: '2' } } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
     const status = await failure(
       core.patchNamespacedConfigMap(
-        { name: 'patch-stale', namespace, body: { metadata: { resourceVersion: created.metadata?.resourceVersion }, data: { a: '3' } } },
+        {
+          name: 'patch-stale',
+          namespace,
+          body: { metadata: { resourceVersion: created.metadata?.resourceVersion }, data: { a: '3' } },
+        },
         setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
       ),
     );
@@ -197,7 +297,12 @@ describe('patch', () => {
 
   it('answers 415 for an unknown patch content type', async () => {
     await core.createNamespacedConfigMap({ namespace, body: configMap('unknown-patch') });
-    const reply = await rawRequest(target, 'PATCH', `/api/v1/namespaces/${namespace}/configmaps/unknown-patch`, { contentType: 'application/x-unknown', text: '{}' });
+    const reply = await rawRequest(
+      target,
+      'PATCH',
+      `/api/v1/namespaces/${namespace}/configmaps/unknown-patch`,
+      { contentType: 'application/x-unknown', text: '{}' },
+    );
     expect(reply.status).toBe(415);
     expect(reply.json).toMatchObject({ kind: 'Status', code: 415, reason: 'UnsupportedMediaType' });
   });
@@ -207,18 +312,33 @@ describe('delete', () => {
   it('deletes and answers a Success Status', async () => {
     const created = await core.createNamespacedConfigMap({ namespace, body: configMap('deleted') });
     const status = await core.deleteNamespacedConfigMap({ name: 'deleted', namespace });
-    expect(status).toMatchObject({ kind: 'Status', status: 'Success', details: { name: 'deleted', kind: 'configmaps', uid: created.metadata?.uid } });
+    expect(status).toMatchObject({
+      kind: 'Status',
+      status: 'Success',
+      details: { name: 'deleted', kind: 'configmaps', uid: created.metadata?.uid },
+    });
     expect((await failure(core.readNamespacedConfigMap({ name: 'deleted', namespace }))).code).toBe(404);
   });
 
   it('answers 404 for a missing object', async () => {
-    expect(await failure(core.deleteNamespacedConfigMap({ name: 'never-there', namespace }))).toMatchObject({ code: 404, reason: 'NotFound' });
+    expect(await failure(core.deleteNamespacedConfigMap({ name: 'never-there', namespace }))).toMatchObject({
+      code: 404,
+      reason: 'NotFound',
+    });
   });
 
   it('answers 409 when a uid precondition does not hold', async () => {
     await core.createNamespacedConfigMap({ namespace, body: configMap('precondition') });
-    const status = await failure(core.deleteNamespacedConfigMap({ name: 'precondition', namespace, body: { preconditions: { uid: 'other-uid' } } }));
+    const status = await failure(
+      core.deleteNamespacedConfigMap({
+        name: 'precondition',
+        namespace,
+        body: { preconditions: { uid: 'other-uid' } },
+      }),
+    );
     expect(status.code).toBe(409);
-    expect(status.message).toMatch(/^Operation cannot be fulfilled on configmaps "precondition": Precondition failed: UID in precondition: other-uid, UID in object meta: /);
+    expect(status.message).toMatch(
+      /^Operation cannot be fulfilled on configmaps "precondition": Precondition failed: UID in precondition: other-uid, UID in object meta: /,
+    );
   });
 });

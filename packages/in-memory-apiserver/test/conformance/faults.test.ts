@@ -1,4 +1,10 @@
-import { AppsV1Api, CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import {
+  AppsV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  PatchStrategy,
+  setHeaderOptions,
+} from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connect, failure, freshNamespace, inMemoryOnly, type Target } from './harness.ts';
 
@@ -18,22 +24,52 @@ describe('fault injection', () => {
   it('fails the next N matching requests with the chosen code', async (context) => {
     const server = inMemoryOnly(target, context, 'fault injection');
     server.faults.failNext({ verb: 'create', resource: 'configmaps' }, { code: 503, count: 2 });
-    const first = await failure(core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'flaky' } } }));
-    expect(first).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'injected fault: ServiceUnavailable', reason: 'ServiceUnavailable', code: 503 });
-    expect((await failure(core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'flaky' } } }))).code).toBe(503);
-    const created = await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'flaky' } } });
+    const first = await failure(
+      core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'flaky' } } }),
+    );
+    expect(first).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'injected fault: ServiceUnavailable',
+      reason: 'ServiceUnavailable',
+      code: 503,
+    });
+    expect(
+      (await failure(core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'flaky' } } })))
+        .code,
+    ).toBe(503);
+    const created = await core.createNamespacedConfigMap({
+      namespace,
+      body: { metadata: { name: 'flaky' } },
+    });
     expect(created.metadata?.name).toBe('flaky');
   });
 
   it('matches faults by subresource', async (context) => {
     const server = inMemoryOnly(target, context, 'fault injection');
     const apps = target.kubeConfig.makeApiClient(AppsV1Api);
-    server.faults.failNext({ resource: 'deployments', subresource: 'status' }, { code: 500, message: 'status write failed' });
+    server.faults.failNext(
+      { resource: 'deployments', subresource: 'status' },
+      { code: 500, message: 'status write failed' },
+    );
     await apps.createNamespacedDeployment({
       namespace,
-      body: { metadata: { name: 'faulty' }, spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } } },
+      body: {
+        metadata: { name: 'faulty' },
+        spec: {
+          selector: { matchLabels: { a: 'b' } },
+          template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+        },
+      },
     });
-    const status = await failure(apps.patchNamespacedDeploymentStatus({ name: 'faulty', namespace, body: { status: {} } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch)));
+    const status = await failure(
+      apps.patchNamespacedDeploymentStatus(
+        { name: 'faulty', namespace, body: { status: {} } },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      ),
+    );
     expect(status).toMatchObject({ code: 500, reason: 'InternalError', message: 'status write failed' });
   });
 
@@ -42,13 +78,25 @@ describe('fault injection', () => {
     await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'stormy' } } });
     server.faults.conflictStorm({ resource: 'configmaps', name: 'stormy' }, 2);
     const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
-    const patch = () => core.patchNamespacedConfigMap({ name: 'stormy', namespace, body: { data: { a: '1' } } }, merge);
+    const patch = () =>
+      core.patchNamespacedConfigMap({ name: 'stormy', namespace, body: { data: { a: '1' } } }, merge);
     expect(await failure(patch())).toMatchObject({
       code: 409,
       reason: 'Conflict',
-      message: 'Operation cannot be fulfilled on configmaps "stormy": the object has been modified; please apply your changes to the latest version and try again',
+      message:
+        'Operation cannot be fulfilled on configmaps "stormy": the object has been modified; please apply your changes to the latest version and try again',
     });
-    expect((await failure(core.replaceNamespacedConfigMap({ name: 'stormy', namespace, body: { metadata: { name: 'stormy' } } }))).code).toBe(409);
+    expect(
+      (
+        await failure(
+          core.replaceNamespacedConfigMap({
+            name: 'stormy',
+            namespace,
+            body: { metadata: { name: 'stormy' } },
+          }),
+        )
+      ).code,
+    ).toBe(409);
     expect((await patch()).data).toEqual({ a: '1' });
   });
 
@@ -66,8 +114,19 @@ describe('request log', () => {
     const server = inMemoryOnly(target, context, 'the request log');
     const custom = target.kubeConfig.makeApiClient(CustomObjectsApi);
     server.requestLog.clear();
-    await core.patchNamespaceStatus({ name: namespace, body: { status: { phase: 'Active' } }, fieldManager: 'me' }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
-    await failure(custom.getNamespacedCustomObject({ group: 'nothing.example.com', version: 'v1', namespace, plural: 'things', name: 'x' }));
+    await core.patchNamespaceStatus(
+      { name: namespace, body: { status: { phase: 'Active' } }, fieldManager: 'me' },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+    await failure(
+      custom.getNamespacedCustomObject({
+        group: 'nothing.example.com',
+        version: 'v1',
+        namespace,
+        plural: 'things',
+        name: 'x',
+      }),
+    );
     expect(server.requestLog.entries()).toEqual([
       {
         method: 'PATCH',
@@ -77,7 +136,14 @@ describe('request log', () => {
         body: { status: { phase: 'Active' } },
         code: 200,
       },
-      { method: 'GET', path: `/apis/nothing.example.com/v1/namespaces/${namespace}/things/x`, query: {}, contentType: undefined, body: undefined, code: 404 },
+      {
+        method: 'GET',
+        path: `/apis/nothing.example.com/v1/namespaces/${namespace}/things/x`,
+        query: {},
+        contentType: undefined,
+        body: undefined,
+        code: 404,
+      },
     ]);
     server.requestLog.clear();
     expect(server.requestLog.entries()).toEqual([]);

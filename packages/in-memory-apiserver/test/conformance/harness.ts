@@ -27,7 +27,11 @@ export async function connect(options: ApiServerOptions = {}): Promise<Target> {
 }
 
 /** The in-memory server, or a skip (with the reason printed) when running against a real cluster. */
-export function inMemoryOnly(target: Target, context: { skip(note?: string): void }, reason: string): InMemoryApiServer {
+export function inMemoryOnly(
+  target: Target,
+  context: { skip(note?: string): void },
+  reason: string,
+): InMemoryApiServer {
   if (target.server === undefined) {
     console.log(`skipped against a real cluster: ${reason}`);
     context.skip(reason);
@@ -48,7 +52,12 @@ export async function freshNamespace(target: Target, prefix = 'conf'): Promise<s
 }
 
 /** The Status object of a failed client call. */
-export function statusOf(error: unknown): { code: number; reason: string; message: string; details?: Record<string, unknown> } {
+export function statusOf(error: unknown): {
+  code: number;
+  reason: string;
+  message: string;
+  details?: Record<string, unknown>;
+} {
   if (!(error instanceof ApiException)) throw error;
   const body = typeof error.body === 'string' ? JSON.parse(error.body) : error.body;
   return body;
@@ -64,7 +73,10 @@ export async function failure(call: Promise<unknown>): Promise<ReturnType<typeof
 }
 
 /** Polls until `probe` returns a value other than undefined (or times out). */
-export async function eventually<T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 5000): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 5000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -75,12 +87,25 @@ export async function eventually<T>(probe: () => Promise<T | undefined> | T | un
 }
 
 /** Raw HTTP against the target, for what the typed clients do not expose. */
-export async function rawRequest(target: Target, method: string, path: string, body?: { contentType: string; text: string }): Promise<{ status: number; json: unknown }> {
+export async function rawRequest(
+  target: Target,
+  method: string,
+  path: string,
+  body?: { contentType: string; text: string },
+): Promise<{ status: number; json: unknown }> {
   const cluster = target.kubeConfig.getCurrentCluster();
   if (!cluster) throw new Error('no current cluster');
   const init: RequestInit = await target.kubeConfig.applyToFetchOptions({});
-  const headers = { ...(init.headers as Record<string, string> | undefined), ...(body ? { 'Content-Type': body.contentType } : {}) };
-  const response = await fetch(cluster.server + path, { ...init, method, headers, ...(body ? { body: body.text } : {}) });
+  const headers = {
+    ...(init.headers as Record<string, string> | undefined),
+    ...(body ? { 'Content-Type': body.contentType } : {}),
+  };
+  const response = await fetch(cluster.server + path, {
+    ...init,
+    method,
+    headers,
+    ...(body ? { body: body.text } : {}),
+  });
   const text = await response.text();
   let json: unknown = text;
   try {

@@ -23,7 +23,12 @@ describe('lifecycle and kubeconfig', () => {
     expect(performance.now() - started).toBeLessThan(1000);
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     let ended = false;
-    await new Watch(server.kubeConfig()).watch('/api/v1/configmaps', {}, () => {}, () => (ended = true));
+    await new Watch(server.kubeConfig()).watch(
+      '/api/v1/configmaps',
+      {},
+      () => {},
+      () => (ended = true),
+    );
     const stopping = performance.now();
     await server.stop();
     expect(performance.now() - stopping).toBeLessThan(1000);
@@ -64,12 +69,22 @@ describe('lifecycle and kubeconfig', () => {
       const loaded = new KubeConfig();
       loaded.loadFromFile(file);
       const namespaces = await loaded.makeApiClient(CoreV1Api).listNamespace();
-      expect(namespaces.items.map((item) => item.metadata?.name)).toEqual(expect.arrayContaining(['default', 'kube-public', 'kube-system']));
+      expect(namespaces.items.map((item) => item.metadata?.name)).toEqual(
+        expect.arrayContaining(['default', 'kube-public', 'kube-system']),
+      );
       if (!existsSync('/usr/bin/kubectl') && !existsSync('/usr/local/bin/kubectl')) {
         console.log('kubectl not installed: kubectl acceptance not checked');
         return;
       }
-      const { stdout } = await promisify(execFile)('kubectl', ['--kubeconfig', file, 'get', 'namespace', 'kube-system', '-o', 'jsonpath={.metadata.name}']);
+      const { stdout } = await promisify(execFile)('kubectl', [
+        '--kubeconfig',
+        file,
+        'get',
+        'namespace',
+        'kube-system',
+        '-o',
+        'jsonpath={.metadata.name}',
+      ]);
       expect(stdout).toBe('kube-system');
     } finally {
       await rm(directory, { recursive: true });
@@ -87,7 +102,11 @@ describe('discovery', () => {
   it('serves /api and /api/v1 with the core resources', async () => {
     const api = (await rawRequest(target, 'GET', '/api')).json as { kind: string; versions: string[] };
     expect(api).toMatchObject({ kind: 'APIVersions', versions: ['v1'] });
-    const v1 = (await rawRequest(target, 'GET', '/api/v1')).json as { kind: string; groupVersion: string; resources: { name: string }[] };
+    const v1 = (await rawRequest(target, 'GET', '/api/v1')).json as {
+      kind: string;
+      groupVersion: string;
+      resources: { name: string }[];
+    };
     expect(v1).toMatchObject({ kind: 'APIResourceList', groupVersion: 'v1' });
     expect(v1.resources.find((resource) => resource.name === 'configmaps')).toEqual({
       name: 'configmaps',
@@ -97,33 +116,81 @@ describe('discovery', () => {
       verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
       shortNames: ['cm'],
     });
-    expect(v1.resources.find((resource) => resource.name === 'namespaces')).toMatchObject({ namespaced: false, kind: 'Namespace' });
+    expect(v1.resources.find((resource) => resource.name === 'namespaces')).toMatchObject({
+      namespaced: false,
+      kind: 'Namespace',
+    });
     expect(v1.resources.map((resource) => resource.name)).toEqual(
-      expect.arrayContaining(['namespaces', 'namespaces/status', 'configmaps', 'secrets', 'services', 'services/status', 'serviceaccounts', 'events']),
+      expect.arrayContaining([
+        'namespaces',
+        'namespaces/status',
+        'configmaps',
+        'secrets',
+        'services',
+        'services/status',
+        'serviceaccounts',
+        'events',
+      ]),
     );
   });
 
   it('serves /apis with the built-in groups and /apis/apps/v1', async () => {
-    const apis = (await rawRequest(target, 'GET', '/apis')).json as { kind: string; groups: { name: string }[] };
+    const apis = (await rawRequest(target, 'GET', '/apis')).json as {
+      kind: string;
+      groups: { name: string }[];
+    };
     expect(apis.kind).toBe('APIGroupList');
     expect(apis.groups.map((group) => group.name)).toEqual(
-      expect.arrayContaining(['apps', 'events.k8s.io', 'coordination.k8s.io', 'apiextensions.k8s.io', 'rbac.authorization.k8s.io']),
+      expect.arrayContaining([
+        'apps',
+        'events.k8s.io',
+        'coordination.k8s.io',
+        'apiextensions.k8s.io',
+        'rbac.authorization.k8s.io',
+      ]),
     );
-    const appsV1 = (await rawRequest(target, 'GET', '/apis/apps/v1')).json as { resources: { name: string; namespaced: boolean }[] };
+    const appsV1 = (await rawRequest(target, 'GET', '/apis/apps/v1')).json as {
+      resources: { name: string; namespaced: boolean }[];
+    };
     expect(appsV1.resources.filter((resource) => resource.name.startsWith('deployments'))).toEqual([
-      expect.objectContaining({ name: 'deployments', namespaced: true, kind: 'Deployment', shortNames: ['deploy'] }),
-      expect.objectContaining({ name: 'deployments/status', namespaced: true, kind: 'Deployment', verbs: ['get', 'patch', 'update'] }),
+      expect.objectContaining({
+        name: 'deployments',
+        namespaced: true,
+        kind: 'Deployment',
+        shortNames: ['deploy'],
+      }),
+      expect.objectContaining({
+        name: 'deployments/status',
+        namespaced: true,
+        kind: 'Deployment',
+        verbs: ['get', 'patch', 'update'],
+      }),
     ]);
-    expect((await rawRequest(target, 'GET', '/apis/apps')).json).toMatchObject({ kind: 'APIGroup', name: 'apps', preferredVersion: { groupVersion: 'apps/v1', version: 'v1' } });
+    expect((await rawRequest(target, 'GET', '/apis/apps')).json).toMatchObject({
+      kind: 'APIGroup',
+      name: 'apps',
+      preferredVersion: { groupVersion: 'apps/v1', version: 'v1' },
+    });
   });
 
   it('answers 404 NotFound for unknown resources and 405 for verbs a path does not take', async () => {
     const unknown = await rawRequest(target, 'GET', '/apis/apps/v1/namespaces/default/widgets');
     expect(unknown).toEqual({
       status: 404,
-      json: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', code: 404 },
+      json: {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: 'the server could not find the requested resource',
+        reason: 'NotFound',
+        code: 404,
+      },
     });
-    const notAllowed = await rawRequest(target, 'PUT', '/api/v1/namespaces/default/configmaps', { contentType: 'application/json', text: '{}' });
+    const notAllowed = await rawRequest(target, 'PUT', '/api/v1/namespaces/default/configmaps', {
+      contentType: 'application/json',
+      text: '{}',
+    });
     expect(notAllowed.status).toBe(405);
     expect(notAllowed.json).toMatchObject({ kind: 'Status', reason: 'MethodNotAllowed', code: 405 });
   });

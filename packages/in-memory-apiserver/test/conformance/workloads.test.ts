@@ -1,4 +1,13 @@
-import { ApiextensionsV1Api, AppsV1Api, CoordinationV1Api, CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, type V1Deployment } from '@kubernetes/client-node';
+import {
+  ApiextensionsV1Api,
+  AppsV1Api,
+  CoordinationV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  PatchStrategy,
+  setHeaderOptions,
+  type V1Deployment,
+} from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, eventually, freshNamespace, inMemoryOnly, type Target } from './harness.ts';
 
@@ -15,13 +24,22 @@ beforeAll(async () => {
 });
 afterAll(() => target.stop());
 
-function deployment(name: string, replicas: number, env: { name: string; value: string }[] = []): V1Deployment {
+function deployment(
+  name: string,
+  replicas: number,
+  env: { name: string; value: string }[] = [],
+): V1Deployment {
   return {
     metadata: { name },
     spec: {
       replicas,
       selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'main', image: 'example.com/app:1.0', env, ports: [{ containerPort: 8080 }] }] } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: {
+          containers: [{ name: 'main', image: 'example.com/app:1.0', env, ports: [{ containerPort: 8080 }] }],
+        },
+      },
     },
   };
 }
@@ -30,7 +48,10 @@ describe('Deployments', () => {
   it('are defaulted like by the real API server', async () => {
     const created = await apps.createNamespacedDeployment({ namespace, body: deployment('defaulted', 2) });
     expect(created.metadata?.generation).toBe(1);
-    expect(created.spec?.strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } });
+    expect(created.spec?.strategy).toEqual({
+      type: 'RollingUpdate',
+      rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' },
+    });
     expect(created.spec?.revisionHistoryLimit).toBe(10);
     expect(created.spec?.progressDeadlineSeconds).toBe(600);
     const container = created.spec?.template.spec?.containers[0];
@@ -47,11 +68,27 @@ describe('Deployments', () => {
       const current = await apps.readNamespacedDeployment({ name: 'healthy', namespace });
       return current.status?.observedGeneration === 1 ? current : undefined;
     });
-    expect(ready.status).toMatchObject({ observedGeneration: 1, replicas: 3, updatedReplicas: 3, readyReplicas: 3, availableReplicas: 3 });
+    expect(ready.status).toMatchObject({
+      observedGeneration: 1,
+      replicas: 3,
+      updatedReplicas: 3,
+      readyReplicas: 3,
+      availableReplicas: 3,
+    });
     const available = ready.status?.conditions?.find((condition) => condition.type === 'Available');
-    expect(available).toMatchObject({ status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' });
-    expect(ready.status?.conditions?.find((condition) => condition.type === 'Progressing')).toMatchObject({ status: 'True', reason: 'NewReplicaSetAvailable' });
-    await apps.patchNamespacedDeployment({ name: 'healthy', namespace, body: { spec: { replicas: 5 } } }, setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch));
+    expect(available).toMatchObject({
+      status: 'True',
+      reason: 'MinimumReplicasAvailable',
+      message: 'Deployment has minimum availability.',
+    });
+    expect(ready.status?.conditions?.find((condition) => condition.type === 'Progressing')).toMatchObject({
+      status: 'True',
+      reason: 'NewReplicaSetAvailable',
+    });
+    await apps.patchNamespacedDeployment(
+      { name: 'healthy', namespace, body: { spec: { replicas: 5 } } },
+      setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch),
+    );
     const scaled = await eventually(async () => {
       const current = await apps.readNamespacedDeployment({ name: 'healthy', namespace });
       return current.status?.observedGeneration === 2 ? current : undefined;
@@ -60,9 +97,35 @@ describe('Deployments', () => {
   });
 
   it('merge containers and env by name with a strategic merge patch', async () => {
-    await apps.createNamespacedDeployment({ namespace, body: deployment('smp', 1, [{ name: 'A', value: '1' }, { name: 'B', value: '2' }]) });
+    await apps.createNamespacedDeployment({
+      namespace,
+      body: deployment('smp', 1, [
+        { name: 'A', value: '1' },
+        { name: 'B', value: '2' },
+      ]),
+    });
     const patched = await apps.patchNamespacedDeployment(
-      { name: 'smp', namespace, body: { spec: { template: { spec: { containers: [{ name: 'main', env: [{ name: 'B', value: 'two' }, { name: 'C', value: '3' }] }] } } } } },
+      {
+        name: 'smp',
+        namespace,
+        body: {
+          spec: {
+            template: {
+              spec: {
+                containers: [
+                  {
+                    name: 'main',
+                    env: [
+                      { name: 'B', value: 'two' },
+                      { name: 'C', value: '3' },
+                    ],
+                  },
+                ],
+              },
+            },
+          },
+        },
+      },
       setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch),
     );
     const container = patched.spec?.template.spec?.containers[0];
@@ -83,13 +146,40 @@ describe('Deployments', () => {
       metadata: { name: 'applied', namespace, labels },
       spec: {
         selector: { matchLabels: { app: 'applied' } },
-        template: { metadata: { labels: { app: 'applied' } }, spec: { containers: [{ name: 'main', image: 'example.com/app:1.0', env }] } },
+        template: {
+          metadata: { labels: { app: 'applied' } },
+          spec: { containers: [{ name: 'main', image: 'example.com/app:1.0', env }] },
+        },
       },
     });
-    const created = await apps.patchNamespacedDeployment({ name: 'applied', namespace, fieldManager: 'scoby', force: true, body: applied([{ name: 'A', value: '1' }, { name: 'B', value: '2' }], { one: '1', two: '2' }) }, apply);
+    const created = await apps.patchNamespacedDeployment(
+      {
+        name: 'applied',
+        namespace,
+        fieldManager: 'scoby',
+        force: true,
+        body: applied(
+          [
+            { name: 'A', value: '1' },
+            { name: 'B', value: '2' },
+          ],
+          { one: '1', two: '2' },
+        ),
+      },
+      apply,
+    );
     expect(created.metadata?.labels).toEqual({ one: '1', two: '2' });
     await core.readNamespace({ name: namespace });
-    const reapplied = await apps.patchNamespacedDeployment({ name: 'applied', namespace, fieldManager: 'scoby', force: true, body: applied([{ name: 'A', value: '1' }], { one: '1' }) }, apply);
+    const reapplied = await apps.patchNamespacedDeployment(
+      {
+        name: 'applied',
+        namespace,
+        fieldManager: 'scoby',
+        force: true,
+        body: applied([{ name: 'A', value: '1' }], { one: '1' }),
+      },
+      apply,
+    );
     expect(reapplied.metadata?.labels).toEqual({ one: '1' });
     expect(reapplied.spec?.template.spec?.containers[0]?.env).toEqual([{ name: 'A', value: '1' }]);
     expect(reapplied.spec?.replicas).toBe(1);
@@ -101,19 +191,39 @@ describe('StatefulSets', () => {
     inMemoryOnly(target, context, 'needs the simulated statefulset controller');
     await apps.createNamespacedStatefulSet({
       namespace,
-      body: { metadata: { name: 'sts' }, spec: { serviceName: 'sts', replicas: 2, selector: { matchLabels: { app: 'sts' } }, template: { metadata: { labels: { app: 'sts' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } } },
+      body: {
+        metadata: { name: 'sts' },
+        spec: {
+          serviceName: 'sts',
+          replicas: 2,
+          selector: { matchLabels: { app: 'sts' } },
+          template: {
+            metadata: { labels: { app: 'sts' } },
+            spec: { containers: [{ name: 'c', image: 'busybox' }] },
+          },
+        },
+      },
     });
     const ready = await eventually(async () => {
       const current = await apps.readNamespacedStatefulSet({ name: 'sts', namespace });
       return current.status?.observedGeneration === 1 ? current : undefined;
     });
-    expect(ready.status).toMatchObject({ replicas: 2, readyReplicas: 2, currentReplicas: 2, updatedReplicas: 2, availableReplicas: 2 });
+    expect(ready.status).toMatchObject({
+      replicas: 2,
+      readyReplicas: 2,
+      currentReplicas: 2,
+      updatedReplicas: 2,
+      availableReplicas: 2,
+    });
   });
 });
 
 describe('Services', () => {
   it('get a cluster IP from 10.96.0.0/12 and defaulted ports', async () => {
-    const created = await core.createNamespacedService({ namespace, body: { metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } } });
+    const created = await core.createNamespacedService({
+      namespace,
+      body: { metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } },
+    });
     expect(created.spec?.clusterIP).toMatch(/^10\.(9[6-9]|10[0-9]|11[01])\.\d+\.\d+$/);
     expect(created.spec?.clusterIPs).toEqual([created.spec?.clusterIP]);
     expect(created.spec?.type).toBe('ClusterIP');
@@ -121,15 +231,28 @@ describe('Services', () => {
   });
 
   it('keep their cluster IP across an update that omits it', async () => {
-    const created = await core.createNamespacedService({ namespace, body: { metadata: { name: 'kept' }, spec: { ports: [{ port: 80 }] } } });
-    const replaced = await core.replaceNamespacedService({ name: 'kept', namespace, body: { metadata: { name: 'kept', resourceVersion: created.metadata?.resourceVersion }, spec: { ports: [{ port: 81 }] } } });
+    const created = await core.createNamespacedService({
+      namespace,
+      body: { metadata: { name: 'kept' }, spec: { ports: [{ port: 80 }] } },
+    });
+    const replaced = await core.replaceNamespacedService({
+      name: 'kept',
+      namespace,
+      body: {
+        metadata: { name: 'kept', resourceVersion: created.metadata?.resourceVersion },
+        spec: { ports: [{ port: 81 }] },
+      },
+    });
     expect(replaced.spec?.clusterIP).toBe(created.spec?.clusterIP);
   });
 });
 
 describe('Secrets, Leases and RBAC objects', () => {
   it('turns Secret stringData into base64 data', async () => {
-    const created = await core.createNamespacedSecret({ namespace, body: { metadata: { name: 'secret' }, stringData: { token: 'abc' } } });
+    const created = await core.createNamespacedSecret({
+      namespace,
+      body: { metadata: { name: 'secret' }, stringData: { token: 'abc' } },
+    });
     expect(created.data).toEqual({ token: 'YWJj' });
     expect(created.stringData).toBeUndefined();
     expect(created.type).toBe('Opaque');
@@ -137,7 +260,10 @@ describe('Secrets, Leases and RBAC objects', () => {
 
   it('stores Leases', async () => {
     const coordination = target.kubeConfig.makeApiClient(CoordinationV1Api);
-    await coordination.createNamespacedLease({ namespace, body: { metadata: { name: 'leader' }, spec: { holderIdentity: 'me', leaseDurationSeconds: 15 } } });
+    await coordination.createNamespacedLease({
+      namespace,
+      body: { metadata: { name: 'leader' }, spec: { holderIdentity: 'me', leaseDurationSeconds: 15 } },
+    });
     const lease = await coordination.readNamespacedLease({ name: 'leader', namespace });
     expect(lease.spec?.holderIdentity).toBe('me');
   });
@@ -154,7 +280,15 @@ describe('Knative Services', () => {
           group: 'serving.knative.dev',
           scope: 'Namespaced',
           names: { plural: 'services', singular: 'service', kind: 'Service', shortNames: ['ksvc'] },
-          versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', x_kubernetes_preserve_unknown_fields: true } } }],
+          versions: [
+            {
+              name: 'v1',
+              served: true,
+              storage: true,
+              subresources: { status: {} },
+              schema: { openAPIV3Schema: { type: 'object', x_kubernetes_preserve_unknown_fields: true } },
+            },
+          ],
         },
       },
     });
@@ -164,13 +298,26 @@ describe('Knative Services', () => {
       version: 'v1',
       namespace,
       plural: 'services',
-      body: { apiVersion: 'serving.knative.dev/v1', kind: 'Service', metadata: { name: 'hello' }, spec: { template: { spec: { containers: [{ image: 'hello' }] } } } },
+      body: {
+        apiVersion: 'serving.knative.dev/v1',
+        kind: 'Service',
+        metadata: { name: 'hello' },
+        spec: { template: { spec: { containers: [{ image: 'hello' }] } } },
+      },
     });
     const ready = await eventually(async () => {
-      const current = await custom.getNamespacedCustomObject({ group: 'serving.knative.dev', version: 'v1', namespace, plural: 'services', name: 'hello' });
+      const current = await custom.getNamespacedCustomObject({
+        group: 'serving.knative.dev',
+        version: 'v1',
+        namespace,
+        plural: 'services',
+        name: 'hello',
+      });
       return current.status?.observedGeneration === 1 ? current : undefined;
     });
     expect(ready.status.address).toEqual({ url: `http://hello.${namespace}.svc.cluster.local` });
-    expect(ready.status.conditions.find((condition: { type: string }) => condition.type === 'Ready')).toMatchObject({ type: 'Ready', status: 'True' });
+    expect(
+      ready.status.conditions.find((condition: { type: string }) => condition.type === 'Ready'),
+    ).toMatchObject({ type: 'Ready', status: 'True' });
   });
 });

@@ -9,7 +9,15 @@ const live = {
     template: {
       spec: {
         containers: [
-          { name: 'app', image: 'v1', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }], resources: { limits: { cpu: '1' } } },
+          {
+            name: 'app',
+            image: 'v1',
+            env: [
+              { name: 'A', value: '1' },
+              { name: 'B', value: '2' },
+            ],
+            resources: { limits: { cpu: '1' } },
+          },
           { name: 'injected', image: 'sidecar' },
         ],
       },
@@ -47,23 +55,46 @@ describe('applyServerSideApply', () => {
     });
   });
 
-  it('removes a map the withdrawal leaves empty, and keeps one that still holds others\' fields', () => {
+  it("removes a map the withdrawal leaves empty, and keeps one that still holds others' fields", () => {
     const live = { spec: { a: { b: 1 }, c: 1, d: { mine: 1, theirs: 2 } } };
     const previous = { spec: { a: { b: 1 }, c: 1, d: { mine: 1 } } };
-    expect(applyServerSideApply(live, { spec: { c: 1 } }, previous)).toEqual({ spec: { c: 1, d: { theirs: 2 } } });
+    expect(applyServerSideApply(live, { spec: { c: 1 } }, previous)).toEqual({
+      spec: { c: 1, d: { theirs: 2 } },
+    });
   });
 
   it('drops an atomic list and scalars no longer applied', () => {
-    expect(applyServerSideApply({ spec: { args: ['a'], n: 1, keep: 2 } }, {}, { spec: { args: ['a'], n: 1 } })).toEqual({
+    expect(
+      applyServerSideApply({ spec: { args: ['a'], n: 1, keep: 2 } }, {}, { spec: { args: ['a'], n: 1 } }),
+    ).toEqual({
       spec: { keep: 2 },
     });
   });
 
   it('merges keyed lists by key and removes items no longer applied', () => {
     const previous = {
-      spec: { template: { spec: { containers: [{ name: 'app', image: 'v1', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }] }] } } },
+      spec: {
+        template: {
+          spec: {
+            containers: [
+              {
+                name: 'app',
+                image: 'v1',
+                env: [
+                  { name: 'A', value: '1' },
+                  { name: 'B', value: '2' },
+                ],
+              },
+            ],
+          },
+        },
+      },
     };
-    const applied = { spec: { template: { spec: { containers: [{ name: 'app', image: 'v2', env: [{ name: 'A', value: '1' }] }] } } } };
+    const applied = {
+      spec: {
+        template: { spec: { containers: [{ name: 'app', image: 'v2', env: [{ name: 'A', value: '1' }] }] } },
+      },
+    };
     expect(applyServerSideApply(live, applied, previous)).toEqual({
       ...live,
       spec: {
@@ -71,7 +102,12 @@ describe('applyServerSideApply', () => {
         template: {
           spec: {
             containers: [
-              { name: 'app', image: 'v2', env: [{ name: 'A', value: '1' }], resources: { limits: { cpu: '1' } } },
+              {
+                name: 'app',
+                image: 'v2',
+                env: [{ name: 'A', value: '1' }],
+                resources: { limits: { cpu: '1' } },
+              },
               { name: 'injected', image: 'sidecar' },
             ],
           },
@@ -81,19 +117,33 @@ describe('applyServerSideApply', () => {
   });
 
   it('removes a whole keyed item that is no longer applied', () => {
-    const withTwo = { spec: { template: { spec: { containers: [{ name: 'app' }, { name: 'extra', image: 'e' }] } } } };
+    const withTwo = {
+      spec: { template: { spec: { containers: [{ name: 'app' }, { name: 'extra', image: 'e' }] } } },
+    };
     const liveWithExtra = applyServerSideApply(live, withTwo, undefined);
-    const result = applyServerSideApply(liveWithExtra, { spec: { template: { spec: { containers: [{ name: 'app' }] } } } }, withTwo) as typeof live;
+    const result = applyServerSideApply(
+      liveWithExtra,
+      { spec: { template: { spec: { containers: [{ name: 'app' }] } } } },
+      withTwo,
+    ) as typeof live;
     expect(result.spec.template.spec.containers.map((c) => c.name)).toEqual(['app', 'injected']);
   });
 
   it('replaces lists without a merge key', () => {
-    const result = applyServerSideApply({ spec: { args: ['a', 'b'] } }, { spec: { args: ['c'] } }, { spec: { args: ['a', 'b'] } });
+    const result = applyServerSideApply(
+      { spec: { args: ['a', 'b'] } },
+      { spec: { args: ['c'] } },
+      { spec: { args: ['a', 'b'] } },
+    );
     expect(result).toEqual({ spec: { args: ['c'] } });
   });
 
   it('treats finalizers as a set shared with other managers', () => {
-    const result = applyServerSideApply(live, { metadata: { finalizers: ['new'] } }, { metadata: { finalizers: ['mine'] } });
+    const result = applyServerSideApply(
+      live,
+      { metadata: { finalizers: ['new'] } },
+      { metadata: { finalizers: ['mine'] } },
+    );
     expect((result as typeof live).metadata.finalizers).toEqual(['other', 'new']);
   });
 
@@ -102,12 +152,19 @@ describe('applyServerSideApply', () => {
   });
 
   it('creates from nothing', () => {
-    expect(applyServerSideApply(undefined, { kind: 'ConfigMap', data: { a: 'b' } }, undefined)).toEqual({ kind: 'ConfigMap', data: { a: 'b' } });
+    expect(applyServerSideApply(undefined, { kind: 'ConfigMap', data: { a: 'b' } }, undefined)).toEqual({
+      kind: 'ConfigMap',
+      data: { a: 'b' },
+    });
   });
 
   it('does not change its inputs', () => {
     const before = structuredClone(live);
-    applyServerSideApply(live, { spec: { template: { spec: { containers: [{ name: 'app', image: 'x' }] } } } }, undefined);
+    applyServerSideApply(
+      live,
+      { spec: { template: { spec: { containers: [{ name: 'app', image: 'x' }] } } } },
+      undefined,
+    );
     expect(live).toEqual(before);
   });
 });

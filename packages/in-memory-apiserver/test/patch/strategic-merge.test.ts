@@ -56,7 +56,10 @@ describe('applyStrategicMergePatch: maps', () => {
 
   it('$patch: delete removes a map', () => {
     const { labels: _labels, ...metadata } = deployment.metadata;
-    expect(patch({ metadata: { labels: { $patch: 'delete' } } })).toEqual({ ok: true, value: { ...deployment, metadata } });
+    expect(patch({ metadata: { labels: { $patch: 'delete' } } })).toEqual({
+      ok: true,
+      value: { ...deployment, metadata },
+    });
   });
 
   it('$patch: merge is the default behaviour', () => {
@@ -90,7 +93,9 @@ describe('applyStrategicMergePatch: maps', () => {
 
 describe('applyStrategicMergePatch: lists with merge keys', () => {
   it('merges containers by name, keeping unmentioned containers and fields', () => {
-    const result = patch({ spec: { template: { spec: { containers: [{ name: 'main', image: 'nginx:2' }] } } } });
+    const result = patch({
+      spec: { template: { spec: { containers: [{ name: 'main', image: 'nginx:2' }] } } },
+    });
     expect(podSpec(result)?.containers).toEqual([
       { ...deployment.spec.template.spec.containers[0], image: 'nginx:2' },
       { name: 'sidecar', image: 'envoy' },
@@ -98,7 +103,9 @@ describe('applyStrategicMergePatch: lists with merge keys', () => {
   });
 
   it('appends items with a new key', () => {
-    const result = patch({ spec: { template: { spec: { containers: [{ name: 'third', image: 'busybox' }] } } } });
+    const result = patch({
+      spec: { template: { spec: { containers: [{ name: 'third', image: 'busybox' }] } } },
+    });
     expect(podSpec(result)?.containers.map((c) => c.name)).toEqual(['main', 'sidecar', 'third']);
   });
 
@@ -110,8 +117,14 @@ describe('applyStrategicMergePatch: lists with merge keys', () => {
             containers: [
               {
                 name: 'main',
-                env: [{ name: 'B', value: 'two' }, { name: 'C', value: '3' }],
-                volumeMounts: [{ mountPath: '/data', readOnly: true }, { mountPath: '/cache', name: 'cache' }],
+                env: [
+                  { name: 'B', value: 'two' },
+                  { name: 'C', value: '3' },
+                ],
+                volumeMounts: [
+                  { mountPath: '/data', readOnly: true },
+                  { mountPath: '/cache', name: 'cache' },
+                ],
                 ports: [{ containerPort: 80, protocol: 'TCP' }, { containerPort: 443 }],
               },
             ],
@@ -129,7 +142,10 @@ describe('applyStrategicMergePatch: lists with merge keys', () => {
       { mountPath: '/data', name: 'data', readOnly: true },
       { mountPath: '/cache', name: 'cache' },
     ]);
-    expect(main?.ports).toEqual([{ containerPort: 80, name: 'http', protocol: 'TCP' }, { containerPort: 443 }]);
+    expect(main?.ports).toEqual([
+      { containerPort: 80, name: 'http', protocol: 'TCP' },
+      { containerPort: 443 },
+    ]);
   });
 
   it('replaces lists without a merge key (args)', () => {
@@ -140,12 +156,27 @@ describe('applyStrategicMergePatch: lists with merge keys', () => {
   it('merges volumes and imagePullSecrets by name, conditions by type, ownerReferences by uid', () => {
     const result = applyStrategicMergePatch(deployment, {
       metadata: { ownerReferences: [{ uid: 'u2', name: 'o2' }] },
-      spec: { template: { spec: { volumes: [{ name: 'cache', emptyDir: {} }], imagePullSecrets: [{ name: 'other' }] } } },
-      status: { conditions: [{ type: 'Available', status: 'False' }, { type: 'Progressing', status: 'True' }] },
+      spec: {
+        template: {
+          spec: { volumes: [{ name: 'cache', emptyDir: {} }], imagePullSecrets: [{ name: 'other' }] },
+        },
+      },
+      status: {
+        conditions: [
+          { type: 'Available', status: 'False' },
+          { type: 'Progressing', status: 'True' },
+        ],
+      },
     });
     const value = result.ok ? (result.value as typeof deployment) : undefined;
-    expect(value?.metadata.ownerReferences).toEqual([{ uid: 'u1', name: 'o1' }, { uid: 'u2', name: 'o2' }]);
-    expect(value?.spec.template.spec.volumes).toEqual([{ name: 'data', emptyDir: {} }, { name: 'cache', emptyDir: {} }]);
+    expect(value?.metadata.ownerReferences).toEqual([
+      { uid: 'u1', name: 'o1' },
+      { uid: 'u2', name: 'o2' },
+    ]);
+    expect(value?.spec.template.spec.volumes).toEqual([
+      { name: 'data', emptyDir: {} },
+      { name: 'cache', emptyDir: {} },
+    ]);
     expect(value?.spec.template.spec.imagePullSecrets).toEqual([{ name: 'reg' }, { name: 'other' }]);
     expect(value?.status.conditions).toEqual([
       { type: 'Available', status: 'False' },
@@ -154,12 +185,16 @@ describe('applyStrategicMergePatch: lists with merge keys', () => {
   });
 
   it('$patch: delete removes the item with that key', () => {
-    const result = patch({ spec: { template: { spec: { containers: [{ name: 'sidecar', $patch: 'delete' }] } } } });
+    const result = patch({
+      spec: { template: { spec: { containers: [{ name: 'sidecar', $patch: 'delete' }] } } },
+    });
     expect(podSpec(result)?.containers.map((c) => c.name)).toEqual(['main']);
   });
 
   it('a $patch: replace item replaces the whole list', () => {
-    const result = patch({ spec: { template: { spec: { containers: [{ $patch: 'replace' }, { name: 'only', image: 'i' }] } } } });
+    const result = patch({
+      spec: { template: { spec: { containers: [{ $patch: 'replace' }, { name: 'only', image: 'i' }] } } },
+    });
     expect(podSpec(result)?.containers).toEqual([{ name: 'only', image: 'i' }]);
   });
 
@@ -183,16 +218,23 @@ describe('applyStrategicMergePatch: lists with merge keys', () => {
 
   it('tolerates $setElementOrder', () => {
     const result = patch({
-      spec: { template: { spec: { '$setElementOrder/containers': [{ name: 'sidecar' }, { name: 'main' }] } } },
+      spec: {
+        template: { spec: { '$setElementOrder/containers': [{ name: 'sidecar' }, { name: 'main' }] } },
+      },
     });
     expect(result).toEqual({ ok: true, value: deployment });
   });
 
   it('merges Service spec.ports by port', () => {
     const service = { kind: 'Service', spec: { ports: [{ port: 80, targetPort: 8080 }] } };
-    expect(applyStrategicMergePatch(service, { spec: { ports: [{ port: 80, name: 'http' }, { port: 443 }] } })).toEqual({
+    expect(
+      applyStrategicMergePatch(service, { spec: { ports: [{ port: 80, name: 'http' }, { port: 443 }] } }),
+    ).toEqual({
       ok: true,
-      value: { kind: 'Service', spec: { ports: [{ port: 80, targetPort: 8080, name: 'http' }, { port: 443 }] } },
+      value: {
+        kind: 'Service',
+        spec: { ports: [{ port: 80, targetPort: 8080, name: 'http' }, { port: 443 }] },
+      },
     });
   });
 

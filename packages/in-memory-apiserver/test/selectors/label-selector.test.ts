@@ -76,7 +76,10 @@ describe('parseLabelSelector: errors', () => {
     ['!app=x', "found '=', expected: ',' or 'end of string'"],
     ['app=a=b', "found '=', expected: ',' or 'end of string'"],
     ['! =x', "unable to parse requirement: found '=', expected: identifier"],
-    ['version>x', "unable to parse requirement: values[0]: Invalid value: \"x\": for 'Gt', 'Lt' operators, the value must be an integer"],
+    [
+      'version>x',
+      "unable to parse requirement: values[0]: Invalid value: \"x\": for 'Gt', 'Lt' operators, the value must be an integer",
+    ],
   ])('%j → %s', (text, message) => {
     expect(errorOf(text)).toBe(message);
   });
@@ -94,7 +97,9 @@ describe('parseLabelSelector: errors', () => {
     expect(errorOf('a/b/c=x')).toBe(
       "unable to parse requirement: <nil>: Invalid value: \"a/b/c\": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
     );
-    expect(errorOf('/app=x')).toBe('unable to parse requirement: <nil>: Invalid value: "/app": prefix part must be non-empty');
+    expect(errorOf('/app=x')).toBe(
+      'unable to parse requirement: <nil>: Invalid value: "/app": prefix part must be non-empty',
+    );
   });
 
   it('validates values, indexing them in sorted order', () => {

@@ -2,7 +2,11 @@ import type { KubeObject } from '@scoby/kube-objects';
 import { describe, expect, it } from 'vitest';
 import { ObjectStore } from '../../src/store.ts';
 
-const object = (name: string, namespace = 'ns'): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, uid: `uid-${name}` } });
+const object = (name: string, namespace = 'ns'): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace, uid: `uid-${name}` },
+});
 
 describe('ObjectStore', () => {
   it('stamps one global resourceVersion per write and lists in key order', () => {

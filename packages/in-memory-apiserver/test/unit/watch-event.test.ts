@@ -3,9 +3,19 @@ import { describe, expect, it } from 'vitest';
 import type { StoreEvent } from '../../src/store.ts';
 import { eventFor } from '../../src/watch.ts';
 
-const withLabel = (app: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', labels: { app } } });
+const withLabel = (app: string): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name: 'x', labels: { app } },
+});
 const web = (object: KubeObject): boolean => object.metadata.labels?.app === 'web';
-const change = (type: StoreEvent['type'], object: KubeObject, previous?: KubeObject): StoreEvent => ({ type, resourceVersion: 1, key: 'configmaps', object, ...(previous ? { previous } : {}) });
+const change = (type: StoreEvent['type'], object: KubeObject, previous?: KubeObject): StoreEvent => ({
+  type,
+  resourceVersion: 1,
+  key: 'configmaps',
+  object,
+  ...(previous ? { previous } : {}),
+});
 
 describe('eventFor', () => {
   it.each([
