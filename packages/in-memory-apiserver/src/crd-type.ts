@@ -1,7 +1,6 @@
-import type { KubeObject } from '@scoby/kube-objects';
+import { compareVersionPriority, type KubeObject } from '@scoby/kube-objects';
 import type { ResourceType } from './resource-type.ts';
 import type { JSONSchemaProps } from '@scoby/structural-schema';
-import { compareVersionPriority } from './version-order.ts';
 
 interface CrdVersion {
   name: string;

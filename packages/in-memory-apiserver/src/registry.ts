@@ -1,6 +1,6 @@
 import { BUILTIN_TYPES } from './builtin-types.ts';
 import { keyOf, type ResourceType } from './resource-type.ts';
-import { compareVersionPriority } from './version-order.ts';
+import { compareVersionPriority } from '@scoby/kube-objects';
 
 export interface ApiGroupVersions {
   group: string;

@@ -113,3 +113,4 @@ export { compareByteOrder, hasSurrogates } from './byte-order.ts';
 export { compactJson } from './compact-json.ts';
 export { isPlainObject, jsonTypeName } from './json.ts';
 export { serviceUrl } from './service-url.ts';
+export { compareVersionPriority } from './version-priority.ts';

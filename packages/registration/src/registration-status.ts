@@ -43,14 +43,3 @@ export function computeRegistrationReady(
   }
   return { type: ready, status: 'True', reason: RegistrationReason.ConditionsOK, message: '' };
 }
-
-/** §5.4: lastTransitionTime moves only when the status changes. `now` is RFC 3339 UTC, whole seconds. */
-export function withTransitionTime(
-  computed: Omit<Condition, 'lastTransitionTime'>,
-  previous: Condition | undefined,
-  now: string,
-): Condition {
-  const lastTransitionTime =
-    previous !== undefined && previous.status === computed.status ? previous.lastTransitionTime : now;
-  return { ...computed, lastTransitionTime };
-}

@@ -6,7 +6,6 @@ import {
   crdClusterScopedMessage,
   crdServesNoVersionMessage,
   waitingForCrdMessage,
-  withTransitionTime,
 } from '../src/registration-status.ts';
 
 type State = Pick<Condition, 'status' | 'reason' | 'message'>;
@@ -31,42 +30,6 @@ describe('computeRegistrationReady (registration.md §5.3)', () => {
     ['nothing evaluated', UNKNOWN, UNKNOWN, { status: 'Unknown', reason: 'UNKNOWN', message: '' }],
   ])('%s', (_name, crdExists, controllerReady, expected) => {
     expect(computeRegistrationReady(crdExists, controllerReady)).toEqual({ type: 'Ready', ...expected });
-  });
-});
-
-describe('withTransitionTime (registration.md §5.4)', () => {
-  const before: Condition = {
-    type: 'Ready',
-    status: 'False',
-    reason: 'A',
-    message: 'a',
-    lastTransitionTime: '2025-03-02T10:15:00Z',
-  };
-
-  it('keeps the time when only reason or message change', () => {
-    expect(
-      withTransitionTime(
-        { type: 'Ready', status: 'False', reason: 'B', message: 'b' },
-        before,
-        '2025-03-02T11:00:00Z',
-      ),
-    ).toEqual({
-      type: 'Ready',
-      status: 'False',
-      reason: 'B',
-      message: 'b',
-      lastTransitionTime: '2025-03-02T10:15:00Z',
-    });
-  });
-
-  it('moves the time when the status changes or the condition is new', () => {
-    const computed = { type: 'Ready', status: 'True', reason: 'CONDITIONSOK', message: '' } as const;
-    expect(withTransitionTime(computed, before, '2025-03-02T11:00:00Z').lastTransitionTime).toBe(
-      '2025-03-02T11:00:00Z',
-    );
-    expect(withTransitionTime(computed, undefined, '2025-03-02T11:00:00Z').lastTransitionTime).toBe(
-      '2025-03-02T11:00:00Z',
-    );
   });
 });
 

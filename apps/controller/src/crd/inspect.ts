@@ -2,8 +2,7 @@
  * What Scoby needs to know about a registered CRD (children-and-status.md §7): the version to serve
  * instances through and which status fields the chosen version's schema lets it write.
  */
-import type { KubeObject } from '@scoby/kube-objects';
-import { compareVersionPriority } from './version-priority.ts';
+import { compareVersionPriority, type KubeObject } from '@scoby/kube-objects';
 
 type Schema = Record<string, unknown>;
 

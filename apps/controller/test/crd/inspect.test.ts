@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chooseVersion, inspectCrd, statusFeatures } from '../../src/crd/inspect.ts';
-import { compareVersionPriority } from '../../src/crd/version-priority.ts';
+import { compareVersionPriority } from '@scoby/kube-objects';
 import { statusPathAllowed } from '../../src/crd/status-paths.ts';
 
 const served = (name: string, extra: Record<string, unknown> = {}) => ({ name, served: true, ...extra });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareVersionPriority } from '../../src/version-order.ts';
+import { compareVersionPriority } from '../src/index.ts';
 
 describe('compareVersionPriority', () => {
   it('orders GA, beta, alpha, then non-Kubernetes versions alphabetically', () => {
