@@ -53,9 +53,33 @@ function matches(fault: ArmedFault, request: RequestFacts): boolean {
   );
 }
 
+/** Which clients a black hole swallows, and what becomes of their requests when it heals. */
+export interface BlackHoleOptions {
+  /** Only this user's requests (the bearer token of its kubeconfig, see `kubeConfig(user)`); absent: every client's. */
+  user?: string;
+  /**
+   * On heal, answer the swallowed requests whose clients still wait, in arrival order, as a
+   * partition's delayed packets would arrive. Default false: they are never answered.
+   */
+  deliverOnHeal?: boolean;
+}
+
+interface BlackHole {
+  user: string | undefined;
+  deliverOnHeal: boolean;
+  /** Resolving one serves its swallowed request after all. */
+  swallowed: Array<() => void>;
+}
+
 /** Hooks the HTTP layer consults; the faults API below arms them. */
 export interface FaultHooks {
   latencyMs(): number;
+  /**
+   * For a request of `user` that a black hole swallows: a promise that settles when the hole heals
+   * and the request is to be served after all; it never settles for a request dropped for good.
+   * Undefined when no black hole takes the request.
+   */
+  swallow(user: string | undefined): Promise<void> | undefined;
   /** The injected reply for this request, if a fault is armed for it (consuming one use). */
   take(request: RequestFacts): Reply | undefined;
 }
@@ -68,17 +92,41 @@ export interface Faults {
   failNext(match: FaultMatch, options: { code: number; count?: number; message?: string }): void;
   /** The next `count` updates and patches matching get 409 Conflict, as if someone else kept writing. */
   conflictStorm(match: Omit<FaultMatch, 'verb'>, count: number): void;
+  /**
+   * Requests are read and never answered, as behind a route that drops packets, and the open watches
+   * of the clients concerned go silent for good. Returns `heal`: later requests are served again.
+   */
+  blackHole(options?: BlackHoleOptions): () => void;
+  /** Every watch open now stays open but delivers nothing more, not even bookmarks; later watches are healthy. */
+  silenceWatches(): void;
   /** Close every open watch now (clients see the stream end). */
   dropWatches(): void;
   /** The next `count` (default 1) watches from a resourceVersion get a 410 Expired ERROR event. */
   expireNextWatch(count?: number): void;
-  /** Disarm everything. */
+  /** Disarm everything and heal every black hole. */
   reset(): void;
 }
 
 export class FaultInjector implements FaultHooks {
   private latency = 0;
   private armed: ArmedFault[] = [];
+  private holes: BlackHole[] = [];
+
+  blackHole(options: BlackHoleOptions = {}): () => void {
+    const hole: BlackHole = {
+      user: options.user,
+      deliverOnHeal: options.deliverOnHeal ?? false,
+      swallowed: [],
+    };
+    this.holes.push(hole);
+    return () => this.heal(hole);
+  }
+
+  swallow(user: string | undefined): Promise<void> | undefined {
+    const hole = this.holes.find((candidate) => candidate.user === undefined || candidate.user === user);
+    if (hole === undefined) return undefined;
+    return new Promise((resolve) => hole.swallowed.push(resolve));
+  }
 
   setLatency(ms: number): void {
     this.latency = ms;
@@ -104,10 +152,19 @@ export class FaultInjector implements FaultHooks {
   reset(): void {
     this.latency = 0;
     this.armed = [];
+    for (const hole of [...this.holes]) this.heal(hole);
   }
 
   latencyMs(): number {
     return this.latency;
+  }
+
+  private heal(hole: BlackHole): void {
+    if (!this.holes.includes(hole)) return;
+    this.holes = this.holes.filter((candidate) => candidate !== hole);
+    // Dropped requests are let go of, not answered: their clients wait until they give up.
+    if (hole.deliverOnHeal) for (const deliver of hole.swallowed) deliver();
+    hole.swallowed = [];
   }
 
   take(request: RequestFacts): Reply | undefined {

@@ -1,3 +1,3 @@
 export { startApiServer, type ApiServerOptions, type InMemoryApiServer } from './server.ts';
-export type { Faults, FaultMatch, Verb } from './faults.ts';
+export type { BlackHoleOptions, Faults, FaultMatch, Verb } from './faults.ts';
 export type { RequestLog, RequestLogEntry } from './request-log.ts';

@@ -2,6 +2,8 @@
 export interface RequestLogEntry {
   method: string;
   path: string;
+  /** Who sent it: the bearer token of the client's kubeconfig; undefined without one. */
+  user: string | undefined;
   query: Record<string, string>;
   contentType: string | undefined;
   /** Parsed JSON (or YAML for apply patches) when it parses, the raw text otherwise; undefined without a body. */

@@ -40,7 +40,8 @@ export interface ApiServerOptions {
 export interface InMemoryApiServer {
   /** http://127.0.0.1:<port> */
   readonly url: string;
-  kubeConfig(): KubeConfig;
+  /** Credentials of `user` (default `in-memory`): the request log and black holes tell clients apart by it. */
+  kubeConfig(user?: string): KubeConfig;
   kubeconfigYaml(): string;
   writeKubeconfig(file: string): Promise<void>;
   readonly requestLog: RequestLog;
@@ -137,9 +138,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<In
 
   return {
     url,
-    kubeConfig() {
+    kubeConfig(user) {
       const config = new KubeConfig();
-      config.loadFromString(yaml);
+      config.loadFromString(user === undefined ? yaml : kubeconfigYaml(url, user));
       return config;
     },
     kubeconfigYaml: () => yaml,
@@ -149,6 +150,12 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<In
       setLatency: (ms) => faults.setLatency(ms),
       failNext: (match, failure) => faults.failNext(match, failure),
       conflictStorm: (match, count) => faults.conflictStorm(match, count),
+      blackHole: (blackHole = {}) => {
+        const heal = faults.blackHole(blackHole);
+        hub.silence(blackHole.user);
+        return heal;
+      },
+      silenceWatches: () => hub.silence(),
       dropWatches: () => hub.closeAll(),
       expireNextWatch: (count = 1) => hub.expireNextWatches(count),
       reset: () => faults.reset(),

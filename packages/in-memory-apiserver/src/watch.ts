@@ -9,6 +9,8 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ER
 
 /** Where a watch writes: one JSON event per line, then end. */
 export interface WatchSink {
+  /** The user of the client reading it (the bearer token), for faults aimed at one client. */
+  readonly user?: string | undefined;
   write(event: { type: WatchEventType; object: unknown }): void;
   end(): void;
 }
@@ -29,6 +31,8 @@ interface OpenWatch {
   readonly request: WatchRequest;
   readonly key: string;
   readonly timers: NodeJS.Timeout[];
+  /** Open but dead: nothing reaches the client any more, as over a connection a network lost. */
+  silent: boolean;
 }
 
 /** The event a watcher sees for a change, given its filter: a change out of the selection is a DELETED. */
@@ -90,7 +94,7 @@ export class WatchHub {
       }
       backlog = since.events;
     }
-    const watch: OpenWatch = { request, key, timers: [] };
+    const watch: OpenWatch = { request, key, timers: [], silent: false };
     this.watches.add(watch);
     for (const change of backlog) if (change.key === key) this.deliver(watch, change);
     if (request.bookmarks) {
@@ -106,6 +110,15 @@ export class WatchHub {
     for (const watch of [...this.watches]) if (key === undefined || watch.key === key) this.close(watch);
   }
 
+  /** From now on the open watches (of `user` only, when given) deliver nothing, not even their end. */
+  silence(user?: string): void {
+    for (const watch of this.watches) {
+      if (user !== undefined && watch.request.sink.user !== user) continue;
+      watch.silent = true;
+      for (const timer of watch.timers) clearTimeout(timer);
+    }
+  }
+
   forget(sink: WatchSink): void {
     for (const watch of this.watches) {
       if (watch.request.sink === sink) {
@@ -118,11 +131,12 @@ export class WatchHub {
   private close(watch: OpenWatch): void {
     for (const timer of watch.timers) clearTimeout(timer);
     this.watches.delete(watch);
-    watch.request.sink.end();
+    if (!watch.silent) watch.request.sink.end();
   }
 
   private deliver(watch: OpenWatch, change: StoreEvent): void {
     const { request } = watch;
+    if (watch.silent) return;
     if (request.namespace !== undefined && change.object.metadata.namespace !== request.namespace) return;
     const event = eventFor(change, (object) => request.filter.matches(object));
     if (event)

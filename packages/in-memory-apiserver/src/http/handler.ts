@@ -111,6 +111,7 @@ function stream(
   request: IncomingMessage,
   response: ServerResponse,
   watch: Extract<Dispatched, { watch: unknown }>['watch'],
+  user: string | undefined,
 ): void {
   response.writeHead(200, {
     'Content-Type': 'application/json',
@@ -119,6 +120,7 @@ function stream(
   });
   response.flushHeaders();
   const sink: WatchSink = {
+    user,
     write: (event) => {
       if (!response.writableEnded) response.write(`${JSON.stringify(event)}\n`);
     },
@@ -137,6 +139,13 @@ export async function handleRequest(
   response: ServerResponse,
 ): Promise<void> {
   const text = await readBody(request);
+  const user = bearerUser(request.headers.authorization);
+  const swallowed = context.faults.swallow(user);
+  if (swallowed !== undefined) {
+    await swallowed;
+    // A client that gave up meanwhile closed its connection: its request never arrives.
+    if (request.socket.destroyed) return;
+  }
   const url = new URL(request.url ?? '/', 'http://in-memory');
   const method = request.method ?? 'GET';
   const contentType = request.headers['content-type'];
@@ -148,6 +157,7 @@ export async function handleRequest(
       {
         method,
         path: url.pathname,
+        user,
         query: Object.fromEntries(url.searchParams),
         contentType,
         code: 'reply' in outcome ? outcome.reply.code : 200,
@@ -156,5 +166,11 @@ export async function handleRequest(
     ),
   );
   if ('reply' in outcome) send(response, outcome.reply);
-  else stream(context, request, response, outcome.watch);
+  else stream(context, request, response, outcome.watch, user);
+}
+
+/** Any bearer token is accepted and names the user (the in-memory server does no authentication). */
+function bearerUser(authorization: string | undefined): string | undefined {
+  const match = /^Bearer\s+(.+)$/i.exec(authorization ?? '');
+  return match?.[1];
 }

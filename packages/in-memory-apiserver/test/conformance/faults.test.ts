@@ -132,6 +132,7 @@ describe('request log', () => {
         method: 'PATCH',
         path: `/api/v1/namespaces/${namespace}/status`,
         query: { fieldManager: 'me' },
+        user: 'in-memory',
         contentType: 'application/merge-patch+json',
         body: { status: { phase: 'Active' } },
         code: 200,
@@ -139,6 +140,7 @@ describe('request log', () => {
       {
         method: 'GET',
         path: `/apis/nothing.example.com/v1/namespaces/${namespace}/things/x`,
+        user: 'in-memory',
         query: {},
         contentType: undefined,
         body: undefined,
