@@ -9,7 +9,7 @@ import {
   applyStrategicMergePatch,
 } from '../patch/index.ts';
 import { keyOf } from '../resource-type.ts';
-import { badRequest, fail, notFound, ok, unsupportedMediaType, type Outcome } from '../status.ts';
+import { badRequest, fail, invalid, notFound, ok, unsupportedMediaType, type Outcome } from '../status.ts';
 import { commitUpdate } from './commit.ts';
 import { checkBody, createObject } from './create.ts';
 import { checkResourceVersion, composeUpdate, type UpdateTarget } from './update.ts';
@@ -134,6 +134,17 @@ function finishPatch(
   }
   const fresh = checkResourceVersion(target.type, current, checked.value);
   if (!fresh.ok) return fresh;
+  const uid = checked.value.metadata.uid;
+  if (uid !== undefined && uid !== '' && uid !== current.metadata.uid) {
+    // A patch (apply included) that would change the uid fails validation: uid is immutable.
+    return invalid(target.type, target.name, [
+      {
+        type: 'FieldValueInvalid',
+        field: 'metadata.uid',
+        message: `Invalid value: "${uid}": field is immutable`,
+      },
+    ]);
+  }
   return commitUpdate(
     cluster,
     target.type,

@@ -47,6 +47,25 @@ export function checkResourceVersion(
   return { ok: true, value: undefined };
 }
 
+/**
+ * A uid in the body of a PUT is a precondition: the update is for that object and no other, so a
+ * client holding an object that was deleted and re-created never overwrites its successor.
+ */
+function checkUidPrecondition(
+  type: ResourceType,
+  current: KubeObject,
+  request: KubeObject,
+): Outcome<void> {
+  const requested = request.metadata.uid;
+  if (requested === undefined || requested === '' || requested === current.metadata.uid)
+    return { ok: true, value: undefined };
+  return conflict(
+    type,
+    current.metadata.name ?? '',
+    `Precondition failed: UID in precondition: ${requested}, UID in object meta: ${current.metadata.uid ?? ''}`,
+  );
+}
+
 /** PUT on an object or its status. */
 export function updateObject(
   cluster: Cluster,
@@ -65,6 +84,9 @@ export function updateObject(
   }
   const current = cluster.store.get(keyOf(type), namespace, name);
   if (current === undefined) return notFound(type, name);
+  // Storage checks the uid precondition before it compares resourceVersions.
+  const same = checkUidPrecondition(type, current, request);
+  if (!same.ok) return same;
   const fresh = checkResourceVersion(type, current, request);
   if (!fresh.ok) return fresh;
   return commitUpdate(

@@ -342,3 +342,75 @@ describe('delete', () => {
     );
   });
 });
+
+describe('uid in a write (the object the client means)', () => {
+  it('answers 409 for a PUT whose metadata.uid is not the stored object’s (a precondition)', async () => {
+    const created = await core.createNamespacedConfigMap({ namespace, body: configMap('put-uid') });
+    const status = await failure(
+      core.replaceNamespacedConfigMap({
+        name: 'put-uid',
+        namespace,
+        body: {
+          metadata: { ...created.metadata, uid: 'f0000000-0000-0000-0000-00000000000f' },
+          data: { a: '2' },
+        },
+      }),
+    );
+    expect(status).toMatchObject({
+      code: 409,
+      reason: 'Conflict',
+      message: `Operation cannot be fulfilled on configmaps "put-uid": Precondition failed: UID in precondition: f0000000-0000-0000-0000-00000000000f, UID in object meta: ${created.metadata?.uid}`,
+    });
+    expect((await core.readNamespacedConfigMap({ name: 'put-uid', namespace })).data?.a).toBeUndefined();
+  });
+
+  it.each([
+    ['a merge patch', 'application/merge-patch+json', ''],
+    ['server-side apply', 'application/apply-patch+yaml', '?fieldManager=conformance&force=true'],
+  ])('answers 422 for %s that would change metadata.uid (immutable)', async (_, contentType, query) => {
+    await core.createNamespacedConfigMap({ namespace, body: configMap('patch-uid', { a: '1' }) });
+    const body = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'patch-uid', uid: 'f0000000-0000-0000-0000-00000000000f' },
+      data: { a: '2' },
+    };
+    const reply = await rawRequest(
+      target,
+      'PATCH',
+      `/api/v1/namespaces/${namespace}/configmaps/patch-uid${query}`,
+      {
+        contentType,
+        text: JSON.stringify(body),
+      },
+    );
+    expect(reply.status).toBe(422);
+    expect(reply.json).toMatchObject({
+      reason: 'Invalid',
+      message:
+        'ConfigMap "patch-uid" is invalid: metadata.uid: Invalid value: "f0000000-0000-0000-0000-00000000000f": field is immutable',
+    });
+    expect((await core.readNamespacedConfigMap({ name: 'patch-uid', namespace })).data).toEqual({ a: '1' });
+    await core.deleteNamespacedConfigMap({ name: 'patch-uid', namespace });
+  });
+
+  it('creates an absent object by server-side apply whatever metadata.uid it carries (the server assigns one)', async () => {
+    const body = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'apply-uid', uid: 'f0000000-0000-0000-0000-00000000000f' },
+      data: { a: '1' },
+    };
+    const reply = await rawRequest(
+      target,
+      'PATCH',
+      `/api/v1/namespaces/${namespace}/configmaps/apply-uid?fieldManager=conformance&force=true`,
+      { contentType: 'application/apply-patch+yaml', text: JSON.stringify(body) },
+    );
+    expect(reply.status).toBe(201);
+    const created = reply.json as { metadata: { uid: string }; data: unknown };
+    expect(created.data).toEqual({ a: '1' });
+    expect(created.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(created.metadata.uid).not.toBe('f0000000-0000-0000-0000-00000000000f');
+  });
+});
