@@ -14,7 +14,7 @@ export function renderAddedEnv(
   items.forEach((item, index) => {
     const env = addedEnv(item, lookups, out.errors);
     if (env !== undefined)
-      out.candidates.push({ env, tier: TIER_ADD, source: 'add.toEnv', rank: index, mapped: false });
+      out.candidates.push({ env, tier: TIER_ADD, source: 'add.toEnv', rank: index, literal: undefined });
   });
 }
 

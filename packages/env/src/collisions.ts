@@ -14,10 +14,11 @@ export interface EnvCandidate {
   /** Tie-breaker among equal sources: list index in add.toEnv, else the path's segment count. */
   rank: number;
   /**
-   * Whether the literal value belongs in the source map (env.md intro): false for add.toEnv, for
-   * references, and below a key containing a dot, which no registration path can name (env.md §2).
+   * The value as rendered, before `$` escaping, when it belongs in the source map (env.md intro);
+   * undefined for add.toEnv, for references, and below a key containing a dot, which no registration
+   * path can name (env.md §2).
    */
-  mapped: boolean;
+  literal: string | undefined;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { TIER_GENERATED } from './collisions.ts';
 import { formatValue } from './format-value.ts';
+import { literalValue } from './literal-value.ts';
 import { isPlainObject } from '@scoby/kube-objects';
 import type { RenderOutput } from './output.ts';
 import type { CoverageNode } from './plan.ts';
@@ -44,11 +45,11 @@ function walk(
     const formatted = formatValue(value);
     if (formatted === undefined) continue;
     out.candidates.push({
-      env: { name: prefix + childName, value: formatted },
+      env: { name: prefix + childName, value: literalValue(formatted) },
       tier: TIER_GENERATED,
       source: childPath,
       rank: depth,
-      mapped: addressable && !dotted,
+      literal: addressable && !dotted ? formatted : undefined,
     });
   }
 }

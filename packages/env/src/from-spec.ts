@@ -5,6 +5,7 @@ import { generatedName } from './default-rendering.ts';
 import { TIER_GENERATED, TIER_NAMED } from './collisions.ts';
 import type { RenderOutput } from './output.ts';
 import { formatValue } from './format-value.ts';
+import { literalValue } from './literal-value.ts';
 import type { Plan, ToEnvInstruction, ToVolumeInstruction } from './plan.ts';
 import { specReferenceReader, type ReferenceReader } from './references.ts';
 import { valueAt } from './spec-path.ts';
@@ -36,13 +37,15 @@ function renderToEnv(
 ): void {
   const name = entry.name ?? generatedName(prefix, segments);
   const tier = entry.name === undefined ? TIER_GENERATED : TIER_NAMED;
-  const emit = (env: EnvVar): void => {
-    out.candidates.push({ env, tier, source: path, rank: segments.length, mapped: env.value !== undefined });
+  const emit = (env: EnvVar, literal?: string): void => {
+    out.candidates.push({ env, tier, source: path, rank: segments.length, literal });
   };
+  // Spec-derived values are escaped; the source map keeps them as the process will see them.
+  const emitFromSpec = (value: string): void => emit({ name, value: literalValue(value) }, value);
 
   if (value === undefined) {
     const fallback = entry.default;
-    if (fallback?.value !== undefined) emit({ name, value: fallback.value });
+    if (fallback?.value !== undefined) emit({ name, value: fallback.value }, fallback.value);
     else if (fallback?.configMap !== undefined)
       emit({ name, valueFrom: { configMapKeyRef: selector(fallback.configMap) } });
     else if (fallback?.secret !== undefined)
@@ -59,10 +62,10 @@ function renderToEnv(
     if (secretKeyRef !== undefined) emit({ name, valueFrom: { secretKeyRef } });
   } else if (builtInFunc === undefined) {
     const formatted = formatValue(value);
-    if (formatted !== undefined) emit({ name, value: formatted });
+    if (formatted !== undefined) emitFromSpec(formatted);
   } else if (builtInFunc.name === 'resolveAddress') {
     const url = resolvedUrl(path, value, addresses, out.errors);
-    if (url !== undefined) emit({ name, value: url });
+    if (url !== undefined) emitFromSpec(url);
   }
 }
 

@@ -3,14 +3,14 @@ import type { EnvCandidate } from './collisions.ts';
 
 /** Spec path → literal value of every mapped candidate, winners and collision losers alike. */
 export function buildSourceMap(candidates: readonly EnvCandidate[]): Record<string, string> {
-  const mapped = candidates.filter((candidate) => candidate.mapped);
+  const mapped = candidates.filter((candidate) => candidate.literal !== undefined);
   const paths = mapped.map((candidate) => candidate.source);
   // Mapped sources are unique: an instruction's path is never default-rendered, and mapped default
   // paths contain no dotted keys, so one path string stands for one node.
   if (hasSurrogates(paths)) mapped.sort((a, b) => compareByteOrder(a.source, b.source));
   else mapped.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
   const sourceMap: Record<string, string> = {};
-  for (const candidate of mapped) sourceMap[candidate.source] = candidate.env.value as string;
+  for (const candidate of mapped) sourceMap[candidate.source] = candidate.literal as string;
   return sourceMap;
 }
 

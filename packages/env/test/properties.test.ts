@@ -5,14 +5,16 @@ import { compactJson } from '@scoby/kube-objects';
 import { renderEnv } from '../src/render.ts';
 import type { RenderLookups, RenderResult } from '../src/types.ts';
 import { instance } from './fixtures.ts';
+import { expandLikeKubernetes } from './kubernetes-expansion.ts';
 
 // Few distinct keys, so that generated paths often meet the spec, each other and the generated names.
 const KEYS = ['a', 'b', 'A', 'a-b', 'x.y', 'port'];
 const SEGMENTS = KEYS.filter((key) => !key.includes('.'));
 
-// Lower-case letters and punctuation only: no generated value can spell a planted MARKER.
+// Lower-case letters and punctuation only: no generated value can spell a planted MARKER. `$(A)`
+// and `$` are what Kubernetes would expand in an env value (env.md §4, "Literal values").
 const text = fc.string({
-  unit: fc.constantFrom('a', 'b', 'z', ' ', ',', '"', '\\', '\n', 'é', '\u{1F600}'),
+  unit: fc.constantFrom('a', 'b', 'z', ' ', ',', '"', '\\', '\n', 'é', '\u{1F600}', '$', '$(A)'),
   maxLength: 6,
 });
 const json: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
@@ -228,7 +230,38 @@ describe('properties', () => {
       { numRuns: 400 },
     );
   });
+
+  it('passes every value taken from the spec literally: Kubernetes expands none of them', async () => {
+    await fc.assert(
+      fc.asyncProperty(json, configuration, async (spec, config) => {
+        const { env } = await render(spec, withoutWrittenValues(config));
+        for (const { value } of env) {
+          if (value === undefined) continue;
+          const everyNameDefined = expandLikeKubernetes(value, () => 'SECRET');
+          expect(everyNameDefined).toBe(expandLikeKubernetes(value, () => undefined));
+          expect(everyNameDefined).not.toContain('SECRET');
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
 });
+
+/** The configuration without the values a registration author writes, which keep expansion. */
+function withoutWrittenValues(config: NormalizedParameterConfiguration): NormalizedParameterConfiguration {
+  return {
+    ...config,
+    fromSpec: {
+      ...config.fromSpec,
+      toEnv: config.fromSpec.toEnv.map((entry) =>
+        entry.default?.value === undefined
+          ? entry
+          : { ...entry, default: { configMap: { name: 'd', key: 'k' } } },
+      ),
+    },
+    add: { ...config.add, toEnv: config.add.toEnv.filter((entry) => entry.value === undefined) },
+  };
+}
 
 /** Sets `value` at `keys`, replacing anything that is not an object on the way. */
 function plant(node: Record<string, unknown>, keys: string[], value: unknown): void {
