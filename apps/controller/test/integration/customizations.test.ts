@@ -267,6 +267,62 @@ describe('every parameter customization end to end', () => {
   });
 });
 
+describe('literal values (env.md §4)', () => {
+  const notifier = { apiVersion: 'apps.example.com/v1', kind: 'Notifier', namespace: 'shop', name: 'alerts' };
+
+  beforeAll(async () => {
+    await cluster.apply(crdFor({ group: 'apps.example.com', kind: 'Notifier', plural: 'notifiers' }));
+    await cluster.apply(
+      registrationObject('notifier', {
+        crd: 'notifiers.apps.example.com',
+        workload: {
+          fromImage: { repo: 'registry.example.com/notifier:1.0.0' },
+          formFactor: { deployment: { replicas: 1 } },
+          parameterConfiguration: {
+            fromSpec: {
+              toEnv: [
+                { path: 'spec.authHeader', name: 'AUTH_HEADER', default: { value: 'Bearer $(API_TOKEN)' } },
+              ],
+            },
+            add: {
+              toEnv: [
+                { name: 'API_TOKEN', valueFrom: { secret: { name: 'api-creds', key: 'token' } } },
+                { name: 'TOKEN_COPY', value: '$(API_TOKEN)' },
+              ],
+            },
+          },
+          statusConfiguration: { add: [{ path: 'status.greeting', valueFrom: { path: 'spec.greeting' } }] },
+        },
+      }),
+    );
+    await waitForCondition(cluster, registrationTarget('notifier'), 'Ready', 'True');
+    await cluster.apply({
+      apiVersion: notifier.apiVersion,
+      kind: notifier.kind,
+      metadata: { name: notifier.name, namespace: notifier.namespace },
+      spec: { greeting: '$(API_TOKEN)', channels: ['$(API_TOKEN)', 'ops'] },
+    });
+  });
+
+  it('escapes every $ of spec values and leaves the values the registration wrote alone', async () => {
+    const deployment = await cluster.waitFor('deployment', () =>
+      cluster.get('apps/v1', 'Deployment', 'shop', 'notifier-alerts'),
+    );
+    expect(adapterOf(deployment).env).toEqual([
+      { name: 'API_TOKEN', valueFrom: { secretKeyRef: { name: 'api-creds', key: 'token' } } },
+      { name: 'AUTH_HEADER', value: 'Bearer $(API_TOKEN)' },
+      { name: 'CHANNELS', value: '$$(API_TOKEN),ops' },
+      { name: 'GREETING', value: '$$(API_TOKEN)' },
+      { name: 'TOKEN_COPY', value: '$(API_TOKEN)' },
+    ]);
+  });
+
+  it('writes the spec value unescaped into the status', async () => {
+    const ready = await waitForCondition(cluster, notifier, 'Ready', 'True');
+    expect((ready.status as Record<string, unknown>).greeting).toBe('$(API_TOKEN)');
+  });
+});
+
 describe('render errors', () => {
   const database = { apiVersion: 'db.example.com/v1', kind: 'Database', namespace: 'shop', name: 'orders' };
   const message =
