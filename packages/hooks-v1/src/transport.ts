@@ -4,6 +4,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import { setLongTimeout } from './long-timeout.ts';
 
 export interface Agents {
   http: http.Agent;
@@ -51,14 +52,14 @@ export function postJson(target: string, payload: string, options: PostOptions):
     const settle = (outcome: TransportOutcome): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(deadline);
+      cancelDeadline();
       resolve(outcome);
     };
     const abandon = (outcome: TransportOutcome): void => {
       settle(outcome);
       request.destroy();
     };
-    const deadline = setTimeout(() => abandon({ kind: 'timeout' }), options.timeoutMs);
+    const cancelDeadline = setLongTimeout(() => abandon({ kind: 'timeout' }), options.timeoutMs);
     const tooLarge: TransportOutcome = {
       kind: 'failed',
       cause: `response body larger than ${options.maxResponseBytes} bytes`,

@@ -57,6 +57,19 @@ describe('timeouts (§2)', () => {
     expect(elapsedMs).toBeLessThan(600);
   });
 
+  it('a timeout beyond the 24.8 days of a Node timer (P30D) lets a call answered after 200 ms succeed', async () => {
+    server = await startScriptedServer((response) => {
+      setTimeout(() => response.end('{"object": {"status": {"note": "late"}}}'), 200);
+    });
+    client = createHookClient();
+    const thirtyDaysMs = 30 * 24 * 3600 * 1000;
+    const { result, elapsedMs } = await timed(() =>
+      client!.call(preReconcileCall(server!.url, { timeoutMs: thirtyDaysMs })),
+    );
+    expect(result).toEqual({ ok: true, object: { status: { note: 'late' } } });
+    expect(elapsedMs).toBeGreaterThanOrEqual(195);
+  });
+
   it('formats whole seconds without decimals', async () => {
     server = await startRawServer(() => undefined);
     client = createHookClient();
