@@ -9,6 +9,7 @@ import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '@scoby/kube-objects';
 import { ApiError } from './api-error.ts';
+import { RequestTimeoutError, WriteRefusedError } from './request-errors.ts';
 
 export interface ResourceRef {
   group: string;
@@ -27,7 +28,26 @@ export interface RequestOptions {
   body?: unknown;
   contentType?: string;
   query?: Record<string, string | undefined>;
+  /** This request's time limit instead of the client's. */
+  timeoutMs?: number;
 }
+
+/** Decides whether this process may write to the cluster at all (leader election). */
+export interface WriteFence {
+  /** Why writes are refused now; undefined while they are allowed. */
+  refusal(): string | undefined;
+}
+
+export interface DynamicClientOptions {
+  /** How long a request may go unanswered before it is abandoned. Default 30 s. */
+  requestTimeoutMs?: number;
+  /** Consulted before every write (POST, PUT, PATCH, DELETE); a refused write is not sent. */
+  writeFence?: WriteFence;
+}
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export const MERGE_PATCH = 'application/merge-patch+json';
 export const APPLY_PATCH = 'application/apply-patch+yaml';
@@ -53,8 +73,12 @@ export class DynamicClient {
   readonly #basePath: string;
   readonly #agent: http.Agent;
   readonly #discovery = new Map<string, Promise<Map<string, ResourceRef>>>();
+  readonly #requestTimeoutMs: number;
+  readonly #writeFence: WriteFence | undefined;
+  /** How to cut off each write that was sent and is not answered yet. */
+  readonly #writesInFlight = new Set<(reason: string) => void>();
 
-  constructor(kubeConfig: KubeConfig) {
+  constructor(kubeConfig: KubeConfig, options: DynamicClientOptions = {}) {
     const cluster = kubeConfig.getCurrentCluster();
     if (!cluster) throw new Error('the kubeconfig has no current cluster');
     this.#kubeConfig = kubeConfig;
@@ -63,6 +87,8 @@ export class DynamicClient {
     this.#basePath = this.#server.pathname.replace(/\/$/, '');
     const secure = this.#server.protocol === 'https:';
     this.#agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+    this.#requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.#writeFence = options.writeFence;
   }
 
   get kubeConfig(): KubeConfig {
@@ -100,6 +126,11 @@ export class DynamicClient {
     // cluster is reached through a proxy, which needs client-node's proxy agent.
     if (!this.#kubeConfig.getCurrentCluster()?.proxyUrl) requestOptions.agent = this.#agent;
     const transport = this.#server.protocol === 'https:' ? https : http;
+    const writing = WRITE_METHODS.has(method);
+    // Checked after the last await, so nothing can revoke the permission between check and send.
+    const refusal = writing ? this.#writeFence?.refusal() : undefined;
+    if (refusal !== undefined) throw new WriteRefusedError(method, path, refusal);
+    const timeoutMs = options.timeoutMs ?? this.#requestTimeoutMs;
     return new Promise<T>((resolve, reject) => {
       const request = transport.request(requestOptions, (response) => {
         const chunks: Buffer[] = [];
@@ -131,8 +162,31 @@ export class DynamicClient {
         });
       });
       request.on('error', reject);
+      // Rejects first: once an answer has begun, destroying the request reports a plain reset.
+      const abandon = (error: Error) => {
+        reject(error);
+        request.destroy(error);
+      };
+      // A request that is never answered must not hold its caller forever: past the limit its
+      // connection is destroyed, so a late answer cannot arrive either.
+      const timer = setTimeout(() => abandon(new RequestTimeoutError(method, path, timeoutMs)), timeoutMs);
+      const cutOff = (reason: string) => abandon(new WriteRefusedError(method, path, reason));
+      if (writing) this.#writesInFlight.add(cutOff);
+      request.once('close', () => {
+        clearTimeout(timer);
+        this.#writesInFlight.delete(cutOff);
+      });
       request.end(body);
     });
+  }
+
+  /**
+   * Cuts off every write still waiting for its answer, so none of them lands after this process
+   * lost the right to write. Their callers get a WriteRefusedError with `reason`.
+   */
+  abortWrites(reason: string): void {
+    for (const cutOff of [...this.#writesInFlight]) cutOff(reason);
+    this.#writesInFlight.clear();
   }
 
   /** Maps apiVersion + kind to a resource through discovery (cached per apiVersion, refreshed on a miss). */

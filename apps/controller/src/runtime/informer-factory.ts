@@ -13,6 +13,8 @@ export interface InformerFactoryOptions {
   workingNamespaces?: readonly string[];
   resyncMs?: number;
   restartBackoff?: BackoffPolicy;
+  /** See SharedInformerOptions.watchSilenceMs. */
+  watchSilenceMs?: number;
   clock?: Clock;
   logger?: Logger;
 }
@@ -61,7 +63,7 @@ export class InformerFactory {
     const key = informerKey(request.resource, namespaces, request.labelSelector);
     let entry = this.#entries.get(key);
     if (entry === undefined) {
-      const { kubeConfig, lister, resyncMs, restartBackoff, clock, logger } = this.#options;
+      const { kubeConfig, lister, resyncMs, restartBackoff, watchSilenceMs, clock, logger } = this.#options;
       const informer = new SharedInformer({
         kubeConfig,
         lister,
@@ -70,6 +72,7 @@ export class InformerFactory {
         labelSelector: request.labelSelector,
         resyncMs,
         restartBackoff,
+        watchSilenceMs,
         clock,
         logger,
       });

@@ -5,7 +5,7 @@ import { resourcePath, type ObjectList, type ResourceRef } from '../kube/dynamic
 import type { BackoffPolicy } from './backoff.ts';
 import { realClock, type Clock, type TimerHandle } from './clock.ts';
 import { ObjectStore, type StoreEvent } from './object-store.ts';
-import { RestartingListWatch } from './restarting-list-watch.ts';
+import { RestartingListWatch, WatchSilentError } from './restarting-list-watch.ts';
 
 export interface InformerHandlers<T> {
   add?(object: T): void;
@@ -29,11 +29,19 @@ export interface SharedInformerOptions {
   resyncMs?: number;
   /** Delay before restarting a failed list-watch. Default 100 ms doubling up to 30 s. */
   restartBackoff?: BackoffPolicy;
+  /** A watch silent for this long (no event, no bookmark) is restarted. Default 90 s. */
+  watchSilenceMs?: number;
   clock?: Clock;
   logger?: Logger;
 }
 
 export const DEFAULT_RESTART_BACKOFF: BackoffPolicy = { baseMs: 100, capMs: 30_000 };
+
+/**
+ * 1.5 times the one-minute bookmark period of kube-apiserver: a healthy watch always says something
+ * within it, and one the network lost is noticed in a minute and a half.
+ */
+export const DEFAULT_WATCH_SILENCE_MS = 90_000;
 
 /**
  * A cache of one kind of object kept current by list + watch, shared by every handler interested
@@ -74,6 +82,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
           },
           labelSelector: options.labelSelector,
           backoff: options.restartBackoff ?? DEFAULT_RESTART_BACKOFF,
+          silenceTimeoutMs: options.watchSilenceMs ?? DEFAULT_WATCH_SILENCE_MS,
           clock: this.#clock,
           sink: {
             listed: (items) => {
@@ -86,7 +95,9 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
             failed: (error, retryInMs) =>
               this.#logger?.warn(
                 { err: error, namespace, retryInMs },
-                'list-watch failed; restarting with a fresh list',
+                error instanceof WatchSilentError
+                  ? 'watch went silent; restarting with a fresh list'
+                  : 'list-watch failed; restarting with a fresh list',
               ),
           },
         }),

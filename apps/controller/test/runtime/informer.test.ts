@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DynamicClient, resourcePath, type ResourceRef } from '../../src/kube/dynamic-client.ts';
 import { InformerFactory } from '../../src/runtime/informer-factory.ts';
 import { SharedInformer, type InformerHandlers } from '../../src/runtime/shared-informer.ts';
+import { captureLogs } from '../support/log-capture.ts';
 import { eventually } from './eventually.ts';
 
 const CONFIGMAPS: ResourceRef = { group: '', version: 'v1', resource: 'configmaps', namespaced: true };
@@ -210,6 +211,63 @@ describe('SharedInformer against an API server', () => {
         entry.query.watch === 'true' ? `watch from ${entry.query.resourceVersion ? 'rv' : 'list'}` : 'list',
       ),
     ).toEqual(['list', 'watch from rv', 'watch from rv', 'list', 'watch from rv']);
+  });
+
+  it('restarts a watch that stays open but falls silent, and sees what changed meanwhile', async () => {
+    const logs = captureLogs();
+    // The in-memory server sends a bookmark every second: twice that is a generous silence bound.
+    const cache = informer({ watchSilenceMs: 2000, logger: logs.logger });
+    const events = recorder();
+    cache.addHandlers(events.handlers);
+    cache.start();
+    expect(await cache.waitForSync(5000)).toBe(true);
+    await watchesOpened(1);
+    server.faults.silenceWatches();
+    await client.create(CONFIGMAPS, configMap('shop', 'while-silent'));
+    await eventually(() => expect(events.log).toEqual(['add shop/while-silent=v']), 6000);
+    await client.create(CONFIGMAPS, configMap('shop', 'after'));
+    await eventually(() => expect(events.log).toEqual(['add shop/while-silent=v', 'add shop/after=v']));
+
+    const restarts = logs
+      .lines()
+      .filter((line) => line.msg === 'watch went silent; restarting with a fresh list');
+    expect(restarts).toHaveLength(1);
+    expect(restarts[0]).toMatchObject({
+      level: 'warn',
+      informer: 'configmaps.core',
+      err: {
+        message: expect.stringMatching(
+          /^the watch of \/api\/v1\/configmaps delivered no event or bookmark for \d+ ms$/,
+        ),
+      },
+    });
+    const reads = server.requestLog.entries().filter((entry) => entry.path === '/api/v1/configmaps');
+    expect(reads.map((entry) => (entry.query.watch === 'true' ? 'watch' : 'list'))).toEqual([
+      'list',
+      'watch',
+      'list',
+      'watch',
+    ]);
+  });
+
+  it('asks for bookmarks and a server-side timeout, so a healthy quiet watch is never restarted', async () => {
+    const logs = captureLogs();
+    const cache = informer({ watchSilenceMs: 2500, logger: logs.logger });
+    cache.start();
+    expect(await cache.waitForSync(5000)).toBe(true);
+    await watchesOpened(1);
+    // Nothing changes for longer than the silence bound: only bookmarks keep the watch alive.
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    const reads = server.requestLog.entries().filter((entry) => entry.path === '/api/v1/configmaps');
+    expect(reads.map((entry) => (entry.query.watch === 'true' ? 'watch' : 'list'))).toEqual([
+      'list',
+      'watch',
+    ]);
+    const watchQuery = reads[1]?.query ?? {};
+    expect(watchQuery.allowWatchBookmarks).toBe('true');
+    expect(Number(watchQuery.timeoutSeconds)).toBeGreaterThanOrEqual(300);
+    expect(Number(watchQuery.timeoutSeconds)).toBeLessThan(600);
+    expect(logs.lines().filter((line) => line.level === 'warn')).toEqual([]);
   });
 
   it('never syncs when the list keeps failing, and waitForSync says so', async () => {

@@ -143,7 +143,9 @@ export async function handleRequest(
   const swallowed = context.faults.swallow(user);
   if (swallowed !== undefined) {
     await swallowed;
-    // A client that gave up meanwhile closed its connection: its request never arrives.
+    // A client that gave up meanwhile closed its connection: its request never arrives. One turn
+    // of the event loop lets a close that is already on its way be seen.
+    await new Promise((resolve) => setImmediate(resolve));
     if (request.socket.destroyed) return;
   }
   const url = new URL(request.url ?? '/', 'http://in-memory');

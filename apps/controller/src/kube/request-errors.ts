@@ -1,0 +1,29 @@
+/** Failures of a request that the client decided, not the API server. */
+
+/** The API server did not answer in time; the request was abandoned (its connection closed). */
+export class RequestTimeoutError extends Error {
+  readonly method: string;
+  readonly path: string;
+  readonly timeoutMs: number;
+
+  constructor(method: string, path: string, timeoutMs: number) {
+    super(`${method} ${path} timed out: no answer from the API server within ${timeoutMs} ms`);
+    this.name = 'RequestTimeoutError';
+    this.method = method;
+    this.path = path;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** A write this process must not make (e.g. it is no longer the leader); it was not sent, or was cut off. */
+export class WriteRefusedError extends Error {
+  readonly method: string;
+  readonly path: string;
+
+  constructor(method: string, path: string, reason: string) {
+    super(`${method} ${path} refused: ${reason}`);
+    this.name = 'WriteRefusedError';
+    this.method = method;
+    this.path = path;
+  }
+}
