@@ -12,10 +12,10 @@ import type { InstanceReconciler } from '../instance/reconcile.ts';
 import type { ChildStore } from '../instance/write-children.ts';
 import {
   WorkQueue,
-  type ConcurrencyLimit,
   type InformerFactory,
   type InformerHandle,
   type ReconcileResult,
+  type Slots,
   type WorkQueueObserver,
 } from '../runtime/index.ts';
 import { LabelIndex } from './label-index.ts';
@@ -31,7 +31,7 @@ export interface ChildKind {
 export interface InstanceControllerOptions {
   factory: InformerFactory;
   reconciler: InstanceReconciler;
-  concurrency: number | ConcurrencyLimit;
+  concurrency: number | Slots;
   observer?: WorkQueueObserver;
   logger: Logger;
 }

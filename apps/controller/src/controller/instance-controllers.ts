@@ -13,7 +13,12 @@ import type { InstanceConfig } from '../instance/instance-config.ts';
 import type { EventSink, InstanceReconciler } from '../instance/reconcile.ts';
 import type { ControllerOutcome } from '../registration/conditions.ts';
 import type { FinalizeTarget, InstanceControllerHost } from '../registration/reconcile.ts';
-import type { ConcurrencyLimit, ControllerMetrics, InformerFactory } from '../runtime/index.ts';
+import {
+  CappedShare,
+  type ConcurrencyLimit,
+  type ControllerMetrics,
+  type InformerFactory,
+} from '../runtime/index.ts';
 import { InstanceController, type ChildKind } from './instance-controller.ts';
 
 export interface InstanceControllersOptions {
@@ -23,7 +28,8 @@ export interface InstanceControllersOptions {
   hooks: HookClient;
   events: EventSink;
   metrics: ControllerMetrics;
-  concurrency: number | ConcurrencyLimit;
+  /** Slots shared by every registration's reconciles, and the part one registration may hold. */
+  concurrency: { shared: ConcurrencyLimit; perRegistration: number };
   workingNamespaces: readonly string[] | undefined;
   logger: Logger;
   /** The registered CRD's resource, for releasing finalizers when no controller runs. */
@@ -66,7 +72,10 @@ export class InstanceControllers implements InstanceControllerHost {
         {
           factory: this.#options.factory,
           reconciler: this.#options.reconciler,
-          concurrency: this.#options.concurrency,
+          concurrency: new CappedShare(
+            this.#options.concurrency.shared,
+            this.#options.concurrency.perRegistration,
+          ),
           observer: this.#options.metrics.queueObserver(config.registrationName),
           logger: this.#options.logger.child({ registration: config.registrationName }),
         },

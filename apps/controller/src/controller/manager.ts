@@ -38,7 +38,10 @@ export interface ControllerOptions {
   scobyNamespace: string;
   workingNamespaces?: readonly string[] | undefined;
   clusterDomain: string;
-  /** Reconciles at once per registration; the process-wide bound is four times this. */
+  /**
+   * Reconciles at once per registration (controller-runtime's MaxConcurrentReconciles); the
+   * process-wide bound is four times this, so one registration never holds every slot.
+   */
   concurrency: number;
   plugins?: readonly FormFactorPlugin[];
   hookFormFactorFormat?: FormFactorFormat;
@@ -64,6 +67,9 @@ export interface RunningController {
    */
   stop(options?: { releaseLease?: boolean }): Promise<void>;
 }
+
+/** The process-wide bound on reconciles, in multiples of one registration's. */
+const PROCESS_SLOTS_PER_REGISTRATION_SLOT = 4;
 
 const CRD_RESOURCE: ResourceRef = {
   group: 'apiextensions.k8s.io',
@@ -229,7 +235,10 @@ class Work {
       hooks: this.#hookClient,
       events: sink,
       metrics,
-      concurrency: new ConcurrencyLimit(options.concurrency * 4),
+      concurrency: {
+        shared: new ConcurrencyLimit(options.concurrency * PROCESS_SLOTS_PER_REGISTRATION_SLOT),
+        perRegistration: options.concurrency,
+      },
       workingNamespaces: options.workingNamespaces,
       logger: options.logger,
       crdResource: (name) => {

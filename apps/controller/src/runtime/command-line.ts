@@ -22,7 +22,10 @@ export function buildCommandLine(): Command {
   return new Command('scoby-controller')
     .description('Scoby: declarative controllers for registered CRDs')
     .option('--kubeconfig <path>', 'kubeconfig file (default: KUBECONFIG, ~/.kube/config or in-cluster)')
-    .option('--concurrency <n>', 'reconciles running at once across all registrations (default 8)')
+    .option(
+      '--concurrency <n>',
+      'reconciles running at once per registration; the whole process runs at most 4 x n (default 8)',
+    )
     .addOption(
       new Option(
         '--form-factor-plugin <module>',

@@ -1,8 +1,16 @@
+/** Reconcile slots as a work queue takes them. */
+export interface Slots {
+  tryAcquire(): boolean;
+  release(): void;
+  /** Calls `wake` once, when a slot may have become free. */
+  whenAvailable(wake: () => void): void;
+}
+
 /**
  * A counting semaphore that several work queues can share, so the whole process runs at most
  * `limit` reconciles at once no matter how many registrations it serves.
  */
-export class ConcurrencyLimit {
+export class ConcurrencyLimit implements Slots {
   readonly limit: number;
   #inUse = 0;
   readonly #waiters: Array<() => void> = [];

@@ -1,7 +1,8 @@
 export { backoffDelay, KeyedBackoff, type BackoffPolicy } from './backoff.ts';
 export { realClock, type Clock, type TimerHandle } from './clock.ts';
 export { buildCommandLine, parseCommandLine, type CommandLineOptions } from './command-line.ts';
-export { ConcurrencyLimit } from './concurrency-limit.ts';
+export { CappedShare } from './capped-share.ts';
+export { ConcurrencyLimit, type Slots } from './concurrency-limit.ts';
 export {
   DEFAULT_CONCURRENCY,
   DEFAULT_HOOK_ADDRESS_REFRESH_MS,

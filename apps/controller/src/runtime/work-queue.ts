@@ -1,6 +1,6 @@
 import { KeyedBackoff, type BackoffPolicy } from './backoff.ts';
 import { realClock, type Clock, type TimerHandle } from './clock.ts';
-import { ConcurrencyLimit } from './concurrency-limit.ts';
+import { ConcurrencyLimit, type Slots } from './concurrency-limit.ts';
 
 /**
  * What a reconcile tells the queue: nothing (done, wait for the next event), a requeue after a
@@ -28,8 +28,8 @@ export interface WorkQueueObserver {
 
 export interface WorkQueueOptions {
   reconcile: Reconcile;
-  /** Reconciles running at once: a number for this queue alone, or a limit shared with other queues. Default 1. */
-  concurrency?: number | ConcurrencyLimit;
+  /** Reconciles running at once: a number for this queue alone, or slots shared with other queues. Default 1. */
+  concurrency?: number | Slots;
   /** Per-key exponential backoff after failures. Default 5 ms doubling up to 1000 s. */
   backoff?: Partial<BackoffPolicy>;
   clock?: Clock;
@@ -50,7 +50,7 @@ interface DelayedAdd {
  */
 export class WorkQueue {
   readonly #reconcile: Reconcile;
-  readonly #limit: ConcurrencyLimit;
+  readonly #limit: Slots;
   readonly #backoff: KeyedBackoff;
   readonly #clock: Clock;
   readonly #observer: WorkQueueObserver;
