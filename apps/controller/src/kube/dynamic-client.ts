@@ -49,6 +49,11 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+export interface DeleteOptions {
+  propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
 export const MERGE_PATCH = 'application/merge-patch+json';
 export const APPLY_PATCH = 'application/apply-patch+yaml';
 
@@ -258,14 +263,24 @@ export class DynamicClient {
     });
   }
 
+  /**
+   * DELETE with `Background` propagation unless told otherwise. With `preconditions`, the server
+   * deletes only the object with that uid (and resourceVersion), answering 409 Conflict otherwise.
+   */
   delete(
     ref: ResourceRef,
     namespace: string | undefined,
     name: string,
-    propagationPolicy = 'Background',
+    options: DeleteOptions = {},
   ): Promise<unknown> {
+    const { propagationPolicy = 'Background', preconditions } = options;
     return this.request('DELETE', resourcePath(ref, namespace, name), {
-      body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy },
+      body: {
+        apiVersion: 'v1',
+        kind: 'DeleteOptions',
+        propagationPolicy,
+        ...(preconditions ? { preconditions } : {}),
+      },
     });
   }
 

@@ -84,9 +84,13 @@ describe('failing child writes', () => {
       .entries()
       .filter((entry) => entry.path === '/apis/apps/v1/namespaces/shop/deployments/sensor-flaky')
       .map((entry) => ({ method: entry.method, code: entry.code }));
+    // The name is read first (the cache only shows Scoby's own objects), then the child is applied.
     expect(childWrites).toEqual([
+      { method: 'GET', code: 404 },
       { method: 'PATCH', code: 500 },
+      { method: 'GET', code: 404 },
       { method: 'PATCH', code: 500 },
+      { method: 'GET', code: 404 },
       { method: 'PATCH', code: 201 },
     ]);
     // The failure was visible in the instance status before the retry succeeded.

@@ -16,6 +16,7 @@ import {
   registrationReady,
   type InstanceIdentity,
 } from '../support/hooks-fixtures.ts';
+import { NO_OBJECT_UID } from '../../src/instance/write-children.ts';
 import { NO_CHANGE, startScriptedHook, type HookScript, type ScriptedHook } from '../support/hooks-server.ts';
 
 const API = 'notify.example.com/v1';
@@ -232,6 +233,8 @@ describe('applying a pre-reconcile answer (hooks-v1.md §5)', () => {
       ...deployment,
       metadata: {
         ...deployment.metadata,
+        // The creating apply names no object, so it cannot land on one that someone else created meanwhile.
+        uid: NO_OBJECT_UID,
         annotations: { 'scoby.triggermesh.io/desired-hash': expect.stringMatching(/^[0-9a-f]{64}$/) },
       },
     });

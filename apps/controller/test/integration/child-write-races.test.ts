@@ -1,0 +1,251 @@
+/**
+ * Child writes against a live API server whose objects change under the controller's feet: an object
+ * that appears between the read and the apply, or replaces a child the cache still shows, is never
+ * taken over or deleted (children-and-status.md §5.1, §6). writeChildren runs directly against the
+ * in-memory API server, with a cache the test controls.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startApiServer, type InMemoryApiServer } from '@scoby/in-memory-apiserver';
+import type { KubeObject } from '@scoby/kube-objects';
+import { DynamicClient, type ResourceRef } from '../../src/kube/dynamic-client.ts';
+import { crdFor } from '../support/cluster.ts';
+import { eventually } from '../runtime/eventually.ts';
+import {
+  FIELD_MANAGER,
+  writeChildren,
+  type ChildOwner,
+  type ChildStore,
+} from '../../src/instance/write-children.ts';
+
+const DEPLOYMENTS: ResourceRef = { group: 'apps', version: 'v1', resource: 'deployments', namespaced: true };
+const NAMESPACES: ResourceRef = { group: '', version: 'v1', resource: 'namespaces', namespaced: false };
+const CRDS: ResourceRef = {
+  group: 'apiextensions.k8s.io',
+  version: 'v1',
+  resource: 'customresourcedefinitions',
+  namespaced: false,
+};
+const MAILERS: ResourceRef = {
+  group: 'notify.example.com',
+  version: 'v1',
+  resource: 'mailers',
+  namespaced: true,
+};
+const LABELS = {
+  'app.kubernetes.io/name': 'mailer',
+  'app.kubernetes.io/instance': 'orders',
+  'app.kubernetes.io/component': 'workload',
+  'app.kubernetes.io/part-of': 'scoby-component',
+  'app.kubernetes.io/managed-by': 'scoby-controller',
+};
+const SELECTOR = {
+  'app.kubernetes.io/managed-by': 'scoby-controller',
+  'app.kubernetes.io/instance': 'orders',
+};
+
+let server: InMemoryApiServer;
+let client: DynamicClient;
+/** A real Mailer: children whose controller reference names an absent owner would be garbage collected. */
+let OWNER: ChildOwner;
+
+beforeAll(async () => {
+  // No simulated rollouts: the stored objects change only through the requests under test.
+  server = await startApiServer({ simulate: { deployments: false } });
+  client = new DynamicClient(server.kubeConfig());
+  await client.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } });
+  await client.create(CRDS, crdFor({ group: 'notify.example.com', kind: 'Mailer', plural: 'mailers' }));
+  const mailer = await eventually(() =>
+    client.create(MAILERS, {
+      apiVersion: 'notify.example.com/v1',
+      kind: 'Mailer',
+      metadata: { name: 'orders', namespace: 'shop' },
+    }),
+  );
+  OWNER = { kind: 'Mailer', name: 'orders', uid: mailer.metadata.uid ?? '', namespace: 'shop' };
+});
+afterAll(async () => {
+  client.close();
+  await server.stop();
+});
+beforeEach(() => server.requestLog.clear());
+
+function deployment(name: string, metadata: Partial<KubeObject['metadata']>, replicas: number): KubeObject {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: 'shop', ...metadata },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: [{ name: 'main', image: `registry.example.com/${name}:1` }] },
+      },
+    },
+  };
+}
+
+/** The child as Scoby wants it: labelled and controlled by OWNER. */
+function child(name: string, replicas = 2): KubeObject {
+  return deployment(
+    name,
+    {
+      labels: LABELS,
+      ownerReferences: [
+        {
+          apiVersion: 'notify.example.com/v1',
+          kind: 'Mailer',
+          name: OWNER.name,
+          uid: OWNER.uid,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
+    },
+    replicas,
+  );
+}
+
+/** Another team's Deployment. */
+function rival(name: string): KubeObject {
+  return deployment(name, { labels: { team: 'payments' } }, 3);
+}
+
+/** A cache holding exactly `objects`. */
+function cacheOf(objects: KubeObject[]): ChildStore {
+  return {
+    resourceFor: (apiVersion, kind) =>
+      apiVersion === 'apps/v1' && kind === 'Deployment' ? DEPLOYMENTS : undefined,
+    get: (_apiVersion, _kind, namespace, name) =>
+      objects.find((object) => object.metadata.namespace === namespace && object.metadata.name === name),
+    list: () => objects,
+  };
+}
+
+function read(name: string): Promise<KubeObject> {
+  return client.get(DEPLOYMENTS, 'shop', name);
+}
+
+function requestsTo(name: string): { method: string; code: number }[] {
+  return server.requestLog
+    .entries()
+    .filter((entry) => entry.path === `/apis/apps/v1/namespaces/shop/deployments/${name}`)
+    .map(({ method, code }) => ({ method, code }));
+}
+
+const notControlled = (name: string) =>
+  `Deployment "shop/${name}" exists and is not controlled by Mailer "orders"`;
+
+/** A client whose first read of `name` finds nothing, and another team creates the object right after. */
+class RacedClient extends DynamicClient {
+  created: KubeObject | undefined;
+  readonly #name: string;
+
+  constructor(name: string) {
+    super(server.kubeConfig());
+    this.#name = name;
+  }
+
+  override async get(ref: ResourceRef, namespace: string | undefined, name: string): Promise<KubeObject> {
+    const found = super.get(ref, namespace, name);
+    if (name !== this.#name || this.created) return found;
+    await found.catch(() => undefined);
+    this.created = await client.create(DEPLOYMENTS, rival(name));
+    return found;
+  }
+}
+
+describe('writing a child', () => {
+  it('fails, writing nothing, when another team creates the object between the read and the apply', async () => {
+    const raced = new RacedClient('mailer-raced');
+    const outcome = await writeChildren(
+      raced,
+      cacheOf([]),
+      { deployment: child('mailer-raced') },
+      OWNER,
+      SELECTOR,
+    );
+    raced.close();
+
+    // The apply named "no object" by uid, so the server refused it (422) instead of merging into the rival.
+    expect(requestsTo('mailer-raced')).toEqual([
+      { method: 'GET', code: 404 },
+      { method: 'PATCH', code: 422 },
+      { method: 'GET', code: 200 },
+    ]);
+    expect(outcome.errors).toEqual([notControlled('mailer-raced')]);
+    expect(await read('mailer-raced')).toEqual(raced.created);
+  });
+
+  it('fails, writing nothing, when the cached child was replaced by another team’s object', async () => {
+    const ours = await client.apply(DEPLOYMENTS, child('mailer-replaced'), FIELD_MANAGER);
+    await client.delete(DEPLOYMENTS, 'shop', 'mailer-replaced');
+    const theirs = await client.create(DEPLOYMENTS, rival('mailer-replaced'));
+    server.requestLog.clear();
+
+    const outcome = await writeChildren(
+      client,
+      cacheOf([ours]),
+      { deployment: child('mailer-replaced', 4) },
+      OWNER,
+      SELECTOR,
+    );
+
+    expect(requestsTo('mailer-replaced')).toEqual([
+      { method: 'PATCH', code: 422 },
+      { method: 'GET', code: 200 },
+    ]);
+    expect(outcome.errors).toEqual([notControlled('mailer-replaced')]);
+    expect(await read('mailer-replaced')).toEqual(theirs);
+  });
+
+  it('takes back a child it controls whose labels were removed (the cache cannot see it)', async () => {
+    const ours = await client.apply(DEPLOYMENTS, child('mailer-unlabelled'), FIELD_MANAGER);
+    await client.patch(DEPLOYMENTS, 'shop', 'mailer-unlabelled', { metadata: { labels: null } });
+    server.requestLog.clear();
+
+    const outcome = await writeChildren(
+      client,
+      cacheOf([]),
+      { deployment: child('mailer-unlabelled') },
+      OWNER,
+      SELECTOR,
+    );
+
+    expect(requestsTo('mailer-unlabelled')).toEqual([
+      { method: 'GET', code: 200 },
+      { method: 'PATCH', code: 200 },
+    ]);
+    expect(outcome.errors).toEqual([]);
+    const restored = await read('mailer-unlabelled');
+    expect(restored.metadata.uid).toBe(ours.metadata.uid);
+    expect(restored.metadata.labels).toEqual(LABELS);
+  });
+});
+
+describe('pruning a child', () => {
+  it('deletes only the object it checked: another team’s object that took the name stays', async () => {
+    const ours = await client.apply(DEPLOYMENTS, child('mailer-pruned'), FIELD_MANAGER);
+    await client.delete(DEPLOYMENTS, 'shop', 'mailer-pruned');
+    const theirs = await client.create(DEPLOYMENTS, rival('mailer-pruned'));
+    server.requestLog.clear();
+
+    const outcome = await writeChildren(client, cacheOf([ours]), {}, OWNER, SELECTOR);
+
+    expect(outcome.errors).toEqual([]);
+    expect(await read('mailer-pruned')).toEqual(theirs);
+    const deletes = server.requestLog.entries().filter((entry) => entry.method === 'DELETE');
+    expect(deletes.map(({ path, body, code }) => ({ path, body, code }))).toEqual([
+      {
+        path: '/apis/apps/v1/namespaces/shop/deployments/mailer-pruned',
+        body: {
+          apiVersion: 'v1',
+          kind: 'DeleteOptions',
+          propagationPolicy: 'Background',
+          preconditions: { uid: ours.metadata.uid },
+        },
+        code: 409,
+      },
+    ]);
+  });
+});
