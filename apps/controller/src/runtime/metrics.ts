@@ -27,13 +27,13 @@ export function createMetrics(options: MetricsOptions = {}): ControllerMetrics {
 
   const reconciles = new Counter({
     name: 'scoby_reconcile_total',
-    help: 'Reconciles finished, by registration and result (success, requeue, error).',
+    help: 'Reconciles finished, by registration and result (success, requeue, error, timeout).',
     labelNames: ['registration', 'result'] as const,
     registers,
   });
   const reconcileErrors = new Counter({
     name: 'scoby_reconcile_errors_total',
-    help: 'Reconciles that ended in an error, by registration.',
+    help: 'Reconciles that ended in an error or were abandoned at their deadline, by registration.',
     labelNames: ['registration'] as const,
     registers,
   });
@@ -98,7 +98,7 @@ export function createMetrics(options: MetricsOptions = {}): ControllerMetrics {
       retried: () => queueRetries.inc({ name: registration }),
       finished: (_key, outcome, durationMs) => {
         reconciles.inc({ registration, result: outcome });
-        if (outcome === 'error') reconcileErrors.inc({ registration });
+        if (outcome === 'error' || outcome === 'timeout') reconcileErrors.inc({ registration });
         reconcileDuration.observe({ registration }, durationMs / 1000);
       },
     }),

@@ -6,6 +6,8 @@ export interface OpsServerOptions {
   port: number;
   host?: string;
   registry: Registry;
+  /** What keeps the process from being healthy, one sentence each; /healthz fails while there is any. */
+  healthProblems?: () => readonly string[];
 }
 
 export interface OpsServer {
@@ -17,8 +19,9 @@ export interface OpsServer {
 }
 
 /**
- * The operations endpoint: /metrics (Prometheus text), /healthz (200 while the process serves
- * requests at all) and /readyz (200 once set ready, 503 before and after).
+ * The operations endpoint: /metrics (Prometheus text), /healthz (200 unless the process reports a
+ * problem, e.g. a wedged work queue: then 500 naming it, so a kubelet restarts the process) and
+ * /readyz (200 once set ready, 503 before and after).
  */
 export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
   let ready = false;
@@ -31,7 +34,9 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
     if (path === '/metrics') {
       reply(response, 200, options.registry.contentType, await options.registry.metrics());
     } else if (path === '/healthz') {
-      reply(response, 200, 'text/plain; charset=utf-8', 'ok\n');
+      const problems = options.healthProblems?.() ?? [];
+      if (problems.length === 0) reply(response, 200, 'text/plain; charset=utf-8', 'ok\n');
+      else reply(response, 500, 'text/plain; charset=utf-8', `${problems.join('\n')}\n`);
     } else if (path === '/readyz') {
       reply(response, ready ? 200 : 503, 'text/plain; charset=utf-8', ready ? 'ok\n' : 'not ready\n');
     } else {

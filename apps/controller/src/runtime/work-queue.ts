@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { KeyedBackoff, type BackoffPolicy } from './backoff.ts';
 import { realClock, type Clock, type TimerHandle } from './clock.ts';
 import { ConcurrencyLimit, type Slots } from './concurrency-limit.ts';
@@ -11,7 +12,18 @@ export type ReconcileResult = { requeueAfterMs?: number } | { error: unknown; re
 
 export type Reconcile = (key: string) => Promise<ReconcileResult> | ReconcileResult;
 
-export type ReconcileOutcome = 'success' | 'requeue' | 'error';
+/** `timeout`: the reconcile did not finish within its deadline and was abandoned. */
+export type ReconcileOutcome = 'success' | 'requeue' | 'error' | 'timeout';
+
+/** A reconcile still running at its deadline: its slot was freed, whatever it returns later is ignored. */
+export class ReconcileTimeoutError extends Error {
+  constructor(key: string, timeoutMs: number) {
+    super(`the reconcile of ${key} did not finish within ${timeoutMs} ms; it is retried with backoff`);
+    this.name = 'ReconcileTimeoutError';
+  }
+}
+
+const ABANDONED = Symbol('abandoned');
 
 /** Hooks for metrics and logs. Every method is optional. */
 export interface WorkQueueObserver {
@@ -34,6 +46,13 @@ export interface WorkQueueOptions {
   backoff?: Partial<BackoffPolicy>;
   clock?: Clock;
   observer?: WorkQueueObserver;
+  /**
+   * A reconcile still running after this long gives up its slot: the key is retried with backoff
+   * and whatever the abandoned run returns later is ignored. Default: no deadline.
+   */
+  reconcileTimeoutMs?: number;
+  /** Where reconciles that throw, and abandoned ones, are reported (at error level). */
+  logger?: Logger;
 }
 
 export const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 5, capMs: 1_000_000 };
@@ -54,6 +73,8 @@ export class WorkQueue {
   readonly #backoff: KeyedBackoff;
   readonly #clock: Clock;
   readonly #observer: WorkQueueObserver;
+  readonly #reconcileTimeoutMs: number | undefined;
+  readonly #logger: Logger | undefined;
 
   /** Keys ready to start, in order. */
   readonly #ready: string[] = [];
@@ -64,6 +85,10 @@ export class WorkQueue {
   readonly #inFlight = new Set<Promise<void>>();
   #waitingForSlot = false;
   #shuttingDown = false;
+  /** When a reconcile last finished, or the queue last got work after being idle. */
+  #lastProgressAt: number;
+  /** An abandoned reconcile is no progress: going idle after one does not reset the stall clock. */
+  #abandonedSinceProgress = false;
 
   constructor(options: WorkQueueOptions) {
     this.#reconcile = options.reconcile;
@@ -72,6 +97,9 @@ export class WorkQueue {
     this.#backoff = new KeyedBackoff({ ...DEFAULT_BACKOFF, ...options.backoff });
     this.#clock = options.clock ?? realClock;
     this.#observer = options.observer ?? {};
+    this.#reconcileTimeoutMs = options.reconcileTimeoutMs;
+    this.#logger = options.logger;
+    this.#lastProgressAt = this.#clock.now();
   }
 
   /** Keys waiting to start (not counting running ones). */
@@ -85,6 +113,15 @@ export class WorkQueue {
 
   get shuttingDown(): boolean {
     return this.#shuttingDown;
+  }
+
+  /**
+   * How long the queue has had work (keys waiting or running) without any reconcile finishing; 0
+   * while it is idle. A wedged queue is one where this keeps growing.
+   */
+  stalledForMs(): number {
+    if (this.#idle()) return 0;
+    return this.#clock.now() - this.#lastProgressAt;
   }
 
   /** Consecutive failures recorded for `key` since its last success or `forget`. */
@@ -101,6 +138,7 @@ export class WorkQueue {
     this.#observer.added?.(key);
     // A running key is re-queued when it finishes: that is the single follow-up run.
     if (this.#processing.has(key)) return;
+    if (this.#idle() && !this.#abandonedSinceProgress) this.#lastProgressAt = this.#clock.now();
     this.#ready.push(key);
     this.#observer.depth?.(this.#ready.length);
     this.#pump();
@@ -152,6 +190,10 @@ export class WorkQueue {
     if (options.drain ?? true) await Promise.allSettled([...this.#inFlight]);
   }
 
+  #idle(): boolean {
+    return this.#ready.length === 0 && this.#processing.size === 0;
+  }
+
   #retryAfter(key: string, delayMs: number): void {
     this.#observer.retried?.(key, delayMs);
     this.addAfter(key, delayMs);
@@ -190,11 +232,12 @@ export class WorkQueue {
   async #run(key: string, addedAt: number): Promise<void> {
     const startedAt = this.#clock.now();
     this.#observer.started?.(key, startedAt - addedAt);
-    let result: ReconcileResult;
+    let result: ReconcileResult | typeof ABANDONED;
     try {
       // Start on a later microtask so that add() never runs reconcile code inside the caller.
-      result = await Promise.resolve().then(() => this.#reconcile(key));
+      result = await this.#withinDeadline(Promise.resolve().then(() => this.#reconcile(key)));
     } catch (error) {
+      this.#logger?.error({ key, err: error }, 'reconcile failed');
       result = { error };
     }
     const durationMs = this.#clock.now() - startedAt;
@@ -203,7 +246,14 @@ export class WorkQueue {
       this.#ready.push(key);
       this.#observer.depth?.(this.#ready.length);
     }
-    if (result !== undefined && 'error' in result) {
+    if (result === ABANDONED) {
+      this.#abandonedSinceProgress = true;
+      const error = new ReconcileTimeoutError(key, this.#reconcileTimeoutMs ?? 0);
+      this.#logger?.error({ key, err: error }, 'reconcile abandoned at its deadline');
+      const backoffDelay = this.#backoff.next(key);
+      if (!this.#shuttingDown) this.#retryAfter(key, backoffDelay);
+      this.#observer.finished?.(key, 'timeout', durationMs, error);
+    } else if (result !== undefined && 'error' in result) {
       const backoffDelay = this.#backoff.next(key);
       if (!this.#shuttingDown) this.#retryAfter(key, result.retryAfterMs ?? backoffDelay);
       this.#observer.finished?.(key, 'error', durationMs, result.error);
@@ -215,8 +265,23 @@ export class WorkQueue {
       this.#backoff.reset(key);
       this.#observer.finished?.(key, 'success', durationMs);
     }
+    if (result !== ABANDONED) {
+      this.#lastProgressAt = this.#clock.now();
+      this.#abandonedSinceProgress = false;
+    }
     // Released last, so observers see this run finish before the next one starts.
     this.#limit.release();
     this.#pump();
+  }
+
+  /** The reconcile's result, or ABANDONED when the deadline comes first (its late result is dropped). */
+  #withinDeadline(running: Promise<ReconcileResult>): Promise<ReconcileResult | typeof ABANDONED> {
+    const timeoutMs = this.#reconcileTimeoutMs;
+    if (timeoutMs === undefined) return running;
+    let timer: TimerHandle | undefined;
+    const deadline = new Promise<typeof ABANDONED>((resolve) => {
+      timer = this.#clock.setTimeout(() => resolve(ABANDONED), timeoutMs);
+    });
+    return Promise.race([running, deadline]).finally(() => this.#clock.clearTimeout(timer));
   }
 }

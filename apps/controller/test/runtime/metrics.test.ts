@@ -19,23 +19,26 @@ function feedQueueEvents(metrics: ReturnType<typeof createMetrics>) {
 }
 
 describe('metrics', () => {
-  it('exposes reconcile counters by registration and result', async () => {
+  it('exposes reconcile counters by registration and result; abandoned reconciles count as errors', async () => {
     const metrics = createMetrics();
     feedQueueEvents(metrics);
+    metrics.queueObserver('relay').finished?.('infra/d', 'timeout', 300_000, new Error('deadline'));
     expect(await metrics.registry.getSingleMetricAsString('scoby_reconcile_total')).toBe(
       [
-        '# HELP scoby_reconcile_total Reconciles finished, by registration and result (success, requeue, error).',
+        '# HELP scoby_reconcile_total Reconciles finished, by registration and result (success, requeue, error, timeout).',
         '# TYPE scoby_reconcile_total counter',
         'scoby_reconcile_total{registration="mailer",result="success"} 1',
         'scoby_reconcile_total{registration="mailer",result="error"} 1',
         'scoby_reconcile_total{registration="relay",result="requeue"} 1',
+        'scoby_reconcile_total{registration="relay",result="timeout"} 1',
       ].join('\n'),
     );
     expect(await metrics.registry.getSingleMetricAsString('scoby_reconcile_errors_total')).toBe(
       [
-        '# HELP scoby_reconcile_errors_total Reconciles that ended in an error, by registration.',
+        '# HELP scoby_reconcile_errors_total Reconciles that ended in an error or were abandoned at their deadline, by registration.',
         '# TYPE scoby_reconcile_errors_total counter',
         'scoby_reconcile_errors_total{registration="mailer"} 1',
+        'scoby_reconcile_errors_total{registration="relay"} 1',
       ].join('\n'),
     );
   });

@@ -6,6 +6,7 @@ import {
   type ReconcileResult,
   type WorkQueueObserver,
 } from '../../src/runtime/work-queue.ts';
+import { captureLogs } from '../support/log-capture.ts';
 import { deferred, type Deferred } from './deferred.ts';
 import { ManualClock, settle } from './manual-clock.ts';
 
@@ -428,6 +429,119 @@ describe('WorkQueue: observer', () => {
       ['started', 'a', 0],
       ['finished', 'a', 'requeue', 0, undefined],
     ]);
+  });
+});
+
+describe('WorkQueue: reconcile deadline', () => {
+  it('frees the slot of a reconcile that never finishes, retries its key with backoff, ignores its late result', async () => {
+    const clock = new ManualClock();
+    const logs = captureLogs();
+    const outcomes: string[] = [];
+    const r = controllableReconcile();
+    const queue = new WorkQueue({
+      reconcile: r.reconcile,
+      concurrency: 1,
+      clock,
+      reconcileTimeoutMs: 1000,
+      logger: logs.logger,
+      observer: {
+        finished: (key, outcome, durationMs) => outcomes.push(`${key} ${outcome} ${durationMs}`),
+        retried: (key, delayMs) => outcomes.push(`${key} retry in ${delayMs}`),
+      },
+    });
+    queue.add('stuck');
+    queue.add('next');
+    await clock.advance(999);
+    expect(r.keys()).toEqual(['stuck']);
+    await clock.advance(1);
+    expect(r.keys()).toEqual(['stuck', 'next']);
+    expect(queue.running).toBe(1);
+    await r.finish(1);
+    expect(outcomes).toEqual(['stuck retry in 5', 'stuck timeout 1000', 'next success 0']);
+    await clock.advance(5);
+    expect(r.keys()).toEqual(['stuck', 'next', 'stuck']);
+
+    await r.finish(2);
+    expect(queue.failures('stuck')).toBe(0);
+
+    // The abandoned run answers at last: nothing happens, neither a retry nor a recorded failure.
+    await r.finish(0, { error: new Error('too late') });
+    await clock.advance(10_000);
+    expect(r.keys()).toEqual(['stuck', 'next', 'stuck']);
+    expect(queue.failures('stuck')).toBe(0);
+    expect(outcomes).toEqual(['stuck retry in 5', 'stuck timeout 1000', 'next success 0', 'stuck success 0']);
+    expect(logs.lines().map(({ level, msg, key, err }) => ({ level, msg, key, err }))).toEqual([
+      {
+        level: 'error',
+        msg: 'reconcile abandoned at its deadline',
+        key: 'stuck',
+        err: expect.objectContaining({
+          type: 'ReconcileTimeoutError',
+          message: 'the reconcile of stuck did not finish within 1000 ms; it is retried with backoff',
+        }),
+      },
+    ]);
+  });
+
+  it('logs a reconcile that throws at error level, with the error; returned errors are for the caller to log', async () => {
+    const clock = new ManualClock();
+    const logs = captureLogs();
+    const queue = new WorkQueue({
+      reconcile: (key) => {
+        if (key === 'throws') throw new Error('GET /api/v1/things timed out');
+        return { error: new Error('said so') };
+      },
+      clock,
+      logger: logs.logger,
+    });
+    queue.add('throws');
+    queue.add('returns');
+    await clock.advance(0);
+    expect(logs.lines().map(({ level, msg, key, err }) => ({ level, msg, key, err }))).toEqual([
+      {
+        level: 'error',
+        msg: 'reconcile failed',
+        key: 'throws',
+        err: expect.objectContaining({ message: 'GET /api/v1/things timed out' }),
+      },
+    ]);
+  });
+});
+
+describe('WorkQueue: progress', () => {
+  it('reports 0 while idle, else how long work has waited with no reconcile finishing', async () => {
+    const clock = new ManualClock();
+    const r = controllableReconcile();
+    const queue = new WorkQueue({ reconcile: r.reconcile, concurrency: 1, clock });
+    await clock.advance(60_000);
+    expect(queue.stalledForMs()).toBe(0);
+    queue.add('a');
+    queue.add('b');
+    expect(queue.stalledForMs()).toBe(0);
+    await clock.advance(3000);
+    expect(queue.stalledForMs()).toBe(3000);
+    await r.finish(0);
+    expect(queue.stalledForMs()).toBe(0);
+    await clock.advance(100);
+    expect(queue.stalledForMs()).toBe(100);
+    await r.finish(1);
+    expect(queue.stalledForMs()).toBe(0);
+    await clock.advance(100);
+    expect(queue.stalledForMs()).toBe(0);
+  });
+
+  it('counts an abandoned reconcile as no progress, even across the idle backoff after it', async () => {
+    const clock = new ManualClock();
+    const r = controllableReconcile();
+    const queue = new WorkQueue({ reconcile: r.reconcile, clock, reconcileTimeoutMs: 1000 });
+    queue.add('hangs');
+    await clock.advance(1000);
+    expect(queue.stalledForMs()).toBe(0);
+    await clock.advance(5);
+    expect(r.keys()).toEqual(['hangs', 'hangs']);
+    expect(queue.stalledForMs()).toBe(1005);
+    await r.finish(1);
+    expect(queue.stalledForMs()).toBe(0);
   });
 });
 
