@@ -3,7 +3,7 @@
  * when a registration stops managing a CRD (registration.md §6.6–§6.7).
  */
 import type { HookClient } from '@scoby/hooks-v1';
-import type { KubeObject } from '@scoby/kube-objects';
+import { compareByteOrder, type KubeObject } from '@scoby/kube-objects';
 import { FINALIZER } from '@scoby/registration';
 import type { Logger } from 'pino';
 import { errorMessage } from '../kube/api-error.ts';
@@ -39,6 +39,19 @@ export interface InstanceControllersOptions {
 }
 
 const SYNC_TIMEOUT_MS = 60_000;
+
+/** Runs `task` for every item, at most `limit` at once. */
+async function forEachConcurrently<T>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await task(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
 
 export class InstanceControllers implements InstanceControllerHost {
   readonly #options: InstanceControllersOptions;
@@ -104,34 +117,46 @@ export class InstanceControllers implements InstanceControllerHost {
   async release(
     registrationName: string,
     crdName: string,
-    finalize: FinalizeTarget | undefined,
+    finalize: () => Promise<FinalizeTarget | undefined>,
   ): Promise<void> {
     const controller = this.#running.get(registrationName);
     const resource = controller?.config.instanceResource ?? this.#options.crdResource(crdName);
     await this.pause(registrationName);
     if (!resource) return;
+    const target = await finalize();
+    const held = (await this.#listInstances(resource)).filter(hasFinalizer);
     const failures: string[] = [];
-    for (const instance of await this.#listInstances(resource)) {
-      if (!hasFinalizer(instance)) continue;
+    // One finalize call per held instance may wait out the hook timeout: several at once, bounded.
+    await forEachConcurrently(held, this.#options.concurrency.perRegistration, async (instance) => {
       try {
-        if (instance.metadata.deletionTimestamp && finalize) {
-          await this.#options.hooks.call({
-            url: finalize.url,
-            timeoutMs: finalize.timeoutMs,
-            phase: 'finalize',
-            formFactor: finalize.formFactor,
-            object: instance,
-            managedKinds: finalize.managedKinds,
-            instanceNamespace: instance.metadata.namespace ?? '',
-          });
-        }
-        await setFinalizer(this.#options.client, resource, instance, false);
-        this.#options.events.emit(instance, 'Normal', 'FinalizerReleased', `removed finalizer ${FINALIZER}`);
+        await this.#releaseInstance(instance, resource, target);
       } catch (error) {
         failures.push(`${instance.metadata.namespace}/${instance.metadata.name}: ${errorMessage(error)}`);
       }
+    });
+    if (failures.length > 0) {
+      throw new Error(`releasing finalizers failed: ${failures.sort(compareByteOrder).join('; ')}`);
     }
-    if (failures.length > 0) throw new Error(`releasing finalizers failed: ${failures.join('; ')}`);
+  }
+
+  async #releaseInstance(
+    instance: KubeObject,
+    resource: ResourceRef,
+    finalize: FinalizeTarget | undefined,
+  ): Promise<void> {
+    if (instance.metadata.deletionTimestamp && finalize) {
+      await this.#options.hooks.call({
+        url: finalize.url,
+        timeoutMs: finalize.timeoutMs,
+        phase: 'finalize',
+        formFactor: finalize.formFactor,
+        object: instance,
+        managedKinds: finalize.managedKinds,
+        instanceNamespace: instance.metadata.namespace ?? '',
+      });
+    }
+    await setFinalizer(this.#options.client, resource, instance, false);
+    this.#options.events.emit(instance, 'Normal', 'FinalizerReleased', `removed finalizer ${FINALIZER}`);
   }
 
   async stopAll(): Promise<void> {

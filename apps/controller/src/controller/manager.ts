@@ -189,6 +189,7 @@ class Work {
   readonly #queue: WorkQueue;
   readonly #controllers: InstanceControllers;
   readonly #hookClient: HookClient;
+  readonly #registrationReconciler: RegistrationReconciler;
   #served: Promise<ReadonlySet<string>> | undefined;
 
   constructor(
@@ -266,8 +267,10 @@ class Work {
         namespaced: true,
       }),
       hookRefreshMs: options.hookAddressRefreshMs ?? DEFAULT_HOOK_ADDRESS_REFRESH_MS,
+      releaseSettled: (name) => this.#queue.add(name),
       now,
     });
+    this.#registrationReconciler = registrationReconciler;
     this.#queue = new WorkQueue({
       reconcile: async (name) => {
         const outcome = await registrationReconciler.reconcile(
@@ -295,6 +298,7 @@ class Work {
 
   async stop(): Promise<void> {
     await this.#queue.shutdown({ drain: true });
+    await this.#registrationReconciler.drainReleases();
     await this.#controllers.stopAll();
     this.#registrations.release();
     this.#crds.release();

@@ -31,6 +31,7 @@ import type { EventSink } from '../instance/reconcile.ts';
 import { errorMessage } from '../kube/api-error.ts';
 import { SupersededVersions } from '../runtime/superseded-versions.ts';
 import { activeRegistration } from './active.ts';
+import { BackgroundJobs } from './background-jobs.ts';
 import { registrationConditions, type ControllerOutcome, type RegistrationFindings } from './conditions.ts';
 
 export const REGISTRATION_RESOURCE: ResourceRef = {
@@ -48,8 +49,16 @@ export interface InstanceControllerHost {
   ensure(config: InstanceConfig): Promise<ControllerOutcome>;
   /** Stops reconciling the registration's instances; children and finalizers are left alone. */
   pause(registrationName: string): Promise<void>;
-  /** Stops the controller and releases instance finalizers of `crd` (§6.6 steps 2–3, §6.7). */
-  release(registrationName: string, crdName: string, finalize: FinalizeTarget | undefined): Promise<void>;
+  /**
+   * Stops the controller and releases instance finalizers of `crd` (§6.6 steps 2–3, §6.7). The
+   * controller is gone from the host when the call returns, before the first await;
+   * `finalize` is asked for the hook to call after that.
+   */
+  release(
+    registrationName: string,
+    crdName: string,
+    finalize: () => Promise<FinalizeTarget | undefined>,
+  ): Promise<void>;
   /** The CRD the running controller serves, if any. */
   crdOf(registrationName: string): string | undefined;
 }
@@ -80,6 +89,8 @@ export interface RegistrationWorld {
    * (address.md §2), so a changed address is picked up within this bound. Absent: never.
    */
   hookRefreshMs?: number;
+  /** A release started by a reconcile of the registration has ended: reconcile it again. */
+  releaseSettled(registrationName: string): void;
   now(): Date;
 }
 
@@ -107,9 +118,16 @@ export class RegistrationReconciler {
   readonly #superseded = new SupersededVersions();
   /** Configuration revision already warned about per registration (one Event per configuration). */
   readonly #warnedRevision = new Map<string, string>();
+  /** Finalizer releases, off the registration work path: their hooks may hang for their timeout. */
+  readonly #releases = new BackgroundJobs();
 
   constructor(world: RegistrationWorld) {
     this.#world = world;
+  }
+
+  /** Resolves once the finalizer releases under way have ended. */
+  drainReleases(): Promise<void> {
+    return this.#releases.drain();
   }
 
   async reconcile(registration: CRDRegistration | undefined, name: string): Promise<RegistrationOutcome> {
@@ -132,8 +150,9 @@ export class RegistrationReconciler {
     const validation = validateRegistration(current, world.formFactors);
     const crdName = validation.ok ? validation.spec.crd : String(current.spec?.crd ?? '');
     const running = world.controllers.crdOf(name);
+    // The old CRD's instances are released beside the new controller (§6.2): other CRD, other instances.
     if (running !== undefined && running !== crdName) {
-      await this.#release(current, running);
+      this.#releases.run(`${name}\u0000${running}`, this.#releaseJob(current, running));
     }
     const crdObject = crdName === '' ? undefined : world.crd(crdName);
     const info = crdObject ? inspectCrd(crdObject) : undefined;
@@ -283,7 +302,7 @@ export class RegistrationReconciler {
     const name = registration.metadata.name ?? '';
     const crdName = world.controllers.crdOf(name) ?? String(registration.spec?.crd ?? '');
     if (crdName !== '' && ownerOf(world.registrations(), crdName) === name) {
-      await this.#release(registration, crdName);
+      if (this.#release(registration, crdName) === 'running') return { kind: 'wait' };
     } else {
       await world.controllers.pause(name);
     }
@@ -291,19 +310,30 @@ export class RegistrationReconciler {
     return { kind: 'done' };
   }
 
-  /** §6.6 steps 2–3; a failure is reported on the registration and retried by the caller's backoff. */
-  async #release(registration: CRDRegistration, crdName: string): Promise<void> {
+  /**
+   * §6.6 steps 2–3 of a deletion, in the background: `running` until the release has ended, then
+   * `done` once, or its failure thrown once (retried by the caller's backoff).
+   */
+  #release(registration: CRDRegistration, crdName: string): 'running' | 'done' {
+    const name = registration.metadata.name ?? '';
+    return this.#releases.poll(`${name}\u0000${crdName}`, this.#releaseJob(registration, crdName), () =>
+      this.#world.releaseSettled(name),
+    );
+  }
+
+  /** Releases the instance finalizers of `crdName`; a failure is reported on the registration. */
+  #releaseJob(registration: CRDRegistration, crdName: string): () => Promise<void> {
     const world = this.#world;
-    try {
-      await world.controllers.release(
-        registration.metadata.name ?? '',
-        crdName,
-        await this.#finalizeTarget(registration),
-      );
-    } catch (error) {
-      world.events.emit(registration, 'Warning', 'FinalizerReleaseFailed', errorMessage(error));
-      throw error;
-    }
+    return async () => {
+      try {
+        await world.controllers.release(registration.metadata.name ?? '', crdName, () =>
+          this.#finalizeTarget(registration),
+        );
+      } catch (error) {
+        world.events.emit(registration, 'Warning', 'FinalizerReleaseFailed', errorMessage(error));
+        throw error;
+      }
+    };
   }
 
   /** The hook of a valid registration with a resolvable address, for the release's finalize call. */
