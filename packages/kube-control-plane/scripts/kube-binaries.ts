@@ -1,0 +1,214 @@
+// Builds, once, the binaries of the pinned Kubernetes release (kube-release.json) from the Go
+// module proxy into a cache folder outside the work tree, and prints that folder on its last line.
+// Honours KUBEBUILDER_ASSETS (controller-runtime's envtest convention) when it holds every binary.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  binariesCacheFolder,
+  KUBE_BINARIES,
+  KUBE_RELEASE as release,
+  KWOK_STAGES_FILE,
+  missingBinaries,
+} from '../src/binaries.ts';
+
+/** kwok's own default Stages, as kwokctl installs them (paths inside the sigs.k8s.io/kwok module). */
+const KWOK_STAGES = [
+  'kustomize/stage/node/fast/node-initialize.yaml',
+  'kustomize/stage/node/heartbeat-with-lease/node-heartbeat-with-lease.yaml',
+  'kustomize/stage/pod/fast/pod-ready.yaml',
+  'kustomize/stage/pod/fast/pod-complete.yaml',
+  'kustomize/stage/pod/fast/pod-delete.yaml',
+];
+
+/** Staging modules of k8s.io/kubernetes: its go.mod replaces them with ./staging paths, which a
+ *  dependent module cannot see, so the wrapper module pins each to its published v0.x twin. */
+const STAGING = [
+  'api',
+  'apiextensions-apiserver',
+  'apimachinery',
+  'apiserver',
+  'cli-runtime',
+  'client-go',
+  'cloud-provider',
+  'cluster-bootstrap',
+  'code-generator',
+  'component-base',
+  'component-helpers',
+  'controller-manager',
+  'cri-api',
+  'cri-client',
+  'csi-translation-lib',
+  'dynamic-resource-allocation',
+  'endpointslice',
+  'externaljwt',
+  'kms',
+  'kube-aggregator',
+  'kube-controller-manager',
+  'kube-proxy',
+  'kube-scheduler',
+  'kubectl',
+  'kubelet',
+  'metrics',
+  'mount-utils',
+  'pod-security-admission',
+  'sample-apiserver',
+  'sample-cli-plugin',
+  'sample-controller',
+];
+
+function fail(line: string): never {
+  process.stderr.write(`kube-binaries: ${line}\n`);
+  process.exit(1);
+}
+
+function log(line: string): void {
+  process.stderr.write(`kube-binaries: ${line}\n`);
+}
+
+function go(args: string[], cwd: string): void {
+  const started = Date.now();
+  log(`go ${args.join(' ')}  (in ${cwd})`);
+  const result = spawnSync('go', args, {
+    cwd,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, GOTOOLCHAIN: 'local', GOFLAGS: '-buildvcs=false', CGO_ENABLED: '0' },
+  });
+  if (result.error) fail(`cannot run go: ${result.error.message}`);
+  if (result.status !== 0) fail(`go ${args[0]} failed (exit ${result.status}) in ${cwd}`);
+  log(`  done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+function wrapperModule(
+  dir: string,
+  name: string,
+  requires: [string, string][],
+  replaces: [string, string][],
+): void {
+  mkdirSync(dir, { recursive: true });
+  const lines = [`module scoby.local/${name}`, '', 'go 1.24.0', ''];
+  for (const [path, version] of requires) lines.push(`require ${path} ${version}`);
+  if (replaces.length > 0) {
+    lines.push('', 'replace (');
+    for (const [from, to] of replaces) lines.push(`\t${from} => ${to}`);
+    lines.push(')');
+  }
+  writeFileSync(join(dir, 'go.mod'), lines.join('\n') + '\n');
+}
+
+/** `packages` resolve at `version`: a bare `go get` would move to the newest release. */
+function buildInto(
+  outDir: string,
+  work: string,
+  name: string,
+  requires: [string, string][],
+  replaces: [string, string][],
+  packages: string[],
+  ldflags: string,
+  output?: string,
+): void {
+  const outputs =
+    output === undefined ? packages.map((pkg) => pkg.slice(pkg.lastIndexOf('/') + 1)) : [output];
+  // A run that was interrupted resumes: what an earlier run finished is kept.
+  if (outputs.every((file) => existsSync(join(outDir, file)))) return;
+  const dir = join(work, name);
+  wrapperModule(dir, name, requires, replaces);
+  go(['get', ...packages.map((pkg) => `${pkg}@${requires[0]![1]}`)], dir);
+  // One package: named by `output` (go would name etcd's main package after its folder, "server").
+  const target = output === undefined ? outDir + '/' : join(outDir, output);
+  go(['build', '-trimpath', '-ldflags', ldflags, '-o', target, ...packages], dir);
+}
+
+const assets = process.env.KUBEBUILDER_ASSETS;
+if (assets && missingBinaries(assets).length === 0) {
+  log(`using KUBEBUILDER_ASSETS`);
+  process.stdout.write(`${assets}\n`);
+  process.exit(0);
+}
+if (assets) log(`KUBEBUILDER_ASSETS=${assets} lacks ${missingBinaries(assets).join(', ')}; building instead`);
+
+const folder = binariesCacheFolder();
+if (missingBinaries(folder).length === 0) {
+  process.stdout.write(`${folder}\n`);
+  process.exit(0);
+}
+
+const probe = spawnSync('go', ['version'], { encoding: 'utf8' });
+if (probe.error || probe.status !== 0) {
+  fail(
+    'Go is not installed (no `go` on PATH); install Go 1.24 or newer, or set KUBEBUILDER_ASSETS to a folder holding ' +
+      KUBE_BINARIES.join(', '),
+  );
+}
+
+const started = Date.now();
+const work = `${folder}.work`;
+const staging = `${folder}.partial`;
+mkdirSync(staging, { recursive: true });
+mkdirSync(work, { recursive: true });
+
+const k8s = release.kubernetes;
+const [, minor] = k8s.slice(1).split('.');
+const stagingVersion = `v0.${k8s.slice(1).split('.').slice(1).join('.')}`;
+const versionFlags = [
+  `-X k8s.io/component-base/version.gitVersion=${k8s}`,
+  `-X k8s.io/component-base/version.gitMajor=1`,
+  `-X k8s.io/component-base/version.gitMinor=${minor}`,
+  `-X k8s.io/component-base/version.gitTreeState=clean`,
+  `-X k8s.io/component-base/version.buildDate=1970-01-01T00:00:00Z`,
+  `-X k8s.io/client-go/pkg/version.gitVersion=${k8s}`,
+  `-X k8s.io/client-go/pkg/version.gitMajor=1`,
+  `-X k8s.io/client-go/pkg/version.gitMinor=${minor}`,
+].join(' ');
+
+buildInto(
+  staging,
+  work,
+  'kubernetes',
+  [['k8s.io/kubernetes', k8s]],
+  STAGING.map((m): [string, string] => [`k8s.io/${m}`, `k8s.io/${m} ${stagingVersion}`]),
+  [
+    'k8s.io/kubernetes/cmd/kube-apiserver',
+    'k8s.io/kubernetes/cmd/kube-controller-manager',
+    'k8s.io/kubernetes/cmd/kube-scheduler',
+  ],
+  `-s -w ${versionFlags}`,
+);
+buildInto(
+  staging,
+  work,
+  'etcd',
+  [['go.etcd.io/etcd/server/v3', release.etcd]],
+  [],
+  ['go.etcd.io/etcd/server/v3'],
+  '-s -w',
+  'etcd',
+);
+buildInto(
+  staging,
+  work,
+  'kwok',
+  [['sigs.k8s.io/kwok', release.kwok]],
+  [],
+  ['sigs.k8s.io/kwok/cmd/kwok'],
+  `-s -w -X sigs.k8s.io/kwok/pkg/consts.Version=${release.kwok}`,
+  'kwok',
+);
+const kwokModule = spawnSync('go', ['list', '-m', '-f', '{{.Dir}}', 'sigs.k8s.io/kwok'], {
+  cwd: join(work, 'kwok'),
+  encoding: 'utf8',
+  env: { ...process.env, GOTOOLCHAIN: 'local' },
+}).stdout.trim();
+if (!kwokModule) fail('cannot find the sigs.k8s.io/kwok module folder for its Stages');
+writeFileSync(
+  join(staging, KWOK_STAGES_FILE),
+  KWOK_STAGES.map((path) => readFileSync(join(kwokModule, path), 'utf8').trim()).join('\n---\n') + '\n',
+);
+
+const missing = missingBinaries(staging);
+if (missing.length > 0) fail(`the build left out ${missing.join(', ')}`);
+writeFileSync(join(staging, 'kube-release.json'), JSON.stringify(release, null, 2) + '\n');
+rmSync(folder, { recursive: true, force: true });
+renameSync(staging, folder);
+log(`built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+process.stdout.write(`${folder}\n`);

@@ -1,0 +1,59 @@
+/**
+ * Where the binaries of the pinned Kubernetes release (kube-release.json) live: a cache folder outside
+ * the work tree, filled once by `npm run kube-binaries`, or KUBEBUILDER_ASSETS when it holds them all.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export interface KubeRelease {
+  kubernetes: string;
+  etcd: string;
+  kwok: string;
+}
+
+export const KUBE_RELEASE: KubeRelease = JSON.parse(
+  readFileSync(new URL('../kube-release.json', import.meta.url), 'utf8'),
+) as KubeRelease;
+
+export const KUBE_BINARIES = [
+  'etcd',
+  'kube-apiserver',
+  'kube-controller-manager',
+  'kube-scheduler',
+  'kwok',
+] as const;
+
+export type KubeBinary = (typeof KUBE_BINARIES)[number];
+
+/** kwok's default node and pod Stages (initialize, heartbeat, ready, complete, delete), copied from the
+ *  pinned kwok module at build time: the standalone kwok binary has no stages of its own. */
+export const KWOK_STAGES_FILE = 'kwok-stages.yaml';
+
+const REQUIRED_FILES = [...KUBE_BINARIES, KWOK_STAGES_FILE];
+
+/** $SCOBY_CACHE_DIR, else $XDG_CACHE_HOME/scoby, else ~/.cache/scoby; one folder per release. */
+export function binariesCacheFolder(env: NodeJS.ProcessEnv = process.env): string {
+  const root = env.SCOBY_CACHE_DIR || join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'scoby');
+  const release = KUBE_RELEASE;
+  return join(root, 'kube', `kubernetes-${release.kubernetes}-etcd-${release.etcd}-kwok-${release.kwok}`);
+}
+
+export function missingBinaries(folder: string): string[] {
+  return REQUIRED_FILES.filter((name) => !existsSync(join(folder, name)));
+}
+
+/** The folder to run binaries from, or a message saying how to get them. */
+export function locateBinaries(
+  env: NodeJS.ProcessEnv = process.env,
+): { ok: true; folder: string } | { ok: false; message: string } {
+  const assets = env.KUBEBUILDER_ASSETS;
+  if (assets && missingBinaries(assets).length === 0) return { ok: true, folder: assets };
+  const folder = binariesCacheFolder(env);
+  const missing = missingBinaries(folder);
+  if (missing.length === 0) return { ok: true, folder };
+  return {
+    ok: false,
+    message: `the Kubernetes binaries are not built (${folder} lacks ${missing.join(', ')}): run \`npm run kube-binaries\``,
+  };
+}

@@ -1,0 +1,160 @@
+/**
+ * The real control plane: started once for this file from the built binaries (`npm run kube-binaries`).
+ */
+import { readFileSync } from 'node:fs';
+import {
+  AppsV1Api,
+  CoreV1Api,
+  KubeConfig,
+  RbacAuthorizationV1Api,
+  VersionApi,
+} from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KUBE_RELEASE, startControlPlane, type ControlPlane } from '../../src/index.ts';
+
+let plane: ControlPlane;
+let admin: KubeConfig;
+
+function rssMiB(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB$/m);
+  return line ? Number(line[1]) / 1024 : 0;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function eventually<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 60_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not reached within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+beforeAll(async () => {
+  plane = await startControlPlane({ log: (line) => console.log(`[control-plane] ${line}`) });
+  admin = new KubeConfig();
+  admin.loadFromString(plane.kubeconfigYaml);
+  const memory = plane.pids.map((pid) => rssMiB(pid));
+  console.log(
+    `[control-plane] started in ${(plane.startupMs / 1000).toFixed(1)} s; RSS ${memory.map((m) => m.toFixed(0)).join(' + ')} = ${memory.reduce((a, b) => a + b, 0).toFixed(0)} MiB; load ${readFileSync('/proc/loadavg', 'utf8').trim()}`,
+  );
+});
+
+afterAll(async () => {
+  await plane?.stop();
+});
+
+describe('the real control plane', () => {
+  it('serves the pinned release over TLS to the admin kubeconfig', async () => {
+    const version = await admin.makeApiClient(VersionApi).getCode();
+    expect(version.gitVersion).toBe(KUBE_RELEASE.kubernetes);
+    expect(plane.server).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it('runs a Deployment to Available on kwok nodes through the scheduler and the Deployment controller', async () => {
+    const apps = admin.makeApiClient(AppsV1Api);
+    await admin.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: 'workloads' } } });
+    const labels = { app: 'web' };
+    await apps.createNamespacedDeployment({
+      namespace: 'workloads',
+      body: {
+        metadata: { name: 'web' },
+        spec: {
+          replicas: 2,
+          selector: { matchLabels: labels },
+          template: {
+            metadata: { labels },
+            spec: { containers: [{ name: 'web', image: 'example.com/web:1' }] },
+          },
+        },
+      },
+    });
+    const available = await eventually('Deployment web Available', async () => {
+      const deployment = await apps.readNamespacedDeployment({ namespace: 'workloads', name: 'web' });
+      const condition = deployment.status?.conditions?.find((c) => c.type === 'Available');
+      return condition?.status === 'True' ? deployment : undefined;
+    });
+    expect(available.status?.readyReplicas).toBe(2);
+    const pods = await admin.makeApiClient(CoreV1Api).listNamespacedPod({ namespace: 'workloads' });
+    expect(pods.items.map((pod) => pod.spec?.nodeName?.startsWith('kwok-node-'))).toEqual([true, true]);
+  });
+
+  it('collects dependents of a deleted owner (garbage collector)', async () => {
+    const core = admin.makeApiClient(CoreV1Api);
+    await core.createNamespace({ body: { metadata: { name: 'gc' } } });
+    const owner = await core.createNamespacedConfigMap({
+      namespace: 'gc',
+      body: { metadata: { name: 'owner' } },
+    });
+    await core.createNamespacedConfigMap({
+      namespace: 'gc',
+      body: {
+        metadata: {
+          name: 'dependent',
+          ownerReferences: [
+            { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata!.uid! },
+          ],
+        },
+      },
+    });
+    await core.deleteNamespacedConfigMap({ namespace: 'gc', name: 'owner' });
+    await eventually('dependent collected', async () => {
+      const list = await core.listNamespacedConfigMap({ namespace: 'gc' });
+      return list.items.some((item) => item.metadata?.name === 'dependent') ? undefined : true;
+    });
+  });
+
+  it('mints ServiceAccount kubeconfigs that have exactly the permissions RBAC gives', async () => {
+    const yaml = await plane.serviceAccountKubeconfig('team', 'robot');
+    const robot = new KubeConfig();
+    robot.loadFromString(yaml);
+    const core = robot.makeApiClient(CoreV1Api);
+    const denied = await core
+      .listNamespacedConfigMap({ namespace: 'team' })
+      .catch((error: { code?: number }) => error);
+    expect((denied as { code?: number }).code).toBe(403);
+    const rbac = admin.makeApiClient(RbacAuthorizationV1Api);
+    await rbac.createNamespacedRole({
+      namespace: 'team',
+      body: {
+        metadata: { name: 'read-configmaps' },
+        rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['list'] }],
+      },
+    });
+    await rbac.createNamespacedRoleBinding({
+      namespace: 'team',
+      body: {
+        metadata: { name: 'robot' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'read-configmaps' },
+        subjects: [{ kind: 'ServiceAccount', name: 'robot', namespace: 'team' }],
+      },
+    });
+    // The root CA publisher writes kube-root-ca.crt into every namespace, the robot may now list it.
+    const allowed = await eventually('list allowed', async () => {
+      const list = await core.listNamespacedConfigMap({ namespace: 'team' });
+      return list.items.length > 0 ? list : undefined;
+    });
+    expect(allowed.items.map((item) => item.metadata?.name)).toEqual(['kube-root-ca.crt']);
+  });
+
+  it('stops every process it started', async () => {
+    const pids = [...plane.pids];
+    expect(pids).toHaveLength(5);
+    expect(pids.every(alive)).toBe(true);
+    await plane.stop();
+    expect(pids.filter(alive)).toEqual([]);
+  });
+});
