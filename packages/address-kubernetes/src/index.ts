@@ -1,1 +1,1 @@
-export { createObjectReader } from './object-reader.ts';
+export { createObjectReader, type ObjectReaderOptions } from './object-reader.ts';

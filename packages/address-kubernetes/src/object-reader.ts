@@ -5,13 +5,19 @@ import { createApiGet, type ApiGet } from './api-get.ts';
 import { objectPath } from './api-paths.ts';
 import { createDiscovery } from './discovery.ts';
 
+export interface ObjectReaderOptions {
+  /** How long one API request may go unanswered. Default 30 s. */
+  requestTimeoutMs?: number;
+}
+
 /**
  * An ObjectReader over the API server of `kubeConfig`. Every failure is a result: unknown kinds,
  * and the API server's message for missing, forbidden or otherwise unreadable objects (the
- * message of a transport error when the server cannot be reached).
+ * message of a transport error when the server cannot be reached, or of the timeout when it does
+ * not answer).
  */
-export function createObjectReader(kubeConfig: KubeConfig): ObjectReader {
-  return readerOver(createApiGet(kubeConfig));
+export function createObjectReader(kubeConfig: KubeConfig, options: ObjectReaderOptions = {}): ObjectReader {
+  return readerOver(createApiGet(kubeConfig, options.requestTimeoutMs));
 }
 
 function readerOver(get: ApiGet): ObjectReader {

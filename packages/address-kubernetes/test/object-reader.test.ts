@@ -226,6 +226,23 @@ describe('createObjectReader against an API server', () => {
     ).toEqual({ ok: true, url: 'http://display.shop.svc.cluster.local/in' });
   });
 
+  it('gives up on a request the API server never answers, and says which', async () => {
+    const heal = server.faults.blackHole();
+    try {
+      const impatient = createObjectReader(kubeConfig, { requestTimeoutMs: 200 });
+      const started = Date.now();
+      expect(
+        await impatient.get({ apiVersion: 'v1', kind: 'Service', namespace: 'shop', name: 'collector' }),
+      ).toEqual({
+        found: false,
+        message: 'GET /api/v1 timed out: no answer from the API server within 200 ms',
+      });
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      heal();
+    }
+  });
+
   it('resolves destinations end to end', async () => {
     const context = { namespace: 'shop', clusterDomain: 'cluster.local', reader };
     const service = {
