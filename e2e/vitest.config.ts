@@ -1,8 +1,9 @@
 import { defineConfig, mergeConfig } from 'vitest/config';
 import shared from '../vitest.shared.ts';
 
-// k3s runs real pods: scenarios there need minutes, not seconds.
-const onMemory = (process.env.E2E_CLUSTER ?? 'memory') === 'memory';
+// kwok runs real controllers and k3s real pods: scenarios there need minutes, not seconds.
+const TIMEOUT_MS: Record<string, number> = { memory: 60_000, kwok: 180_000 };
+const timeoutMs = TIMEOUT_MS[process.env.E2E_CLUSTER ?? 'memory'] ?? 600_000;
 
 export default mergeConfig(
   shared,
@@ -10,8 +11,8 @@ export default mergeConfig(
     test: {
       name: 'e2e',
       globalSetup: ['./src/global-setup.ts'],
-      testTimeout: onMemory ? 60_000 : 600_000,
-      hookTimeout: onMemory ? 60_000 : 600_000,
+      testTimeout: timeoutMs,
+      hookTimeout: timeoutMs,
       maxWorkers: 2,
     },
   }),

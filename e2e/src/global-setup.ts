@@ -10,6 +10,8 @@ import { startScoby } from './scoby.ts';
 import { readSettings, SCOBY_NAMESPACE } from './settings.ts';
 
 const REGISTRATION_CRD = new URL('../../crds/scoby.triggermesh.io_crdregistrations.yaml', import.meta.url);
+/** The grant an admin applies with the StatefulSet plugin Scoby loads (see startScoby). */
+const PLUGIN_RBAC = new URL('../../packages/formfactor-statefulset-example/rbac.yaml', import.meta.url);
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const reading = readSettings(process.env);
@@ -19,8 +21,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const handle = new ClusterHandle(cluster.kubeconfigYaml, cluster.provider);
   try {
     await handle.apply(await readManifests(REGISTRATION_CRD));
+    await handle.apply(await readManifests(PLUGIN_RBAC));
     await handle.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: SCOBY_NAMESPACE } });
-    const scoby = await startScoby(cluster.kubeconfigYaml, handle.timeoutMs);
+    const scoby = await startScoby(
+      cluster.controllerKubeconfigYaml ?? cluster.kubeconfigYaml,
+      handle.timeoutMs,
+    );
     console.log(`[e2e] cluster: ${cluster.provider}; Scoby is leading`);
     project.provide('e2e', {
       provider: cluster.provider,

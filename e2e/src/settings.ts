@@ -1,6 +1,6 @@
 /** What the suite reads from its environment: which cluster to run against and with which images. */
 
-export const CLUSTER_CHOICES = ['memory', 'k3s', 'auto'] as const;
+export const CLUSTER_CHOICES = ['memory', 'kwok', 'k3s', 'auto'] as const;
 export type ClusterChoice = (typeof CLUSTER_CHOICES)[number];
 
 /** The namespace the suite runs Scoby in (SCOBY_NAMESPACE): controller ConfigMaps and the Lease live here. */
@@ -30,7 +30,10 @@ function nonEmpty(value: string | undefined): string | undefined {
   return trimmed === undefined || trimmed === '' ? undefined : trimmed;
 }
 
-/** E2E_CLUSTER (default memory, so a plain run never needs a container runtime), K3S_IMAGE, E2E_CONTROLLER_IMAGE. */
+/**
+ * E2E_CLUSTER (default memory, so a plain run needs neither built binaries nor a container runtime),
+ * K3S_IMAGE, E2E_CONTROLLER_IMAGE.
+ */
 export function readSettings(env: Readonly<Record<string, string | undefined>>): SettingsReading {
   const cluster = nonEmpty(env.E2E_CLUSTER) ?? 'memory';
   if (!(CLUSTER_CHOICES as readonly string[]).includes(cluster)) {

@@ -1,10 +1,11 @@
 /**
- * Which cluster provider runs the suite. k3s needs a container runtime and its image; when either is
+ * Which cluster provider runs the suite. kwok (the real control plane of @scoby/kube-control-plane)
+ * needs its binaries built; k3s needs a container runtime and its image; when either is
  * missing, `k3s` fails with the reason and `auto` falls back to the in-memory API server saying why.
  */
 import type { ClusterChoice } from '../settings.ts';
 
-export type ProviderName = 'memory' | 'k3s';
+export type ProviderName = 'memory' | 'kwok' | 'k3s';
 
 /** Why k3s cannot run here, or undefined when it can. */
 export type K3sProbe = () => Promise<string | undefined>;
@@ -13,7 +14,7 @@ export type ProviderChoice =
   { ok: true; provider: ProviderName; notice?: string } | { ok: false; message: string };
 
 export async function chooseProvider(choice: ClusterChoice, probeK3s: K3sProbe): Promise<ProviderChoice> {
-  if (choice === 'memory') return { ok: true, provider: 'memory' };
+  if (choice === 'memory' || choice === 'kwok') return { ok: true, provider: choice };
   const obstacle = await probeK3s();
   if (obstacle === undefined) return { ok: true, provider: 'k3s' };
   if (choice === 'k3s') return { ok: false, message: `E2E_CLUSTER=k3s: cannot run k3s: ${obstacle}` };

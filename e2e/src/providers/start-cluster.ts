@@ -3,6 +3,7 @@ import type { E2eSettings } from '../settings.ts';
 import { chooseProvider } from './choose.ts';
 import { k3sProbe } from './k3s-probe.ts';
 import { startK3sCluster, testcontainersRuntime } from './k3s.ts';
+import { startKwokCluster } from './kwok.ts';
 import { startMemoryCluster } from './memory.ts';
 import type { StartedCluster } from './started-cluster.ts';
 
@@ -14,6 +15,7 @@ export async function startCluster(
   if (!choice.ok) throw new Error(choice.message);
   if (choice.notice !== undefined) log(choice.notice);
   if (choice.provider === 'memory') return startMemoryCluster();
+  if (choice.provider === 'kwok') return startKwokCluster(log);
   log(`starting ${settings.k3sImage}`);
   return startK3sCluster(
     settings.k3sImage,

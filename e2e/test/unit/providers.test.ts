@@ -52,7 +52,7 @@ describe('readSettings', () => {
   it('rejects an unknown cluster choice', () => {
     expect(readSettings({ E2E_CLUSTER: 'kind' })).toEqual({
       ok: false,
-      message: 'E2E_CLUSTER: "kind" is not one of "memory", "k3s", "auto"',
+      message: 'E2E_CLUSTER: "kind" is not one of "memory", "kwok", "k3s", "auto"',
     });
   });
 });
@@ -91,6 +91,13 @@ describe('chooseProvider', () => {
     expect(await chooseProvider('memory', () => Promise.reject(new Error('must not be called')))).toEqual({
       ok: true,
       provider: 'memory',
+    });
+  });
+
+  it('uses the real control plane for kwok without asking about k3s', async () => {
+    expect(await chooseProvider('kwok', () => Promise.reject(new Error('must not be called')))).toEqual({
+      ok: true,
+      provider: 'kwok',
     });
   });
 

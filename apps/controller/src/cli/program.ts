@@ -30,6 +30,12 @@ function runCommand(program: Command, done: (code: Promise<number>) => void, io:
       '--kubeconfig-out <file>',
       `with --embedded: where to write its kubeconfig (default ${DEFAULT_KUBECONFIG_OUT})`,
     )
+    .addOption(
+      new Option(
+        '--cluster <kind>',
+        'with --embedded: the in-memory API server, or the real control plane (npm run kube-binaries)',
+      ).choices(['memory', 'kwok']),
+    )
     .option(
       '--sample',
       'with --embedded: apply the Greeter sample from apps/controller/samples and log the outcome',

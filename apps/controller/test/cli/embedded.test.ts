@@ -57,7 +57,9 @@ describe('scoby run --embedded', () => {
     const scoby = running;
     // Announced once the file is complete.
     await eventually('the kubeconfig announcement', async () => (scoby.stderr() === '' ? undefined : true));
-    expect(scoby.stderr()).toBe(`Embedded API server running; kubeconfig written to ${kubeconfig}\n`);
+    expect(scoby.stderr()).toBe(
+      `Embedded API server (memory) running; kubeconfig written to ${kubeconfig}\n`,
+    );
     await access(kubeconfig);
 
     const kc = new KubeConfig();
@@ -136,7 +138,7 @@ describe('scoby run --embedded', () => {
       logLines(scoby.stdout()).find((line) => line.msg === 'sample reconciled'),
     );
     expect(scoby.stderr()).toBe(
-      `Embedded API server running; kubeconfig written to ${join(dir, '.scoby', 'kubeconfig')}\n`,
+      `Embedded API server (memory) running; kubeconfig written to ${join(dir, '.scoby', 'kubeconfig')}\n`,
     );
     expect(reconciled).toMatchObject({
       instance: 'Greeter default/hello',

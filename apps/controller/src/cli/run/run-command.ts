@@ -19,11 +19,13 @@ import {
 import { DEFAULT_KUBECONFIG_OUT, EMBEDDED_NAMESPACE } from '../defaults.ts';
 import type { CliIo } from '../io.ts';
 import { loadFormFactors } from '../plugins.ts';
-import { startEmbeddedCluster, type EmbeddedCluster } from './embedded-cluster.ts';
+import { startEmbeddedCluster, type EmbeddedCluster, type EmbeddedClusterKind } from './embedded-cluster.ts';
 import { runSample } from './sample.ts';
 
 export interface RunOptions extends CommandLineOptions {
   embedded?: boolean;
+  /** With --embedded: which cluster (default memory). */
+  cluster?: EmbeddedClusterKind;
   kubeconfigOut?: string;
   sample?: boolean;
 }
@@ -43,8 +45,8 @@ export async function runController(options: RunOptions, io: CliIo): Promise<num
     for (const message of messages) io.stderr(`scoby run: ${message}\n`);
     return 1;
   };
-  if (!options.embedded && (options.kubeconfigOut !== undefined || options.sample)) {
-    return fail(['--kubeconfig-out and --sample need --embedded']);
+  if (!options.embedded && (options.kubeconfigOut !== undefined || options.sample || options.cluster)) {
+    return fail(['--kubeconfig-out, --sample and --cluster need --embedded']);
   }
   const loaded = loadConfig(options, environmentFor(options, io.env));
   if (!loaded.ok) return fail(loaded.errors.map((error) => error.message));
@@ -58,13 +60,19 @@ export async function runController(options: RunOptions, io: CliIo): Promise<num
   try {
     if (options.embedded) {
       const kubeconfigPath = resolve(io.cwd, options.kubeconfigOut ?? DEFAULT_KUBECONFIG_OUT);
-      embedded = await startEmbeddedCluster({ scobyNamespace: config.scobyNamespace, kubeconfigPath });
+      const cluster = options.cluster ?? 'memory';
+      embedded = await startEmbeddedCluster({
+        cluster,
+        scobyNamespace: config.scobyNamespace,
+        kubeconfigPath,
+        log: (line) => logger.info(`control plane: ${line}`),
+      });
       kubeConfig = embedded.kubeConfig;
       logger.info(
-        { kubeconfig: kubeconfigPath, server: kubeConfig.getCurrentCluster()?.server },
+        { cluster, kubeconfig: kubeconfigPath, server: kubeConfig.getCurrentCluster()?.server },
         'embedded API server started',
       );
-      io.stderr(`Embedded API server running; kubeconfig written to ${kubeconfigPath}\n`);
+      io.stderr(`Embedded API server (${cluster}) running; kubeconfig written to ${kubeconfigPath}\n`);
     } else {
       kubeConfig = loadKubeConfig(config.kube);
     }
@@ -75,8 +83,14 @@ export async function runController(options: RunOptions, io: CliIo): Promise<num
 
   const metrics = createMetrics({ processMetrics: true });
   let ops;
+  // The controller starts after the ops server: until then there is nothing to be unhealthy about.
+  let healthProblems = (): string[] => [];
   try {
-    ops = await startOpsServer({ ...config.opsAddress, registry: metrics.registry });
+    ops = await startOpsServer({
+      ...config.opsAddress,
+      registry: metrics.registry,
+      healthProblems: () => healthProblems(),
+    });
   } catch (error) {
     await embedded?.stop();
     return fail([`--metrics-bind-address: ${(error as Error).message}`]);
@@ -96,6 +110,7 @@ export async function runController(options: RunOptions, io: CliIo): Promise<num
     logger,
     metrics,
   });
+  healthProblems = () => controller.healthProblems();
   const readiness = setInterval(() => ops.setReady(controller.isReady()), READINESS_INTERVAL_MS);
   logger.info(
     {

@@ -13,6 +13,7 @@ import { applyObjects } from './apply-objects.ts';
 export const SAMPLES_DIR = fileURLToPath(new URL('../../../samples/', import.meta.url));
 export const SAMPLE_FILES = [
   'greeter-crd.yaml',
+  'greeter-clusterrole.yaml',
   'greeter-registration.yaml',
   'greeter-instance.yaml',
 ] as const;

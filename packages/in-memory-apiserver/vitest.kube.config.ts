@@ -1,0 +1,16 @@
+import { defineConfig, mergeConfig } from 'vitest/config';
+import shared from '../../vitest.shared.ts';
+
+// The conformance suite against the real control plane (see test/conformance/real-cluster.setup.ts).
+export default mergeConfig(
+  shared,
+  defineConfig({
+    test: {
+      name: 'in-memory-apiserver conformance (real control plane)',
+      include: ['test/conformance/**/*.test.ts'],
+      globalSetup: ['./test/conformance/real-cluster.setup.ts'],
+      testTimeout: 60_000,
+      hookTimeout: 60_000,
+    },
+  }),
+);
