@@ -1,4 +1,5 @@
-import type { ResourceType } from './resource-type.ts';
+import type { Verb } from './faults.ts';
+import { BUILTIN_VERBS, storageVersionHash, type ResourceType } from './resource-type.ts';
 
 interface BuiltinSpec {
   group: string;
@@ -10,6 +11,11 @@ interface BuiltinSpec {
   categories?: string[];
   statusSubresource?: boolean;
   tracksGeneration?: boolean;
+  verbs?: readonly Verb[];
+  /** Default: the plural. */
+  etcdPrefix?: string;
+  /** The group and version objects are stored at, when not the served ones (events.k8s.io Events are core Events). */
+  storedAs?: { group: string; version: string };
 }
 
 function builtin(spec: BuiltinSpec): ResourceType {
@@ -27,6 +33,13 @@ function builtin(spec: BuiltinSpec): ResourceType {
     builtin: true,
     tracksGeneration: spec.tracksGeneration ?? false,
     schemas: new Map(),
+    verbs: spec.verbs ?? BUILTIN_VERBS,
+    etcdPrefix: spec.etcdPrefix ?? spec.plural,
+    storageVersionHash: storageVersionHash(
+      spec.storedAs?.group ?? spec.group,
+      spec.storedAs?.version ?? spec.version,
+      spec.kind,
+    ),
   };
 }
 
@@ -40,6 +53,7 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
     namespaced: false,
     shortNames: ['ns'],
     statusSubresource: true,
+    verbs: BUILTIN_VERBS.filter((verb) => verb !== 'deletecollection'),
   }),
   builtin({
     group: '',
@@ -59,6 +73,7 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
     shortNames: ['svc'],
     categories: ['all'],
     statusSubresource: true,
+    etcdPrefix: 'services/specs',
   }),
   builtin({
     group: '',
@@ -83,6 +98,7 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
     kind: 'Event',
     namespaced: true,
     shortNames: ['ev'],
+    storedAs: { group: '', version: 'v1' },
   }),
   builtin({
     group: 'apps',
@@ -114,8 +130,11 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
     kind: 'CustomResourceDefinition',
     namespaced: false,
     shortNames: ['crd', 'crds'],
+    categories: ['api-extensions'],
+    storedAs: { group: 'apiextensions.k8s.io', version: 'v1beta1' },
     statusSubresource: true,
     tracksGeneration: true,
+    etcdPrefix: 'apiextensions.k8s.io/customresourcedefinitions',
   }),
   builtin({
     group: 'rbac.authorization.k8s.io',

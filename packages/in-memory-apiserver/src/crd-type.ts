@@ -1,5 +1,5 @@
 import { compareVersionPriority, type KubeObject } from '@scoby/kube-objects';
-import type { ResourceType } from './resource-type.ts';
+import { CUSTOM_RESOURCE_VERBS, storageVersionHash, type ResourceType } from './resource-type.ts';
 import type { JSONSchemaProps } from '@scoby/structural-schema';
 
 interface CrdVersion {
@@ -69,5 +69,8 @@ export function resourceTypeOfCrd(crd: KubeObject): ResourceType {
     builtin: false,
     tracksGeneration: true,
     schemas,
+    verbs: CUSTOM_RESOURCE_VERBS,
+    etcdPrefix: `${spec.group}/${names.plural}`,
+    storageVersionHash: storageVersionHash(spec.group, storageVersion(spec) ?? '', names.kind),
   };
 }

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { JSONSchemaProps } from '@scoby/structural-schema';
+import type { Verb } from './faults.ts';
 
 /** Everything the server needs to know to serve one kind of object under /api or /apis. */
 export interface ResourceType {
@@ -19,6 +21,48 @@ export interface ResourceType {
   readonly tracksGeneration: boolean;
   /** openAPIV3Schema per served version, for custom resources. */
   readonly schemas: ReadonlyMap<string, JSONSchemaProps>;
+  /** The verbs the resource takes, in the order discovery lists them (namespaces take no deletecollection). */
+  readonly verbs: readonly Verb[];
+  /** Where kube-apiserver keeps these objects in etcd (`configmaps`, `services/specs`, `<group>/<plural>`): its storage errors name the key. */
+  readonly etcdPrefix: string;
+  /** Discovery's storageVersionHash, see {@link storageVersionHash}. */
+  readonly storageVersionHash: string;
+}
+
+/** The verbs of built-in resources, in discovery order. */
+export const BUILTIN_VERBS: readonly Verb[] = [
+  'create',
+  'delete',
+  'deletecollection',
+  'get',
+  'list',
+  'patch',
+  'update',
+  'watch',
+];
+
+/** The verbs of custom resources, in the order kube-apiserver lists them. */
+export const CUSTOM_RESOURCE_VERBS: readonly Verb[] = [
+  'delete',
+  'deletecollection',
+  'get',
+  'list',
+  'patch',
+  'create',
+  'update',
+  'watch',
+];
+
+/**
+ * kube-apiserver's storageVersionHash: the first 8 bytes of the SHA-256 of `group/version/kind` of the
+ * version objects are stored at, base64. Clients compare it to notice a storage version change.
+ */
+export function storageVersionHash(group: string, version: string, kind: string): string {
+  return createHash('sha256')
+    .update(`${group}/${version}/${kind}`)
+    .digest()
+    .subarray(0, 8)
+    .toString('base64');
 }
 
 /** Storage key of a resource: independent of the version it is served at. */
@@ -32,6 +76,11 @@ export function keyOf(type: ResourceType): string {
 
 export function groupVersion(group: string, version: string): string {
   return group === '' ? version : `${group}/${version}`;
+}
+
+/** The etcd key of an object, as kube-apiserver's storage errors quote it. */
+export function etcdKey(type: ResourceType, namespace: string | undefined, name: string): string {
+  return `/registry/${type.etcdPrefix}/${namespace === undefined ? '' : `${namespace}/`}${name}`;
 }
 
 /** `Kind.group` as the real server names a type in Invalid messages (`ConfigMap`, `Mailer.notify.example.com`). */

@@ -119,11 +119,11 @@ export function invalid<T = never>(type: ResourceType, name: string, causes: rea
 }
 
 export function methodNotAllowed<T = never>(): Outcome<T> {
-  return fail(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
+  return fail(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
 }
 
 export function resourceNotFoundReply(): Reply {
-  return statusReply(404, 'NotFound', 'the server could not find the requested resource');
+  return statusReply(404, 'NotFound', 'the server could not find the requested resource', {});
 }
 
 export function resourceNotFound<T = never>(): Outcome<T> {

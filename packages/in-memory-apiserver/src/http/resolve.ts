@@ -44,7 +44,8 @@ export function resolveRequest(
   if (route.subresource !== undefined && !(route.subresource === 'status' && type.statusSubresource))
     return resourceNotFound();
   const verb = verbOf(method, route.name !== undefined, isWatch(query));
-  if (verb === undefined) return methodNotAllowed();
+  if (verb === undefined || (route.subresource === undefined && !type.verbs.includes(verb)))
+    return methodNotAllowed();
   if (verb === 'create' && type.namespaced && route.namespace === undefined) return methodNotAllowed();
   if (route.subresource !== undefined && verb !== 'get' && verb !== 'update' && verb !== 'patch')
     return methodNotAllowed();

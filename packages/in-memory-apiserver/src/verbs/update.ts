@@ -1,6 +1,6 @@
 import type { KubeObject } from '@scoby/kube-objects';
 import type { Cluster } from '../cluster.ts';
-import { keyOf, type ResourceType } from '../resource-type.ts';
+import { etcdKey, keyOf, type ResourceType } from '../resource-type.ts';
 import { badRequest, conflict, notFound, type Outcome } from '../status.ts';
 import { commitUpdate, keepServerMetadata } from './commit.ts';
 import { checkBody } from './create.ts';
@@ -49,20 +49,19 @@ export function checkResourceVersion(
 
 /**
  * A uid in the body of a PUT is a precondition: the update is for that object and no other, so a
- * client holding an object that was deleted and re-created never overwrites its successor.
+ * client holding an object that was deleted and re-created never overwrites its successor. etcd's
+ * storage layer checks it, so the message is its StorageError.
  */
-function checkUidPrecondition(
-  type: ResourceType,
-  current: KubeObject,
-  request: KubeObject,
-): Outcome<void> {
+function checkUidPrecondition(type: ResourceType, current: KubeObject, request: KubeObject): Outcome<void> {
   const requested = request.metadata.uid;
   if (requested === undefined || requested === '' || requested === current.metadata.uid)
     return { ok: true, value: undefined };
+  const name = current.metadata.name ?? '';
+  const key = etcdKey(type, current.metadata.namespace, name);
   return conflict(
     type,
-    current.metadata.name ?? '',
-    `Precondition failed: UID in precondition: ${requested}, UID in object meta: ${current.metadata.uid ?? ''}`,
+    name,
+    `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${requested}, UID in object meta: ${current.metadata.uid ?? ''}`,
   );
 }
 

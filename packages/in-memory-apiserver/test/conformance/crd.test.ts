@@ -8,13 +8,16 @@ import {
   type V1CustomResourceDefinition,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import {
   connect,
+  CONTROLLER_PATIENCE_MS,
   eventually,
   failure,
   freshNamespace,
   rawRequest,
   uniqueName,
+  whenNotFound,
   type Target,
 } from './harness.ts';
 
@@ -68,9 +71,24 @@ function widgetCrd(
   };
 }
 
-async function installCrd(scope: 'Namespaced' | 'Cluster' = 'Namespaced'): Promise<string> {
-  const group = `${uniqueName('g')}.example.com`;
-  await extensions.createCustomResourceDefinition({ body: widgetCrd(group, scope) });
+interface ResourceList {
+  resources: { name: string }[];
+}
+
+/** kube-apiserver's storageVersionHash of `group/version/kind`: 8 bytes of its SHA-256, base64. */
+function storageVersionHash(groupVersionKind: string): string {
+  return createHash('sha256').update(groupVersionKind).digest().subarray(0, 8).toString('base64');
+}
+
+async function installCrd(
+  scope: 'Namespaced' | 'Cluster' = 'Namespaced',
+  groupPrefix = 'g',
+  edit: (crd: V1CustomResourceDefinition) => void = () => {},
+): Promise<string> {
+  const group = `${uniqueName(groupPrefix)}.example.com`;
+  const crd = widgetCrd(group, scope);
+  edit(crd);
+  await extensions.createCustomResourceDefinition({ body: crd });
   await eventually(async () => {
     const crd = await extensions.readCustomResourceDefinition({ name: `widgets.${group}` });
     return crd.status?.conditions?.some(
@@ -118,34 +136,62 @@ describe('CustomResourceDefinitions', () => {
       apiVersion: 'v1',
       groupVersion: `${group}/v1`,
       resources: [
-        expect.objectContaining({
+        {
           name: 'widgets',
           singularName: 'widget',
           namespaced: true,
           kind: 'Widget',
+          // The order kube-apiserver lists custom resource verbs in.
+          verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'],
           shortNames: ['wd'],
-          verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
-        }),
-        expect.objectContaining({
+          storageVersionHash: storageVersionHash(`${group}/v1/Widget`),
+        },
+        {
           name: 'widgets/status',
           singularName: '',
           namespaced: true,
           kind: 'Widget',
           verbs: ['get', 'patch', 'update'],
-        }),
+        },
       ],
     });
-    const groups = (await rawRequest(target, 'GET', '/apis')).json as {
-      groups: { name: string; preferredVersion: { groupVersion: string } }[];
-    };
-    expect(groups.groups.find((entry) => entry.name === group)?.preferredVersion).toEqual({
-      groupVersion: `${group}/v1`,
-      version: 'v1',
+    expect((await rawRequest(target, 'GET', `/apis/${group}`)).json).toEqual({
+      kind: 'APIGroup',
+      apiVersion: 'v1',
+      name: group,
+      versions: [{ groupVersion: `${group}/v1`, version: 'v1' }],
+      preferredVersion: { groupVersion: `${group}/v1`, version: 'v1' },
     });
     await extensions.deleteCustomResourceDefinition({ name: `widgets.${group}` });
-    await eventually(async () =>
-      (await rawRequest(target, 'GET', `/apis/${group}/v1`)).status === 404 ? true : undefined,
+    await eventually(
+      async () => ((await rawRequest(target, 'GET', `/apis/${group}/v1`)).status === 404 ? true : undefined),
+      CONTROLLER_PATIENCE_MS,
     );
+  });
+
+  it('are listed in /apis after the built-in groups, by APIService name (<version>.<group>)', async () => {
+    const later = await installCrd('Namespaced', 'b');
+    const earlier = await installCrd('Namespaced', 'a');
+    const groups = (
+      (await rawRequest(target, 'GET', '/apis')).json as { groups: { name: string }[] }
+    ).groups.map((group) => group.name);
+    expect(groups.indexOf('apps')).toBeLessThan(groups.indexOf(earlier));
+    expect(groups.indexOf('coordination.k8s.io')).toBeLessThan(groups.indexOf(earlier));
+    expect(groups.indexOf(earlier)).toBeLessThan(groups.indexOf(later));
+  });
+
+  it('differs: the status subresource is served at every version when one version declares it', async () => {
+    const group = await installCrd('Namespaced', 'g', (crd) => {
+      const [v1] = crd.spec.versions;
+      if (v1 !== undefined)
+        crd.spec.versions.push({ ...v1, name: 'v1beta1', storage: false, subresources: {} });
+    });
+    const names = (
+      (await rawRequest(target, 'GET', `/apis/${group}/v1beta1`)).json as ResourceList
+    ).resources.map((resource) => resource.name);
+    // The in-memory server keeps one status flag per resource, not per version (no Scoby write depends on it).
+    if (target.server) expect(names).toEqual(['widgets', 'widgets/status']);
+    else expect(names).toEqual(['widgets']);
   });
 });
 
@@ -378,26 +424,26 @@ describe('custom resources', () => {
       body: { apiVersion: `${doomed}/v1`, kind: 'Widget', metadata: { name: 'w' }, spec: { size: 1 } },
     });
     await extensions.deleteCustomResourceDefinition({ name: `widgets.${doomed}` });
-    await eventually(async () =>
-      (await failure(extensions.readCustomResourceDefinition({ name: `widgets.${doomed}` }))).code === 404
-        ? true
-        : undefined,
+    await eventually(
+      () => whenNotFound(() => extensions.readCustomResourceDefinition({ name: `widgets.${doomed}` })),
+      CONTROLLER_PATIENCE_MS,
     );
-    await installCrd();
-    const recreatedGroup = doomed;
-    await extensions.createCustomResourceDefinition({ body: widgetCrd(recreatedGroup) });
-    await eventually(async () => {
+    // A CRD of the same name again: none of the old objects come back.
+    await extensions.createCustomResourceDefinition({ body: widgetCrd(doomed) });
+    const items = await eventually(async () => {
       try {
-        const list = await custom.listNamespacedCustomObject({
-          group: recreatedGroup,
-          version: 'v1',
-          namespace,
-          plural: 'widgets',
-        });
-        return list.items;
+        return (
+          await custom.listNamespacedCustomObject({
+            group: doomed,
+            version: 'v1',
+            namespace,
+            plural: 'widgets',
+          })
+        ).items;
       } catch {
-        return undefined;
+        return undefined; // not served until established
       }
-    }).then((items) => expect(items).toEqual([]));
+    }, CONTROLLER_PATIENCE_MS);
+    expect(items).toEqual([]);
   });
 });

@@ -72,6 +72,23 @@ export async function failure(call: Promise<unknown>): Promise<ReturnType<typeof
   throw new Error('expected the call to fail');
 }
 
+/**
+ * How long to wait for a controller's work (namespace and CRD clean-up, garbage collection): the real
+ * controllers work off queues and take seconds (a namespace ~5 s per round); the in-memory ones act at once.
+ */
+export const CONTROLLER_PATIENCE_MS = REAL_CLUSTER_KUBECONFIG ? 45_000 : 5_000;
+
+/** For `eventually`: true once the read answers 404, undefined while the object is still there. */
+export async function whenNotFound(read: () => Promise<unknown>): Promise<true | undefined> {
+  try {
+    await read();
+    return undefined;
+  } catch (error) {
+    if (statusOf(error).code === 404) return true;
+    throw error;
+  }
+}
+
 /** Polls until `probe` returns a value other than undefined (or times out). */
 export async function eventually<T>(
   probe: () => Promise<T | undefined> | T | undefined,

@@ -4,10 +4,17 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { CoreV1Api, KubeConfig, VersionApi, Watch } from '@kubernetes/client-node';
+import { CoreV1Api, KubeConfig, Watch } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiServer } from '../../src/index.ts';
 import { connect, inMemoryOnly, rawRequest, type Target } from './harness.ts';
+import {
+  APPS_V1_RESOURCES,
+  BUILTIN_GROUP_ORDER,
+  CORE_V1_RESOURCES,
+  NOT_SERVED_IN_MEMORY,
+  OTHER_GROUP_RESOURCES,
+} from './kube-discovery.ts';
 
 let target: Target;
 
@@ -15,6 +22,16 @@ beforeAll(async () => {
   target = await connect();
 });
 afterAll(() => target.stop());
+
+interface ResourceList {
+  resources: { name: string }[];
+}
+
+/** The list with only the resources named in `expected` (the real server serves many more). */
+function served(list: ResourceList, expected: { name: string }[]): ResourceList {
+  const names = new Set(expected.map((resource) => resource.name));
+  return { ...list, resources: list.resources.filter((resource) => names.has(resource.name)) };
+}
 
 describe('lifecycle and kubeconfig', () => {
   it('starts in under a second on a random 127.0.0.1 port and stops promptly with watches open', async () => {
@@ -93,54 +110,33 @@ describe('lifecycle and kubeconfig', () => {
 });
 
 describe('discovery', () => {
-  it('serves /version', async () => {
-    const version = await target.kubeConfig.makeApiClient(VersionApi).getCode();
-    expect(version.major).toBe('1');
-    expect(version.gitVersion).toMatch(/^v1\.\d+\.\d+/);
+  it('serves /api and /api/v1 with the core resources, as kube-apiserver does', async () => {
+    const server = new URL(target.kubeConfig.getCurrentCluster()?.server ?? '');
+    expect((await rawRequest(target, 'GET', '/api')).json).toEqual({
+      kind: 'APIVersions',
+      versions: ['v1'],
+      serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: server.host }],
+    });
+    const v1 = (await rawRequest(target, 'GET', '/api/v1')).json as ResourceList;
+    expect(served(v1, CORE_V1_RESOURCES)).toEqual({
+      kind: 'APIResourceList',
+      groupVersion: 'v1',
+      resources: CORE_V1_RESOURCES,
+    });
   });
 
-  it('serves /api and /api/v1 with the core resources', async () => {
-    const api = (await rawRequest(target, 'GET', '/api')).json as { kind: string; versions: string[] };
-    expect(api).toMatchObject({ kind: 'APIVersions', versions: ['v1'] });
-    const v1 = (await rawRequest(target, 'GET', '/api/v1')).json as {
-      kind: string;
-      groupVersion: string;
-      resources: { name: string }[];
-    };
-    expect(v1).toMatchObject({ kind: 'APIResourceList', groupVersion: 'v1' });
-    expect(v1.resources.find((resource) => resource.name === 'configmaps')).toEqual({
-      name: 'configmaps',
-      singularName: 'configmap',
-      namespaced: true,
-      kind: 'ConfigMap',
-      verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
-      shortNames: ['cm'],
-    });
-    expect(v1.resources.find((resource) => resource.name === 'namespaces')).toMatchObject({
-      namespaced: false,
-      kind: 'Namespace',
-    });
-    expect(v1.resources.map((resource) => resource.name)).toEqual(
-      expect.arrayContaining([
-        'namespaces',
-        'namespaces/status',
-        'configmaps',
-        'secrets',
-        'services',
-        'services/status',
-        'serviceaccounts',
-        'events',
-      ]),
-    );
-  });
-
-  it('serves /apis with the built-in groups and /apis/apps/v1', async () => {
+  it('serves /apis with the built-in groups in kube-apiserver order, and their resource lists', async () => {
     const apis = (await rawRequest(target, 'GET', '/apis')).json as {
       kind: string;
+      apiVersion: string;
       groups: { name: string }[];
     };
-    expect(apis.kind).toBe('APIGroupList');
-    expect(apis.groups.map((group) => group.name)).toEqual(
+    expect(apis).toMatchObject({ kind: 'APIGroupList', apiVersion: 'v1' });
+    const builtin = apis.groups.filter((group) => BUILTIN_GROUP_ORDER.includes(group.name));
+    expect(builtin.map((group) => group.name)).toEqual(
+      BUILTIN_GROUP_ORDER.filter((name) => builtin.some((group) => group.name === name)),
+    );
+    expect(builtin.map((group) => group.name)).toEqual(
       expect.arrayContaining([
         'apps',
         'events.k8s.io',
@@ -149,28 +145,54 @@ describe('discovery', () => {
         'rbac.authorization.k8s.io',
       ]),
     );
-    const appsV1 = (await rawRequest(target, 'GET', '/apis/apps/v1')).json as {
-      resources: { name: string; namespaced: boolean }[];
-    };
-    expect(appsV1.resources.filter((resource) => resource.name.startsWith('deployments'))).toEqual([
-      expect.objectContaining({
-        name: 'deployments',
-        namespaced: true,
-        kind: 'Deployment',
-        shortNames: ['deploy'],
-      }),
-      expect.objectContaining({
-        name: 'deployments/status',
-        namespaced: true,
-        kind: 'Deployment',
-        verbs: ['get', 'patch', 'update'],
-      }),
-    ]);
-    expect((await rawRequest(target, 'GET', '/apis/apps')).json).toMatchObject({
-      kind: 'APIGroup',
+    expect(apis.groups.find((group) => group.name === 'apps')).toEqual({
       name: 'apps',
+      versions: [{ groupVersion: 'apps/v1', version: 'v1' }],
       preferredVersion: { groupVersion: 'apps/v1', version: 'v1' },
     });
+    expect((await rawRequest(target, 'GET', '/apis/apps')).json).toEqual({
+      kind: 'APIGroup',
+      apiVersion: 'v1',
+      name: 'apps',
+      versions: [{ groupVersion: 'apps/v1', version: 'v1' }],
+      preferredVersion: { groupVersion: 'apps/v1', version: 'v1' },
+    });
+    const appsV1 = (await rawRequest(target, 'GET', '/apis/apps/v1')).json as ResourceList;
+    expect(served(appsV1, APPS_V1_RESOURCES)).toEqual({
+      kind: 'APIResourceList',
+      apiVersion: 'v1',
+      groupVersion: 'apps/v1',
+      resources: APPS_V1_RESOURCES,
+    });
+    for (const [groupVersion, resources] of Object.entries(OTHER_GROUP_RESOURCES)) {
+      const list = (await rawRequest(target, 'GET', `/apis/${groupVersion}`)).json as ResourceList;
+      expect(list).toEqual({ kind: 'APIResourceList', apiVersion: 'v1', groupVersion, resources });
+    }
+  });
+
+  it('serves /version as kube-apiserver v1.34.4', async () => {
+    expect((await rawRequest(target, 'GET', '/version')).json).toMatchObject({
+      major: '1',
+      minor: '34',
+      emulationMajor: '1',
+      emulationMinor: '34',
+      minCompatibilityMajor: '1',
+      minCompatibilityMinor: '33',
+      gitVersion: 'v1.34.4',
+      gitTreeState: 'clean',
+      compiler: 'gc',
+    });
+  });
+
+  it('differs: serves only the resources Scoby and its tests use (no pods, replicasets, scale, finalize)', async () => {
+    for (const [groupVersion, missing] of Object.entries(NOT_SERVED_IN_MEMORY)) {
+      const path = groupVersion === 'v1' ? '/api/v1' : `/apis/${groupVersion}`;
+      const names = ((await rawRequest(target, 'GET', path)).json as ResourceList).resources.map(
+        (resource) => resource.name,
+      );
+      if (target.server) for (const name of missing) expect(names).not.toContain(name);
+      else expect(names).toEqual(expect.arrayContaining(missing));
+    }
   });
 
   it('answers 404 NotFound for unknown resources and 405 for verbs a path does not take', async () => {
@@ -184,6 +206,7 @@ describe('discovery', () => {
         status: 'Failure',
         message: 'the server could not find the requested resource',
         reason: 'NotFound',
+        details: {},
         code: 404,
       },
     });
@@ -191,7 +214,23 @@ describe('discovery', () => {
       contentType: 'application/json',
       text: '{}',
     });
-    expect(notAllowed.status).toBe(405);
-    expect(notAllowed.json).toMatchObject({ kind: 'Status', reason: 'MethodNotAllowed', code: 405 });
+    const methodNotAllowed = {
+      status: 405,
+      json: {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: 'the server does not allow this method on the requested resource',
+        reason: 'MethodNotAllowed',
+        details: {},
+        code: 405,
+      },
+    };
+    expect(notAllowed).toEqual(methodNotAllowed);
+    // Namespaces take no deletecollection.
+    expect(await rawRequest(target, 'DELETE', '/api/v1/namespaces?labelSelector=none%3Dnone')).toEqual(
+      methodNotAllowed,
+    );
   });
 });
