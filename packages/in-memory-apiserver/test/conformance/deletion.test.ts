@@ -7,7 +7,15 @@ import {
   type V1OwnerReference,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, eventually, failure, freshNamespace, type Target } from './harness.ts';
+import {
+  connect,
+  CONTROLLER_PATIENCE_MS,
+  eventually,
+  failure,
+  freshNamespace,
+  whenNotFound,
+  type Target,
+} from './harness.ts';
 
 let target: Target;
 let core: CoreV1Api;
@@ -31,7 +39,10 @@ async function exists(name: string, inNamespace = namespace): Promise<boolean> {
 }
 
 async function gone(name: string, inNamespace = namespace): Promise<true> {
-  return eventually(async () => ((await exists(name, inNamespace)) ? undefined : true));
+  return eventually(
+    () => whenNotFound(() => core.readNamespacedConfigMap({ name, namespace: inNamespace })),
+    CONTROLLER_PATIENCE_MS,
+  );
 }
 
 function ownedBy(owner: V1ConfigMap, blockOwnerDeletion = false): V1OwnerReference[] {
@@ -115,7 +126,7 @@ describe('garbage collection', () => {
     const shared = await eventually(async () => {
       const current = await core.readNamespacedConfigMap({ name: 'shared', namespace });
       return current.metadata?.ownerReferences?.length === 1 ? current : undefined;
-    });
+    }, CONTROLLER_PATIENCE_MS);
     expect(shared.metadata?.ownerReferences?.map((reference) => reference.name)).toEqual(['second-owner']);
   });
 
@@ -156,7 +167,7 @@ describe('garbage collection', () => {
     const blocker = await eventually(async () => {
       const current = await core.readNamespacedConfigMap({ name: 'fg-blocker', namespace });
       return current.metadata?.deletionTimestamp ? current : undefined;
-    });
+    }, CONTROLLER_PATIENCE_MS);
     expect(blocker.metadata?.finalizers).toEqual(['example.com/slow']);
     expect(await exists('fg-owner')).toBe(true);
     await core.patchNamespacedConfigMap(
@@ -222,19 +233,19 @@ describe('namespace deletion', () => {
       reason: 'Forbidden',
       message: `configmaps "late" is forbidden: unable to create new content in namespace ${doomed} because it is being terminated`,
     });
-    await eventually(async () =>
-      (await core.readNamespacedConfigMap({ name: 'inside', namespace: doomed })).metadata?.deletionTimestamp
-        ? true
-        : undefined,
+    await eventually(
+      async () =>
+        (await core.readNamespacedConfigMap({ name: 'inside', namespace: doomed })).metadata
+          ?.deletionTimestamp
+          ? true
+          : undefined,
+      CONTROLLER_PATIENCE_MS,
     );
     expect((await core.readNamespace({ name: doomed })).status?.phase).toBe('Terminating');
     await core.patchNamespacedConfigMap(
       { name: 'inside', namespace: doomed, body: { metadata: { finalizers: null } } },
       merge,
     );
-    await eventually(
-      async () => ((await failure(core.readNamespace({ name: doomed }))).code === 404 ? true : undefined),
-      10_000,
-    );
+    await eventually(() => whenNotFound(() => core.readNamespace({ name: doomed })), CONTROLLER_PATIENCE_MS);
   });
 });
