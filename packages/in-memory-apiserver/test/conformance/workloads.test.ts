@@ -9,7 +9,14 @@ import {
   type V1Deployment,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, eventually, freshNamespace, inMemoryOnly, type Target } from './harness.ts';
+import {
+  connect,
+  CONTROLLER_PATIENCE_MS,
+  eventually,
+  freshNamespace,
+  inMemoryOnly,
+  type Target,
+} from './harness.ts';
 
 let target: Target;
 let apps: AppsV1Api;
@@ -61,13 +68,14 @@ describe('Deployments', () => {
     expect(created.spec?.template.spec?.restartPolicy).toBe('Always');
   });
 
-  it('report a simulated healthy status for the current generation', async (context) => {
-    inMemoryOnly(target, context, 'needs the simulated deployment controller (no pods are run)');
+  // In memory a simulation; on the real control plane the deployment controller and kwok's fake pods.
+  it('report a healthy status for the current generation', async () => {
     await apps.createNamespacedDeployment({ namespace, body: deployment('healthy', 3) });
     const ready = await eventually(async () => {
       const current = await apps.readNamespacedDeployment({ name: 'healthy', namespace });
-      return current.status?.observedGeneration === 1 ? current : undefined;
-    });
+      const { observedGeneration, availableReplicas } = current.status ?? {};
+      return observedGeneration === 1 && availableReplicas === 3 ? current : undefined;
+    }, CONTROLLER_PATIENCE_MS);
     expect(ready.status).toMatchObject({
       observedGeneration: 1,
       replicas: 3,
@@ -91,8 +99,9 @@ describe('Deployments', () => {
     );
     const scaled = await eventually(async () => {
       const current = await apps.readNamespacedDeployment({ name: 'healthy', namespace });
-      return current.status?.observedGeneration === 2 ? current : undefined;
-    });
+      const { observedGeneration, availableReplicas } = current.status ?? {};
+      return observedGeneration === 2 && availableReplicas === 5 ? current : undefined;
+    }, CONTROLLER_PATIENCE_MS);
     expect(scaled.status?.readyReplicas).toBe(5);
   });
 
@@ -187,8 +196,7 @@ describe('Deployments', () => {
 });
 
 describe('StatefulSets', () => {
-  it('report a simulated status', async (context) => {
-    inMemoryOnly(target, context, 'needs the simulated statefulset controller');
+  it('report a ready status', async () => {
     await apps.createNamespacedStatefulSet({
       namespace,
       body: {
@@ -206,8 +214,9 @@ describe('StatefulSets', () => {
     });
     const ready = await eventually(async () => {
       const current = await apps.readNamespacedStatefulSet({ name: 'sts', namespace });
-      return current.status?.observedGeneration === 1 ? current : undefined;
-    });
+      const { observedGeneration, availableReplicas } = current.status ?? {};
+      return observedGeneration === 1 && availableReplicas === 2 ? current : undefined;
+    }, CONTROLLER_PATIENCE_MS);
     expect(ready.status).toMatchObject({
       replicas: 2,
       readyReplicas: 2,
