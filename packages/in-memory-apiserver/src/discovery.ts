@@ -1,19 +1,19 @@
 import type { ApiGroupVersions, ResourceRegistry } from './registry.ts';
 import { groupVersion, type ResourceType } from './resource-type.ts';
 
-/** The release whose behaviour the conformance suite checks this server against (kube-control-plane's). */
+/**
+ * The in-memory server behaves as kube-apiserver v1.34 (the conformance suite's reference) but reports
+ * v1.31.0: kubectl 1.32 sends protobuf bodies to a server reporting v1.32 or later, and this server reads
+ * only JSON and YAML.
+ */
 export const VERSION_INFO = {
   major: '1',
-  minor: '34',
-  emulationMajor: '1',
-  emulationMinor: '34',
-  minCompatibilityMajor: '1',
-  minCompatibilityMinor: '33',
-  gitVersion: 'v1.34.4',
+  minor: '31',
+  gitVersion: 'v1.31.0',
   gitCommit: 'in-memory',
   gitTreeState: 'clean',
-  buildDate: '1970-01-01T00:00:00Z',
-  goVersion: 'go1.24.0',
+  buildDate: '2024-08-13T00:00:00Z',
+  goVersion: 'go1.22.5',
   compiler: 'gc',
   platform: 'linux/amd64',
 };

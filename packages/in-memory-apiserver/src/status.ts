@@ -137,6 +137,11 @@ export function unsupportedMediaType<T = never>(type: ResourceType): Outcome<T> 
     ...(type.builtin ? ['application/strategic-merge-patch+json'] : []),
     'application/apply-patch+yaml',
   ];
+  return unsupportedBodyMediaType(accepted);
+}
+
+/** 415 for a request body in none of the `accepted` media types. */
+export function unsupportedBodyMediaType<T = never>(accepted: readonly string[]): Outcome<T> {
   return fail(
     415,
     'UnsupportedMediaType',

@@ -1,7 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import type { Cluster } from '../cluster.ts';
 import { groupVersion, keyOf } from '../resource-type.ts';
-import { badRequest, ok, type Outcome, type Reply } from '../status.ts';
+import { badRequest, ok, unsupportedBodyMediaType, type Outcome, type Reply } from '../status.ts';
 import { createObject } from '../verbs/create.ts';
 import { deleteObject, parseDeleteOptions } from '../verbs/delete.ts';
 import { patchObject, PATCH_TYPES } from '../verbs/patch.ts';
@@ -17,10 +17,15 @@ export interface RequestBody {
 
 export type Dispatched = { reply: Reply } | { watch: Omit<WatchRequest, 'sink'> };
 
+/** The media types a body may have (kube-apiserver takes protobuf too, which this server does not read). */
+const BODY_MEDIA_TYPES = ['application/json', 'application/yaml'];
+
 function parseBody(body: RequestBody): Outcome<unknown> {
   if (body.text.trim() === '') return ok(undefined);
+  const mediaType = body.contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (!BODY_MEDIA_TYPES.includes(mediaType)) return unsupportedBodyMediaType(BODY_MEDIA_TYPES);
   try {
-    return ok(body.contentType.includes('yaml') ? parseYaml(body.text) : JSON.parse(body.text));
+    return ok(mediaType === 'application/yaml' ? parseYaml(body.text) : JSON.parse(body.text));
   } catch (error) {
     return badRequest(`couldn't get version/kind; json parse error: ${(error as Error).message}`);
   }

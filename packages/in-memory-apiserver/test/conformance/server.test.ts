@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { CoreV1Api, KubeConfig, Watch } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiServer } from '../../src/index.ts';
-import { connect, inMemoryOnly, rawRequest, type Target } from './harness.ts';
+import { connect, inMemoryOnly, rawRequest, uniqueName, type Target } from './harness.ts';
 import {
   APPS_V1_RESOURCES,
   BUILTIN_GROUP_ORDER,
@@ -103,9 +103,66 @@ describe('lifecycle and kubeconfig', () => {
         'jsonpath={.metadata.name}',
       ]);
       expect(stdout).toBe('kube-system');
+      // kubectl writes JSON to it (it would send protobuf to a server reporting v1.32 or later).
+      const created = await promisify(execFile)('kubectl', [
+        '--kubeconfig',
+        file,
+        'create',
+        'configmap',
+        'from-kubectl',
+        '--from-literal=a=1',
+      ]);
+      expect(created.stdout).toBe('configmap/from-kubectl created\n');
     } finally {
       await rm(directory, { recursive: true });
     }
+  });
+});
+
+describe('request bodies', () => {
+  it('answers 415 to a body in another media type than JSON or YAML (differs: protobuf is not read)', async () => {
+    const core = target.kubeConfig.makeApiClient(CoreV1Api);
+    const name = uniqueName('media-types');
+    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name } } });
+    const accepted = target.server
+      ? 'application/json, application/yaml'
+      : 'application/json, application/yaml, application/vnd.kubernetes.protobuf';
+    const unsupported = {
+      status: 415,
+      json: {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: `the body of the request was in an unknown format - accepted media types include: ${accepted}`,
+        reason: 'UnsupportedMediaType',
+        code: 415,
+      },
+    };
+    const configMap = JSON.stringify({ metadata: { name } });
+    const collection = '/api/v1/namespaces/default/configmaps';
+    expect(
+      await rawRequest(target, 'POST', collection, { contentType: 'text/plain', text: configMap }),
+    ).toEqual(unsupported);
+    expect(
+      await rawRequest(target, 'PUT', `${collection}/${name}`, {
+        contentType: 'application/merge-patch+json',
+        text: configMap,
+      }),
+    ).toEqual(unsupported);
+    expect(
+      await rawRequest(target, 'DELETE', `${collection}/${name}`, {
+        contentType: 'application/x-www-form-urlencoded',
+        text: '{"propagationPolicy":"Orphan"}',
+      }),
+    ).toEqual(unsupported);
+    const yaml = await rawRequest(target, 'PUT', `${collection}/${name}`, {
+      contentType: 'application/yaml; charset=utf-8',
+      text: `metadata: {name: ${name}}\ndata: {from: yaml}\n`,
+    });
+    expect(yaml.status).toBe(200);
+    expect((yaml.json as { data: unknown }).data).toEqual({ from: 'yaml' });
+    await core.deleteNamespacedConfigMap({ name, namespace: 'default' });
   });
 });
 
@@ -170,18 +227,29 @@ describe('discovery', () => {
     }
   });
 
-  it('serves /version as kube-apiserver v1.34.4', async () => {
-    expect((await rawRequest(target, 'GET', '/version')).json).toMatchObject({
-      major: '1',
-      minor: '34',
-      emulationMajor: '1',
-      emulationMinor: '34',
-      minCompatibilityMajor: '1',
-      minCompatibilityMinor: '33',
-      gitVersion: 'v1.34.4',
-      gitTreeState: 'clean',
-      compiler: 'gc',
-    });
+  it('differs: /version reports v1.31.0 (kubectl 1.32 and later would send protobuf, which it does not read)', async () => {
+    const version = (await rawRequest(target, 'GET', '/version')).json;
+    if (target.server) {
+      expect(version).toEqual({
+        major: '1',
+        minor: '31',
+        gitVersion: 'v1.31.0',
+        gitCommit: 'in-memory',
+        gitTreeState: 'clean',
+        buildDate: '2024-08-13T00:00:00Z',
+        goVersion: 'go1.22.5',
+        compiler: 'gc',
+        platform: 'linux/amd64',
+      });
+    } else {
+      expect(version).toMatchObject({
+        major: '1',
+        minor: '34',
+        emulationMajor: '1',
+        emulationMinor: '34',
+        gitVersion: 'v1.34.4',
+      });
+    }
   });
 
   it('differs: serves only the resources Scoby and its tests use (no pods, replicasets, scale, finalize)', async () => {
