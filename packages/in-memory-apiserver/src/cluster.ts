@@ -7,11 +7,15 @@ import type { ObjectStore } from './store.ts';
 /** Per object uid, per field manager: the configuration it last applied (server-side apply). */
 export type AppliedConfigs = Map<string, Map<string, unknown>>;
 
+/** Per object uid: the configuration a POST with a fieldManager set, owned by that manager's Update entry. */
+export type CreatedConfigs = Map<string, { manager: string; config: unknown }>;
+
 /** The state every verb works on. */
 export interface Cluster {
   readonly store: ObjectStore;
   readonly registry: ResourceRegistry;
   readonly applied: AppliedConfigs;
+  readonly created: CreatedConfigs;
   /** Present when the Service simulation is on: hands out cluster IPs. */
   readonly allocateClusterIp: (() => string) | undefined;
   now(): Date;

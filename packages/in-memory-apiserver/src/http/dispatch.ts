@@ -81,7 +81,11 @@ export function dispatch(
     case 'create': {
       const parsed = parseBody(body);
       if (!parsed.ok) return { reply: parsed.failure };
-      return reply(createObject(cluster, type, version, namespace, parsed.value, { dryRun }), 201);
+      const fieldManager = query.get('fieldManager') ?? undefined;
+      return reply(
+        createObject(cluster, type, version, namespace, parsed.value, { dryRun, fieldManager }),
+        201,
+      );
     }
     case 'update': {
       const parsed = parseBody(body);

@@ -6,6 +6,7 @@ import { invalid, ok, type Outcome } from '../status.ts';
 import { strategyFor } from '../strategies/index.ts';
 import { namespaceSpecFinalizers } from '../strategies/namespace.ts';
 import { admit } from './admit.ts';
+import { followManagedFields, forgetOwnership } from './managed-fields.ts';
 
 /** Metadata only the server writes: an update keeps the current values. */
 const SERVER_METADATA = [
@@ -17,7 +18,6 @@ const SERVER_METADATA = [
   'deletionGracePeriodSeconds',
   'generation',
   'resourceVersion',
-  'managedFields',
 ] as const;
 
 export function keepServerMetadata(next: KubeObject, current: KubeObject): KubeObject {
@@ -25,6 +25,12 @@ export function keepServerMetadata(next: KubeObject, current: KubeObject): KubeO
   for (const key of SERVER_METADATA) {
     if (current.metadata[key] === undefined) delete metadata[key];
     else metadata[key] = current.metadata[key];
+  }
+  // Clients may rewrite managedFields; a write without any keeps the current ones.
+  const entries = next.metadata.managedFields;
+  if (!Array.isArray(entries) || entries.length === 0) {
+    if (current.metadata.managedFields === undefined) delete metadata.managedFields;
+    else metadata.managedFields = current.metadata.managedFields;
   }
   return { ...next, metadata: metadata as ObjectMeta };
 }
@@ -90,8 +96,10 @@ export function commitUpdate(
   if (dryRun) return ok(object);
   const key = keyOf(type);
   if (released(type, object)) {
-    cluster.applied.delete(current.metadata.uid ?? '');
+    forgetOwnership(cluster, current.metadata.uid);
     return ok(cluster.store.remove(key, object) ?? object);
   }
-  return ok(cluster.store.write(key, object));
+  const written = cluster.store.write(key, object);
+  followManagedFields(cluster, written);
+  return ok(written);
 }

@@ -6,6 +6,7 @@ import { groupVersion, keyOf, type ResourceType } from '../resource-type.ts';
 import { alreadyExists, badRequest, invalid, ok, type Outcome } from '../status.ts';
 import { strategyFor } from '../strategies/index.ts';
 import { admit } from './admit.ts';
+import { creationEntries, recordCreation } from './managed-fields.ts';
 import { checkNamespaceAcceptsCreate } from './namespace-check.ts';
 
 /** The body of a create or update, checked for the shape and identity the URL promises. */
@@ -49,6 +50,8 @@ export function checkBody(
 
 export interface CreateOptions {
   dryRun: boolean;
+  /** A POST's `fieldManager`: its Update entry owns what the request set (see managed-fields.ts). */
+  fieldManager?: string | undefined;
 }
 
 /** POST: names, uid, timestamps and generation set by the server; status reset when it is a subresource. */
@@ -93,14 +96,22 @@ export function createObject(
     ...userMetadata
   } = request.metadata;
   const { status: _status, ...withoutStatus } = request;
-  const candidate: KubeObject = {
+  const config: KubeObject = {
     ...(type.statusSubresource ? withoutStatus : request),
+    metadata: { ...userMetadata, name },
+  };
+  const manager = options.fieldManager || undefined;
+  const created = timestamp(cluster.now());
+  const candidate: KubeObject = {
+    ...config,
     metadata: {
-      ...userMetadata,
-      name,
+      ...config.metadata,
       uid: cluster.newUid(),
-      creationTimestamp: timestamp(cluster.now()),
+      creationTimestamp: created,
       ...(type.tracksGeneration ? { generation: 1 } : {}),
+      ...(manager
+        ? { managedFields: creationEntries(manager, groupVersion(type.group, version), created) }
+        : {}),
     },
   };
   const admitted = admit(type, version, candidate);
@@ -111,5 +122,7 @@ export function createObject(
     : admitted.value;
   const stored = { ...prepared, apiVersion: storageApiVersion(type) };
   if (options.dryRun) return ok({ ...stored, metadata: { ...stored.metadata, resourceVersion: undefined } });
-  return ok(cluster.store.write(keyOf(type), stored));
+  const written = cluster.store.write(keyOf(type), stored);
+  if (manager) recordCreation(cluster, written, manager, config);
+  return ok(written);
 }

@@ -1,9 +1,10 @@
 import type { KubeObject } from '@scoby/kube-objects';
 import { timestamp, type Cluster } from '../cluster.ts';
 import { isJsonMap } from '../json.ts';
-import { keyOf, type ResourceType } from '../resource-type.ts';
-import { badRequest, conflict, notFound, ok, type Outcome, type Reply } from '../status.ts';
+import { keyOf, kindDotGroup, type ResourceType } from '../resource-type.ts';
+import { badRequest, fail, notFound, ok, type Outcome, type Reply } from '../status.ts';
 import { released } from './commit.ts';
+import { forgetOwnership } from './managed-fields.ts';
 
 export type PropagationPolicy = 'Background' | 'Foreground' | 'Orphan';
 
@@ -60,6 +61,20 @@ function successStatus(type: ResourceType, object: KubeObject): Reply {
   };
 }
 
+/** kube-apiserver names the kind, not the resource, in a failed delete precondition. */
+function preconditionFailed<T>(type: ResourceType, name: string, reason: string): Outcome<T> {
+  return fail(
+    409,
+    'Conflict',
+    `Operation cannot be fulfilled on ${kindDotGroup(type)} "${name}": ${reason}`,
+    {
+      name,
+      ...(type.group === '' ? {} : { group: type.group }),
+      kind: type.kind,
+    },
+  );
+}
+
 function policyFinalizer(policy: PropagationPolicy): string | undefined {
   if (policy === 'Orphan') return ORPHAN_FINALIZER;
   if (policy === 'Foreground') return FOREGROUND_FINALIZER;
@@ -83,17 +98,17 @@ export function deleteObject(
   if (current === undefined) return notFound(type, name);
   const { uid, resourceVersion } = options.preconditions;
   if (uid !== undefined && uid !== current.metadata.uid) {
-    return conflict(
+    return preconditionFailed(
       type,
       name,
-      `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current.metadata.uid ?? ''}`,
+      `the UID in the precondition (${uid}) does not match the UID in record (${current.metadata.uid ?? ''}). The object might have been deleted and then recreated`,
     );
   }
   if (resourceVersion !== undefined && resourceVersion !== current.metadata.resourceVersion) {
-    return conflict(
+    return preconditionFailed(
       type,
       name,
-      `Precondition failed: ResourceVersion in precondition: ${resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`,
+      `the ResourceVersion in the precondition (${resourceVersion}) does not match the ResourceVersion in record (${current.metadata.resourceVersion ?? ''}). The object might have been modified`,
     );
   }
   if (current.metadata.deletionTimestamp !== undefined) return ok({ code: 200, body: current });
@@ -116,7 +131,7 @@ export function deleteObject(
     return ok(released(type, deleting) ? successStatus(type, current) : { code: 200, body: deleting });
   if (released(type, deleting)) {
     cluster.store.remove(key, current);
-    cluster.applied.delete(current.metadata.uid ?? '');
+    forgetOwnership(cluster, current.metadata.uid);
     return ok(successStatus(type, current));
   }
   return ok({ code: 200, body: cluster.store.write(key, deleting) });

@@ -9,7 +9,16 @@ import {
   applyStrategicMergePatch,
 } from '../patch/index.ts';
 import { keyOf } from '../resource-type.ts';
-import { badRequest, fail, invalid, notFound, ok, unsupportedMediaType, type Outcome } from '../status.ts';
+import {
+  badRequest,
+  conflict,
+  fail,
+  invalid,
+  notFound,
+  ok,
+  unsupportedMediaType,
+  type Outcome,
+} from '../status.ts';
 import { commitUpdate } from './commit.ts';
 import { checkBody, createObject } from './create.ts';
 import { checkResourceVersion, composeUpdate, type UpdateTarget } from './update.ts';
@@ -96,6 +105,14 @@ function serverSideApply(
   const manager = request.fieldManager;
   if (current === undefined) {
     if (target.subresource === 'status') return notFound(target.type, target.name);
+    // A uid names an existing object: there is none to apply to.
+    if (typeof metadata.uid === 'string' && metadata.uid !== '') {
+      return conflict(
+        target.type,
+        target.name,
+        `uid mismatch: the provided object specified uid ${metadata.uid}, and no existing object was found`,
+      );
+    }
     const created = createObject(
       cluster,
       target.type,
