@@ -2,26 +2,23 @@
  * Step 9 of the instance reconcile (children-and-status.md §5–§6): prune unwanted children, then create
  * or apply the ones not up to date. Every child is attempted; failures are collected.
  *
- * Scoby never modifies an object it does not control (§5.1). The informer caches only hold objects
- * with Scoby's managed-by label, so a name missing there is read from the API server before anything
- * is written, and every write names the object it means by uid: an apply carries the uid of the object
- * read (the API server rejects an apply that would change an object's uid), and a prune deletes with a
- * uid precondition. An object that appears or is replaced between the read and the write therefore
- * makes the write fail instead of being taken over.
+ * Scoby never modifies an object it does not control (§5.1), and it checks that on the object its
+ * write lands on, not on its cache alone (the caches only hold objects with Scoby's managed-by label):
+ *
+ * - a name the cache lacks is read from the API server; absent, the child is created with POST, which
+ *   fails when someone else took the name meanwhile (never an apply, which would merge into theirs);
+ * - an apply carries the uid of the controlled object it updates, so the API server refuses it if
+ *   that object was replaced (422) or deleted (409) since it was read;
+ * - a prune deletes with a uid precondition, so a replacement is never deleted.
  */
 import type { KubeObject } from '@scoby/kube-objects';
+import { adoptUpdatedFieldsPatch } from '../children/field-ownership.ts';
 import { selectPrunable } from '../children/prune.ts';
 import { isControlledBy, isUpToDate, withDesiredHash } from '../children/update-detection.ts';
-import { ApiError, errorMessage, isConflict, isNotFound } from '../kube/api-error.ts';
-import type { DynamicClient, ResourceRef } from '../kube/dynamic-client.ts';
+import { ApiError, errorMessage, isAlreadyExists, isConflict, isNotFound } from '../kube/api-error.ts';
+import { JSON_PATCH, type DynamicClient, type ResourceRef } from '../kube/dynamic-client.ts';
 
 export const FIELD_MANAGER = 'scoby-controller';
-
-/**
- * The uid an apply carries when no object exists under the child's name: no object has it, so the
- * API server answers 422 if one appeared meanwhile, and assigns its own uid when it creates the child.
- */
-export const NO_OBJECT_UID = '00000000-0000-0000-0000-000000000000';
 
 export interface ChildStore {
   /** Resource of a kind the controller manages; undefined when the cluster does not serve it. */
@@ -42,11 +39,9 @@ export interface ChildOwner {
 export interface ChildrenOutcome {
   observed: Record<string, KubeObject | undefined>;
   errors: string[];
-  /** How many create/apply/delete requests were made (steady state: zero). */
+  /** How many create/apply/patch/delete requests were made (steady state: zero). */
   writes: number;
 }
-
-type ChildOutcome = { observed: KubeObject; writes: number } | { error: string; writes: number };
 
 function describe(object: KubeObject): string {
   return `${object.kind} "${object.metadata.namespace ?? ''}/${object.metadata.name ?? ''}"`;
@@ -57,57 +52,99 @@ export function notControlledMessage(desired: KubeObject, owner: ChildOwner): st
   return `${describe(desired)} exists and is not controlled by ${owner.kind} "${owner.name}"`;
 }
 
-/** The object under the child's name as the API server has it now; undefined when there is none. */
-async function readLive(
-  client: DynamicClient,
-  resource: ResourceRef,
-  desired: KubeObject,
-): Promise<KubeObject | undefined> {
-  try {
-    return await client.get(resource, desired.metadata.namespace, desired.metadata.name ?? '');
-  } catch (error) {
-    if (isNotFound(error)) return undefined;
-    throw error;
+/** What a write learnt when it was refused because the object changed: the object now, if it read it. */
+const UNREAD = Symbol('unread');
+type Attempt = { observed: KubeObject } | { refused: KubeObject | undefined | typeof UNREAD };
+
+/** Writes one child; `writes` counts its requests that change something. */
+class ChildWriter {
+  writes = 0;
+  readonly #client: DynamicClient;
+  readonly #resource: ResourceRef;
+  readonly #desired: KubeObject;
+  readonly #owner: ChildOwner;
+
+  constructor(client: DynamicClient, resource: ResourceRef, desired: KubeObject, owner: ChildOwner) {
+    this.#client = client;
+    this.#resource = resource;
+    this.#desired = desired;
+    this.#owner = owner;
   }
-}
 
-/** The answer the API server gives when an apply's uid is not the uid of the object under that name. */
-function mayBeUidMismatch(error: unknown): boolean {
-  return error instanceof ApiError && (error.code === 422 || error.code === 409);
-}
-
-async function writeChild(
-  client: DynamicClient,
-  resource: ResourceRef,
-  desired: KubeObject,
-  cached: KubeObject | undefined,
-  owner: ChildOwner,
-): Promise<ChildOutcome> {
-  let current: KubeObject | undefined;
-  try {
-    current = cached ?? (await readLive(client, resource, desired));
-  } catch (error) {
-    return { error: `${describe(desired)}: ${errorMessage(error)}`, writes: 0 };
-  }
-  if (current && !isControlledBy(current, owner.uid))
-    return { error: notControlledMessage(desired, owner), writes: 0 };
-  if (current && isUpToDate(current, desired, owner.uid)) return { observed: current, writes: 0 };
-
-  const written = withDesiredHash(desired);
-  const expected = {
-    ...written,
-    metadata: { ...written.metadata, uid: current?.metadata.uid ?? NO_OBJECT_UID },
-  };
-  try {
-    return { observed: await client.apply(resource, expected, FIELD_MANAGER), writes: 1 };
-  } catch (error) {
-    if (mayBeUidMismatch(error)) {
-      // Someone else's object took the name between our read and the apply: say so, not the 422.
-      const live = await readLive(client, resource, desired).catch(() => undefined);
-      if (live && !isControlledBy(live, owner.uid))
-        return { error: notControlledMessage(desired, owner), writes: 1 };
+  /** The observed child, or the error. A write refused because the object changed is tried once more. */
+  async write(cached: KubeObject | undefined): Promise<{ observed: KubeObject } | { error: string }> {
+    let current: KubeObject | undefined | typeof UNREAD = cached ?? UNREAD;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        if (current === UNREAD) current = await this.#readLive();
+        if (current !== undefined && !isControlledBy(current, this.#owner.uid)) {
+          return { error: notControlledMessage(this.#desired, this.#owner) };
+        }
+        const outcome: Attempt = current === undefined ? await this.#create() : await this.#update(current);
+        if ('observed' in outcome) return outcome;
+        current = outcome.refused;
+      } catch (error) {
+        return { error: `${describe(this.#desired)}: ${errorMessage(error)}` };
+      }
+      if (attempt === 2) {
+        return { error: `${describe(this.#desired)}: the object kept changing while it was written` };
+      }
     }
-    return { error: `${describe(desired)}: ${errorMessage(error)}`, writes: 1 };
+  }
+
+  /** The object under the child's name as the API server has it now; undefined when there is none. */
+  async #readLive(): Promise<KubeObject | undefined> {
+    try {
+      return await this.#client.get(
+        this.#resource,
+        this.#desired.metadata.namespace,
+        this.#desired.metadata.name ?? '',
+      );
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /** Refused when someone else created an object of that name first. */
+  async #create(): Promise<Attempt> {
+    let created: KubeObject;
+    try {
+      this.writes++;
+      created = await this.#client.create(this.#resource, withDesiredHash(this.#desired), FIELD_MANAGER);
+    } catch (error) {
+      if (isAlreadyExists(error)) return { refused: UNREAD };
+      throw error;
+    }
+    return { observed: await this.#adoptUpdatedFields(created) };
+  }
+
+  /** Refused when the object was replaced or deleted since it was read. */
+  async #update(current: KubeObject): Promise<Attempt> {
+    const adopted = await this.#adoptUpdatedFields(current);
+    if (isUpToDate(adopted, this.#desired, this.#owner.uid)) return { observed: adopted };
+    const written = withDesiredHash(this.#desired);
+    const expected = { ...written, metadata: { ...written.metadata, uid: adopted.metadata.uid } };
+    try {
+      this.writes++;
+      return { observed: await this.#client.apply(this.#resource, expected, FIELD_MANAGER) };
+    } catch (error) {
+      // The API server answers 422 to an apply whose uid is not the current object's, 409 when it is gone.
+      if (!(error instanceof ApiError) || (error.code !== 422 && error.code !== 409)) throw error;
+      const live = await this.#readLive();
+      if (live?.metadata.uid === adopted.metadata.uid) throw error;
+      return { refused: live };
+    }
+  }
+
+  /** Makes the fields Scoby's Update entry owns (set at creation) owned by its applies. */
+  async #adoptUpdatedFields(object: KubeObject): Promise<KubeObject> {
+    const patch = adoptUpdatedFieldsPatch(object, FIELD_MANAGER);
+    if (patch === undefined) return object;
+    this.writes++;
+    return this.#client.patch(this.#resource, object.metadata.namespace, object.metadata.name ?? '', patch, {
+      contentType: JSON_PATCH,
+    });
   }
 }
 
@@ -143,9 +180,11 @@ export async function writeChildren(
       errors.push(`${describe(desired)}: the cluster does not serve ${desired.apiVersion} ${desired.kind}`);
       continue;
     }
-    const cached = store.get(desired.apiVersion, desired.kind, owner.namespace, desired.metadata.name ?? '');
-    const outcome = await writeChild(client, resource, desired, cached, owner);
-    writes += outcome.writes;
+    const writer = new ChildWriter(client, resource, desired, owner);
+    const outcome = await writer.write(
+      store.get(desired.apiVersion, desired.kind, owner.namespace, desired.metadata.name ?? ''),
+    );
+    writes += writer.writes;
     if ('error' in outcome) errors.push(outcome.error);
     else observed[key] = outcome.observed;
   }

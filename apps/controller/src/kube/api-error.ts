@@ -17,6 +17,11 @@ export function isNotFound(error: unknown): boolean {
   return error instanceof ApiError && error.code === 404;
 }
 
+/** A create whose name is taken. */
+export function isAlreadyExists(error: unknown): boolean {
+  return error instanceof ApiError && error.code === 409 && error.reason === 'AlreadyExists';
+}
+
 export function isConflict(error: unknown): boolean {
   return error instanceof ApiError && error.code === 409;
 }

@@ -56,6 +56,7 @@ export interface DeleteOptions {
 
 export const MERGE_PATCH = 'application/merge-patch+json';
 export const APPLY_PATCH = 'application/apply-patch+yaml';
+export const JSON_PATCH = 'application/json-patch+json';
 
 export function resourcePath(
   ref: ResourceRef,
@@ -237,8 +238,12 @@ export class DynamicClient {
     return this.request('GET', resourcePath(ref, namespace), { query });
   }
 
-  create(ref: ResourceRef, object: KubeObject): Promise<KubeObject> {
-    return this.request('POST', resourcePath(ref, object.metadata.namespace), { body: object });
+  /** POST: fails with 409 AlreadyExists when the name is taken. `fieldManager` owns what it sets. */
+  create(ref: ResourceRef, object: KubeObject, fieldManager?: string): Promise<KubeObject> {
+    return this.request('POST', resourcePath(ref, object.metadata.namespace), {
+      body: object,
+      query: { fieldManager },
+    });
   }
 
   /** Server-side apply: every desired field holds afterwards, fields this manager dropped are removed. */

@@ -44,7 +44,9 @@ const SELECTOR = {
 };
 
 let server: InMemoryApiServer;
+/** Scoby's client, and another team's (the request log tells them apart). */
 let client: DynamicClient;
+let rivalClient: DynamicClient;
 /** A real Mailer: children whose controller reference names an absent owner would be garbage collected. */
 let OWNER: ChildOwner;
 
@@ -52,6 +54,7 @@ beforeAll(async () => {
   // No simulated rollouts: the stored objects change only through the requests under test.
   server = await startApiServer({ simulate: { deployments: false } });
   client = new DynamicClient(server.kubeConfig());
+  rivalClient = new DynamicClient(server.kubeConfig('payments-team'));
   await client.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } });
   await client.create(CRDS, crdFor({ group: 'notify.example.com', kind: 'Mailer', plural: 'mailers' }));
   const mailer = await eventually(() =>
@@ -65,6 +68,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   client.close();
+  rivalClient.close();
   await server.stop();
 });
 beforeEach(() => server.requestLog.clear());
@@ -126,10 +130,17 @@ function read(name: string): Promise<KubeObject> {
   return client.get(DEPLOYMENTS, 'shop', name);
 }
 
+/** Scoby's requests about one Deployment: to its path, and creates naming it. */
 function requestsTo(name: string): { method: string; code: number }[] {
+  const collection = '/apis/apps/v1/namespaces/shop/deployments';
   return server.requestLog
     .entries()
-    .filter((entry) => entry.path === `/apis/apps/v1/namespaces/shop/deployments/${name}`)
+    .filter(
+      (entry) =>
+        entry.user === 'in-memory' &&
+        (entry.path === `${collection}/${name}` ||
+          (entry.path === collection && (entry.body as KubeObject).metadata.name === name)),
+    )
     .map(({ method, code }) => ({ method, code }));
 }
 
@@ -150,13 +161,13 @@ class RacedClient extends DynamicClient {
     const found = super.get(ref, namespace, name);
     if (name !== this.#name || this.created) return found;
     await found.catch(() => undefined);
-    this.created = await client.create(DEPLOYMENTS, rival(name));
+    this.created = await rivalClient.create(DEPLOYMENTS, rival(name));
     return found;
   }
 }
 
 describe('writing a child', () => {
-  it('fails, writing nothing, when another team creates the object between the read and the apply', async () => {
+  it('fails, writing nothing, when another team creates the object between the read and the create', async () => {
     const raced = new RacedClient('mailer-raced');
     const outcome = await writeChildren(
       raced,
@@ -167,10 +178,10 @@ describe('writing a child', () => {
     );
     raced.close();
 
-    // The apply named "no object" by uid, so the server refused it (422) instead of merging into the rival.
+    // A create fails when the name is taken (an apply would have merged into the rival), then a read says whose.
     expect(requestsTo('mailer-raced')).toEqual([
       { method: 'GET', code: 404 },
-      { method: 'PATCH', code: 422 },
+      { method: 'POST', code: 409 },
       { method: 'GET', code: 200 },
     ]);
     expect(outcome.errors).toEqual([notControlled('mailer-raced')]);
@@ -180,7 +191,7 @@ describe('writing a child', () => {
   it('fails, writing nothing, when the cached child was replaced by another team’s object', async () => {
     const ours = await client.apply(DEPLOYMENTS, child('mailer-replaced'), FIELD_MANAGER);
     await client.delete(DEPLOYMENTS, 'shop', 'mailer-replaced');
-    const theirs = await client.create(DEPLOYMENTS, rival('mailer-replaced'));
+    const theirs = await rivalClient.create(DEPLOYMENTS, rival('mailer-replaced'));
     server.requestLog.clear();
 
     const outcome = await writeChildren(
@@ -191,12 +202,36 @@ describe('writing a child', () => {
       SELECTOR,
     );
 
+    // The apply named the cached child by uid, so the server refused it (422); a read says whose the name is.
     expect(requestsTo('mailer-replaced')).toEqual([
       { method: 'PATCH', code: 422 },
       { method: 'GET', code: 200 },
     ]);
     expect(outcome.errors).toEqual([notControlled('mailer-replaced')]);
     expect(await read('mailer-replaced')).toEqual(theirs);
+  });
+
+  it('creates the child again when the cached one was deleted meanwhile', async () => {
+    const ours = await client.apply(DEPLOYMENTS, child('mailer-deleted'), FIELD_MANAGER);
+    await client.delete(DEPLOYMENTS, 'shop', 'mailer-deleted');
+    server.requestLog.clear();
+
+    const outcome = await writeChildren(
+      client,
+      cacheOf([ours]),
+      { deployment: child('mailer-deleted', 3) },
+      OWNER,
+      SELECTOR,
+    );
+
+    expect(requestsTo('mailer-deleted')).toEqual([
+      { method: 'PATCH', code: 409 },
+      { method: 'GET', code: 404 },
+      { method: 'POST', code: 201 },
+      { method: 'PATCH', code: 200 },
+    ]);
+    expect(outcome.errors).toEqual([]);
+    expect((await read('mailer-deleted')).spec).toMatchObject({ replicas: 3 });
   });
 
   it('takes back a child it controls whose labels were removed (the cache cannot see it)', async () => {
@@ -227,7 +262,7 @@ describe('pruning a child', () => {
   it('deletes only the object it checked: another team’s object that took the name stays', async () => {
     const ours = await client.apply(DEPLOYMENTS, child('mailer-pruned'), FIELD_MANAGER);
     await client.delete(DEPLOYMENTS, 'shop', 'mailer-pruned');
-    const theirs = await client.create(DEPLOYMENTS, rival('mailer-pruned'));
+    const theirs = await rivalClient.create(DEPLOYMENTS, rival('mailer-pruned'));
     server.requestLog.clear();
 
     const outcome = await writeChildren(client, cacheOf([ours]), {}, OWNER, SELECTOR);
@@ -247,5 +282,51 @@ describe('pruning a child', () => {
         code: 409,
       },
     ]);
+  });
+});
+
+describe('a child Scoby created', () => {
+  it('loses the fields Scoby stops setting, as a child it applied would', async () => {
+    const withEnv = (env: { name: string; value: string }[]): KubeObject => {
+      const base = child('mailer-created');
+      const spec = base.spec as { template: { spec: { containers: Record<string, unknown>[] } } };
+      spec.template.spec.containers[0]!.env = env;
+      return base;
+    };
+    const created = await writeChildren(
+      client,
+      cacheOf([]),
+      {
+        deployment: withEnv([
+          { name: 'A', value: '1' },
+          { name: 'B', value: '2' },
+        ]),
+      },
+      OWNER,
+      SELECTOR,
+    );
+    expect(created.errors).toEqual([]);
+    // Created with POST, then its fields handed from Scoby's Update entry to its Apply entry.
+    expect(requestsTo('mailer-created')).toEqual([
+      { method: 'GET', code: 404 },
+      { method: 'POST', code: 201 },
+      { method: 'PATCH', code: 200 },
+    ]);
+    expect((await read('mailer-created')).metadata.managedFields).toEqual([
+      expect.objectContaining({ manager: FIELD_MANAGER, operation: 'Apply' }),
+    ]);
+
+    const updated = await writeChildren(
+      client,
+      cacheOf([await read('mailer-created')]),
+      { deployment: withEnv([{ name: 'A', value: '1' }]) },
+      OWNER,
+      SELECTOR,
+    );
+    expect(updated.errors).toEqual([]);
+    const containers = (
+      (await read('mailer-created')).spec as { template: { spec: { containers: { env: unknown }[] } } }
+    ).template.spec.containers;
+    expect(containers[0]?.env).toEqual([{ name: 'A', value: '1' }]);
   });
 });

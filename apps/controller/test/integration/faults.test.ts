@@ -69,7 +69,7 @@ describe('failing child writes', () => {
   it('reports ApplyFailed, then converges to Ready', async () => {
     const message = 'Deployment "shop/sensor-flaky": etcd is unavailable';
     cluster.server.faults.failNext(
-      { verb: 'patch', resource: 'deployments', name: 'sensor-flaky' },
+      { verb: 'create', resource: 'deployments', namespace: 'shop' },
       { code: 500, count: 2, message: 'etcd is unavailable' },
     );
     cluster.server.requestLog.clear();
@@ -80,18 +80,25 @@ describe('failing child writes', () => {
       { type: 'Ready', status: 'True', reason: 'CONDITIONSOK', message: '' },
     ]);
 
+    const collection = '/apis/apps/v1/namespaces/shop/deployments';
     const childWrites = cluster.server.requestLog
       .entries()
-      .filter((entry) => entry.path === '/apis/apps/v1/namespaces/shop/deployments/sensor-flaky')
+      .filter(
+        (entry) =>
+          entry.path === `${collection}/sensor-flaky` ||
+          (entry.path === collection && (entry.body as KubeObject).metadata.name === 'sensor-flaky'),
+      )
       .map((entry) => ({ method: entry.method, code: entry.code }));
-    // The name is read first (the cache only shows Scoby's own objects), then the child is applied.
+    // The name is read first (the cache only shows Scoby's own objects), then the child is created and
+    // its fields handed to Scoby's server-side applies.
     expect(childWrites).toEqual([
       { method: 'GET', code: 404 },
-      { method: 'PATCH', code: 500 },
+      { method: 'POST', code: 500 },
       { method: 'GET', code: 404 },
-      { method: 'PATCH', code: 500 },
+      { method: 'POST', code: 500 },
       { method: 'GET', code: 404 },
-      { method: 'PATCH', code: 201 },
+      { method: 'POST', code: 201 },
+      { method: 'PATCH', code: 200 },
     ]);
     // The failure was visible in the instance status before the retry succeeded.
     const statusPatches = cluster.server.requestLog

@@ -7,7 +7,6 @@ import type { KubeObject } from '@scoby/kube-objects';
 import { crdFor, startTestCluster, type TestCluster } from '../support/cluster.ts';
 import { conditionOf, conditionsOf } from '../support/scoby.ts';
 import {
-  appliedBodies,
   eventsOf,
   expectedChildren,
   hookedRegistration,
@@ -15,8 +14,8 @@ import {
   mergePatch,
   registrationReady,
   type InstanceIdentity,
+  writtenBodies,
 } from '../support/hooks-fixtures.ts';
-import { NO_OBJECT_UID } from '../../src/instance/write-children.ts';
 import { NO_CHANGE, startScriptedHook, type HookScript, type ScriptedHook } from '../support/hooks-server.ts';
 
 const API = 'notify.example.com/v1';
@@ -228,13 +227,11 @@ describe('applying a pre-reconcile answer (hooks-v1.md §5)', () => {
     const containers = (deployment.spec as { template: { spec: { containers: Record<string, unknown>[] } } })
       .template.spec.containers;
     containers[0]!.resources = { requests: { cpu: '100m' } };
-    const applied = appliedBodies(cluster, '/apis/apps/v1/namespaces/shop/deployments/mailer-orders');
-    expect(applied.at(-1)).toEqual({
+    const written = writtenBodies(cluster, '/apis/apps/v1/namespaces/shop/deployments/mailer-orders');
+    expect(written.at(-1)).toEqual({
       ...deployment,
       metadata: {
         ...deployment.metadata,
-        // The creating apply names no object, so it cannot land on one that someone else created meanwhile.
-        uid: NO_OBJECT_UID,
         annotations: { 'scoby.triggermesh.io/desired-hash': expect.stringMatching(/^[0-9a-f]{64}$/) },
       },
     });

@@ -77,7 +77,7 @@ describe('one cluster, all namespaces', () => {
     expect(await cluster.get('plain.example.com/v1', 'Job', 'shop', 'nightly')).not.toHaveProperty('status');
   });
 
-  it('writes children with server-side apply and the status as merge patches of the changes only', async () => {
+  it('creates children with POST, hands their fields to its server-side applies, and merge-patches status changes', async () => {
     await cluster.apply(crdFor({ group: 'patch.example.com', kind: 'Gate', plural: 'gates' }));
     await register(cluster, 'gate', 'gates.patch.example.com', {
       formFactor: { deployment: { service: { port: 80, targetPort: 8080 } } },
@@ -92,18 +92,45 @@ describe('one cluster, all namespaces', () => {
     );
     await sleep(200);
     const entries = cluster.server.requestLog.entries();
-    const applies = entries.filter((entry) => entry.method === 'PATCH' && entry.path.endsWith('/gate-main'));
-    expect(applies.map(({ path, query, contentType }) => ({ path, query, contentType }))).toEqual([
+    const childWrites = entries.filter(
+      (entry) =>
+        entry.method !== 'GET' &&
+        (entry.path.endsWith('/gate-main') ||
+          (entry.body as KubeObject | undefined)?.metadata?.name === 'gate-main'),
+    );
+    // POST fails when the name is taken; the JSON patch turns Scoby's Update entry into its Apply entry.
+    expect(
+      childWrites.map(({ method, path, query, contentType }) => ({ method, path, query, contentType })),
+    ).toEqual([
       {
+        method: 'POST',
+        path: '/apis/apps/v1/namespaces/shop/deployments',
+        query: { fieldManager: 'scoby-controller' },
+        contentType: 'application/json',
+      },
+      {
+        method: 'PATCH',
         path: '/apis/apps/v1/namespaces/shop/deployments/gate-main',
-        query: { fieldManager: 'scoby-controller', force: 'true' },
-        contentType: 'application/apply-patch+yaml',
+        query: {},
+        contentType: 'application/json-patch+json',
       },
       {
-        path: '/api/v1/namespaces/shop/services/gate-main',
-        query: { fieldManager: 'scoby-controller', force: 'true' },
-        contentType: 'application/apply-patch+yaml',
+        method: 'POST',
+        path: '/api/v1/namespaces/shop/services',
+        query: { fieldManager: 'scoby-controller' },
+        contentType: 'application/json',
       },
+      {
+        method: 'PATCH',
+        path: '/api/v1/namespaces/shop/services/gate-main',
+        query: {},
+        contentType: 'application/json-patch+json',
+      },
+    ]);
+    expect(childWrites[1]?.body).toEqual([
+      { op: 'test', path: '/metadata/managedFields/0/manager', value: 'scoby-controller' },
+      { op: 'test', path: '/metadata/managedFields/0/operation', value: 'Update' },
+      { op: 'replace', path: '/metadata/managedFields/0/operation', value: 'Apply' },
     ]);
     const statusPatches = entries.filter(
       (entry) => entry.path === '/apis/patch.example.com/v1/namespaces/shop/gates/main/status',

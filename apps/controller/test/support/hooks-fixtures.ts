@@ -180,15 +180,24 @@ export function expectedChildren(
   };
 }
 
-/** The bodies of the server-side applies Scoby sent for one object, oldest first. */
-export function appliedBodies(cluster: TestCluster, resourcePath: string): KubeObject[] {
+/**
+ * The bodies Scoby sent to create (POST to the collection) or server-side apply one object, oldest
+ * first; `resourcePath` is the object's path.
+ */
+export function writtenBodies(cluster: TestCluster, resourcePath: string): KubeObject[] {
+  const slash = resourcePath.lastIndexOf('/');
+  const collection = resourcePath.slice(0, slash);
+  const name = resourcePath.slice(slash + 1);
   return cluster.server.requestLog
     .entries()
     .filter(
       (entry) =>
-        entry.method === 'PATCH' &&
-        entry.path === resourcePath &&
-        entry.contentType === 'application/apply-patch+yaml',
+        (entry.method === 'POST' &&
+          entry.path === collection &&
+          (entry.body as KubeObject | undefined)?.metadata.name === name) ||
+        (entry.method === 'PATCH' &&
+          entry.path === resourcePath &&
+          entry.contentType === 'application/apply-patch+yaml'),
     )
     .map((entry) => entry.body as KubeObject);
 }
