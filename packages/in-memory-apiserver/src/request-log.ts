@@ -9,6 +9,8 @@ export interface RequestLogEntry {
   /** Parsed JSON (or YAML for apply patches) when it parses, the raw text otherwise; undefined without a body. */
   body: unknown;
   code: number;
+  /** The reply was an injected fault (faults.failNext, conflictStorm), not the server's own answer. */
+  injected: boolean;
 }
 
 export interface RequestLog {

@@ -86,14 +86,14 @@ function route(
   url: URL,
   contentType: string,
   text: string,
-): Dispatched {
+): Dispatched & { injected?: true } {
   const parsed = parseRoute(url.pathname);
   const direct = nonResourceReply(context, parsed);
   if (direct !== undefined || parsed.kind !== 'resource') return { reply: direct ?? { code: 404, body: '' } };
   const resolved = resolveRequest(context.cluster, method, parsed, url.searchParams);
   if (!resolved.ok) return { reply: resolved.failure };
   const injected = context.faults.take(resolved.value);
-  if (injected !== undefined) return { reply: injected };
+  if (injected !== undefined) return { reply: injected, injected: true };
   return dispatch(context.cluster, resolved.value, url.searchParams, { contentType, text });
 }
 
@@ -163,6 +163,7 @@ export async function handleRequest(
         query: Object.fromEntries(url.searchParams),
         contentType,
         code: 'reply' in outcome ? outcome.reply.code : 200,
+        injected: outcome.injected === true,
       },
       text,
     ),

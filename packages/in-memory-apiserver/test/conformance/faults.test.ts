@@ -100,6 +100,22 @@ describe('fault injection', () => {
     expect((await patch()).data).toEqual({ a: '1' });
   });
 
+  it('marks injected replies in the request log, and only those', async (context) => {
+    const server = inMemoryOnly(target, context, 'fault injection');
+    server.faults.failNext({ verb: 'create', resource: 'configmaps' }, { code: 409 });
+    server.requestLog.clear();
+    const create = () =>
+      core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'marked' } } });
+    expect((await failure(create())).reason).toBe('Conflict');
+    await create();
+    expect((await failure(create())).reason).toBe('AlreadyExists');
+    expect(server.requestLog.entries().map(({ code, injected }) => ({ code, injected }))).toEqual([
+      { code: 409, injected: true },
+      { code: 201, injected: false },
+      { code: 409, injected: false },
+    ]);
+  });
+
   it('adds latency to every request', async (context) => {
     const server = inMemoryOnly(target, context, 'fault injection');
     server.faults.setLatency(150);
@@ -136,6 +152,7 @@ describe('request log', () => {
         contentType: 'application/merge-patch+json',
         body: { status: { phase: 'Active' } },
         code: 200,
+        injected: false,
       },
       {
         method: 'GET',
@@ -145,6 +162,7 @@ describe('request log', () => {
         contentType: undefined,
         body: undefined,
         code: 404,
+        injected: false,
       },
     ]);
     server.requestLog.clear();
