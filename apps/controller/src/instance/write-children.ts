@@ -137,14 +137,25 @@ class ChildWriter {
     }
   }
 
-  /** Makes the fields Scoby's Update entry owns (set at creation) owned by its applies. */
+  /**
+   * Makes the fields Scoby's Update entry owns (set at creation) owned by its applies. The patch names
+   * entries by position; when another manager's entry moved them (its tests fail: 422), it is
+   * computed again from the object as it is now.
+   */
   async #adoptUpdatedFields(object: KubeObject): Promise<KubeObject> {
-    const patch = adoptUpdatedFieldsPatch(object, FIELD_MANAGER);
-    if (patch === undefined) return object;
-    this.writes++;
-    return this.#client.patch(this.#resource, object.metadata.namespace, object.metadata.name ?? '', patch, {
-      contentType: JSON_PATCH,
-    });
+    let current = object;
+    for (let attempt = 1; ; attempt++) {
+      const patch = adoptUpdatedFieldsPatch(current, FIELD_MANAGER);
+      if (patch === undefined) return current;
+      const { namespace, name = '' } = current.metadata;
+      try {
+        this.writes++;
+        return await this.#client.patch(this.#resource, namespace, name, patch, { contentType: JSON_PATCH });
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.code !== 422 || attempt === 3) throw error;
+        current = await this.#client.get(this.#resource, namespace, name);
+      }
+    }
   }
 }
 

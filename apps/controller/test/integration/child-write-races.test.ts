@@ -329,4 +329,29 @@ describe('a child Scoby created', () => {
     ).template.spec.containers;
     expect(containers[0]?.env).toEqual([{ name: 'A', value: '1' }]);
   });
+
+  it('computes the hand-over again when it was refused because the entries moved (422)', async () => {
+    server.faults.failNext(
+      { verb: 'patch', resource: 'deployments', name: 'mailer-moved' },
+      { code: 422, message: 'the server rejected our request due to an error in our request' },
+    );
+    const outcome = await writeChildren(
+      client,
+      cacheOf([]),
+      { deployment: child('mailer-moved') },
+      OWNER,
+      SELECTOR,
+    );
+    expect(outcome.errors).toEqual([]);
+    expect(requestsTo('mailer-moved')).toEqual([
+      { method: 'GET', code: 404 },
+      { method: 'POST', code: 201 },
+      { method: 'PATCH', code: 422 },
+      { method: 'GET', code: 200 },
+      { method: 'PATCH', code: 200 },
+    ]);
+    expect((await read('mailer-moved')).metadata.managedFields).toEqual([
+      expect.objectContaining({ manager: FIELD_MANAGER, operation: 'Apply' }),
+    ]);
+  });
 });
