@@ -15,6 +15,7 @@ import {
   eventually,
   failure,
   freshNamespace,
+  installEstablished,
   rawRequest,
   uniqueName,
   whenNotFound,
@@ -88,15 +89,7 @@ async function installCrd(
   const group = `${uniqueName(groupPrefix)}.example.com`;
   const crd = widgetCrd(group, scope);
   edit(crd);
-  await extensions.createCustomResourceDefinition({ body: crd });
-  await eventually(async () => {
-    const crd = await extensions.readCustomResourceDefinition({ name: `widgets.${group}` });
-    return crd.status?.conditions?.some(
-      (condition) => condition.type === 'Established' && condition.status === 'True',
-    )
-      ? true
-      : undefined;
-  });
+  await installEstablished(target, crd);
   return group;
 }
 

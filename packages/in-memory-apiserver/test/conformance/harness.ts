@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { ApiException, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import {
+  ApiException,
+  ApiextensionsV1Api,
+  CoreV1Api,
+  KubeConfig,
+  type V1CustomResourceDefinition,
+} from '@kubernetes/client-node';
 import fetch, { type RequestInit } from 'node-fetch';
 import { startApiServer, type ApiServerOptions, type InMemoryApiServer } from '../../src/index.ts';
 
@@ -49,6 +55,19 @@ export async function freshNamespace(target: Target, prefix = 'conf'): Promise<s
   const name = uniqueName(prefix);
   await target.kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name } } });
   return name;
+}
+
+/** Creates a CRD and waits until it is Established (served). */
+export async function installEstablished(target: Target, crd: V1CustomResourceDefinition): Promise<void> {
+  const extensions = target.kubeConfig.makeApiClient(ApiextensionsV1Api);
+  await extensions.createCustomResourceDefinition({ body: crd });
+  await eventually(async () => {
+    const current = await extensions.readCustomResourceDefinition({ name: crd.metadata?.name ?? '' });
+    const conditions = current.status?.conditions ?? [];
+    return conditions.some((condition) => condition.type === 'Established' && condition.status === 'True')
+      ? true
+      : undefined;
+  }, CONTROLLER_PATIENCE_MS);
 }
 
 /** The Status object of a failed client call. */
@@ -109,18 +128,19 @@ export async function rawRequest(
   method: string,
   path: string,
   body?: { contentType: string; text: string },
+  headers: Record<string, string> = {},
 ): Promise<{ status: number; json: unknown }> {
   const cluster = target.kubeConfig.getCurrentCluster();
   if (!cluster) throw new Error('no current cluster');
   const init: RequestInit = await target.kubeConfig.applyToFetchOptions({});
-  const headers = {
-    ...(init.headers as Record<string, string> | undefined),
-    ...(body ? { 'Content-Type': body.contentType } : {}),
-  };
   const response = await fetch(cluster.server + path, {
     ...init,
     method,
-    headers,
+    headers: {
+      ...(init.headers as Record<string, string> | undefined),
+      ...(body ? { 'Content-Type': body.contentType } : {}),
+      ...headers,
+    },
     ...(body ? { body: body.text } : {}),
   });
   const text = await response.text();

@@ -1,0 +1,374 @@
+/**
+ * The known differences between the in-memory server and kube-apiserver (see the package README), each
+ * shown by asserting what either server answers, so that the list cannot go stale silently: a difference
+ * that goes away makes its test fail on the in-memory server.
+ */
+import {
+  AppsV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  KubeConfig,
+  type V1CustomResourceDefinition,
+} from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  connect,
+  CONTROLLER_PATIENCE_MS,
+  eventually,
+  freshNamespace,
+  installEstablished,
+  rawRequest,
+  statusOf,
+  uniqueName,
+  type Target,
+} from './harness.ts';
+
+let target: Target;
+let core: CoreV1Api;
+let namespace: string;
+
+beforeAll(async () => {
+  target = await connect();
+  core = target.kubeConfig.makeApiClient(CoreV1Api);
+  namespace = await freshNamespace(target, 'differs');
+});
+afterAll(() => target.stop());
+
+function post(path: string, object: unknown): Promise<{ status: number; json: unknown }> {
+  return rawRequest(target, 'POST', path, { contentType: 'application/json', text: JSON.stringify(object) });
+}
+
+function apply(name: string, manager: string, data: Record<string, string>) {
+  return rawRequest(
+    target,
+    'PATCH',
+    `/api/v1/namespaces/${namespace}/configmaps/${name}?fieldManager=${manager}`,
+    {
+      contentType: 'application/apply-patch+yaml',
+      text: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data }),
+    },
+  );
+}
+
+describe('validation', () => {
+  it('differs: built-in kinds are stored without their type’s validation', async () => {
+    const deployment = await post(`/apis/apps/v1/namespaces/${namespace}/deployments`, {
+      metadata: { name: 'bare' },
+    });
+    const configMap = await post(`/api/v1/namespaces/${namespace}/configmaps`, {
+      metadata: { name: 'numeric' },
+      data: { a: 1 },
+    });
+    if (target.server) {
+      expect(deployment.status).toBe(201);
+      expect(configMap.status).toBe(201);
+      expect((configMap.json as { data: unknown }).data).toEqual({ a: 1 });
+      return;
+    }
+    expect(deployment).toMatchObject({
+      status: 422,
+      json: {
+        reason: 'Invalid',
+        message:
+          'Deployment.apps "bare" is invalid: [spec.selector: Required value, spec.template.metadata.labels: Invalid value: null: `selector` does not match template `labels`, spec.template.spec.containers: Required value]',
+      },
+    });
+    expect(configMap).toMatchObject({
+      status: 400,
+      json: {
+        reason: 'BadRequest',
+        message:
+          'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string',
+      },
+    });
+  });
+
+  describe('custom resources', () => {
+    const group = `${uniqueName('checks')}.example.com`;
+    const crd: V1CustomResourceDefinition = {
+      metadata: { name: `checks.${group}` },
+      spec: {
+        group,
+        scope: 'Namespaced',
+        names: { plural: 'checks', kind: 'Check' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: {
+                  spec: {
+                    type: 'object',
+                    x_kubernetes_validations: [
+                      { rule: 'self.size < 10', message: 'size must stay below 10' },
+                    ],
+                    properties: {
+                      size: { type: 'integer' },
+                      tags: { type: 'array', x_kubernetes_list_type: 'set', items: { type: 'string' } },
+                      ports: {
+                        type: 'array',
+                        x_kubernetes_list_type: 'map',
+                        x_kubernetes_list_map_keys: ['name'],
+                        items: {
+                          type: 'object',
+                          required: ['name'],
+                          properties: { name: { type: 'string' }, port: { type: 'integer' } },
+                        },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        ],
+      },
+    };
+    const check = (name: string, spec: unknown) =>
+      target.kubeConfig.makeApiClient(CustomObjectsApi).createNamespacedCustomObject({
+        group,
+        version: 'v1',
+        namespace,
+        plural: 'checks',
+        body: { apiVersion: `${group}/v1`, kind: 'Check', metadata: { name }, spec },
+      });
+
+    beforeAll(() => installEstablished(target, crd));
+
+    it('differs: CEL rules (x-kubernetes-validations) are not evaluated', async () => {
+      const created = check('big', { size: 12 });
+      if (target.server) {
+        expect((await created).spec).toEqual({ size: 12 });
+        return;
+      }
+      const status = statusOf(await created.catch((error: unknown) => error));
+      expect(status).toMatchObject({
+        code: 422,
+        message: `Check.${group} "big" is invalid: spec: Invalid value: "object": size must stay below 10`,
+      });
+    });
+
+    it('differs: list types (x-kubernetes-list-type set and map) are not checked for duplicates', async () => {
+      const spec = {
+        size: 1,
+        tags: ['a', 'a'],
+        ports: [
+          { name: 'x', port: 1 },
+          { name: 'x', port: 2 },
+        ],
+      };
+      const created = check('duplicates', spec);
+      if (target.server) {
+        expect((await created).spec).toEqual(spec);
+        return;
+      }
+      const status = statusOf(await created.catch((error: unknown) => error));
+      expect(status).toMatchObject({ code: 422, reason: 'Invalid' });
+      // Both, in no fixed order (the real server walks the properties of a Go map).
+      expect(status.details?.causes).toHaveLength(2);
+      expect(status.details?.causes).toEqual(
+        expect.arrayContaining([
+          { reason: 'FieldValueDuplicate', message: 'Duplicate value: "a"', field: 'spec.tags[1]' },
+          { reason: 'FieldValueDuplicate', message: 'Duplicate value: {"name":"x"}', field: 'spec.ports[1]' },
+        ]),
+      );
+    });
+  });
+});
+
+describe('server-side apply', () => {
+  it('differs: no field ownership is recorded: no managedFields, no conflicts between managers', async () => {
+    const first = await apply('owned', 'alpha', { a: '1' });
+    expect(first.status).toBe(201);
+    const second = await apply('owned', 'beta', { a: '2' });
+    const stored = await core.readNamespacedConfigMap({ name: 'owned', namespace });
+    if (target.server) {
+      expect(
+        (first.json as { metadata: { managedFields?: unknown } }).metadata.managedFields,
+      ).toBeUndefined();
+      expect(second.status).toBe(200);
+      expect(stored.data).toEqual({ a: '2' });
+      return;
+    }
+    expect((first.json as { metadata: { managedFields: unknown } }).metadata.managedFields).toEqual([
+      expect.objectContaining({
+        manager: 'alpha',
+        operation: 'Apply',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:data': { 'f:a': {} } },
+      }),
+    ]);
+    expect(second).toEqual({
+      status: 409,
+      json: {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: 'Apply failed with 1 conflict: conflict with "alpha": .data.a',
+        reason: 'Conflict',
+        details: {
+          causes: [{ reason: 'FieldManagerConflict', message: 'conflict with "alpha"', field: '.data.a' }],
+        },
+        code: 409,
+      },
+    });
+    expect(stored.data).toEqual({ a: '1' });
+  });
+});
+
+describe('security', () => {
+  it('differs: plain HTTP and no authentication (any bearer token is a user)', async () => {
+    const cluster = target.kubeConfig.getCurrentCluster();
+    if (!cluster) throw new Error('no current cluster');
+    const stranger = new KubeConfig();
+    stranger.loadFromOptions({
+      clusters: [cluster],
+      users: [{ name: 'stranger', token: 'not-a-token-the-server-issued' }],
+      contexts: [{ name: 'stranger', cluster: cluster.name, user: 'stranger' }],
+      currentContext: 'stranger',
+    });
+    const listed = await rawRequest(
+      { ...target, kubeConfig: stranger },
+      'GET',
+      `/api/v1/namespaces/${namespace}/configmaps`,
+    );
+    if (target.server) {
+      expect(cluster.server).toMatch(/^http:/);
+      expect(listed).toMatchObject({ status: 200, json: { kind: 'ConfigMapList' } });
+      return;
+    }
+    expect(cluster.server).toMatch(/^https:/);
+    expect(listed).toEqual({
+      status: 401,
+      json: {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: 'Unauthorized',
+        reason: 'Unauthorized',
+        code: 401,
+      },
+    });
+  });
+
+  it('differs: no authorization (RBAC): a user without rights may do anything', async () => {
+    const listed = await rawRequest(target, 'GET', `/api/v1/namespaces/${namespace}/configmaps`, undefined, {
+      'Impersonate-User': 'nobody',
+    });
+    if (target.server) {
+      expect(listed.status).toBe(200);
+      return;
+    }
+    expect(listed).toMatchObject({
+      status: 403,
+      json: {
+        reason: 'Forbidden',
+        message: `configmaps is forbidden: User "nobody" cannot list resource "configmaps" in API group "" in the namespace "${namespace}"`,
+      },
+    });
+  });
+});
+
+describe('controllers', () => {
+  it('differs: workloads are simulated: a Deployment becomes available without ReplicaSets or Pods', async () => {
+    const apps = target.kubeConfig.makeApiClient(AppsV1Api);
+    const labels = { app: 'simulated' };
+    await apps.createNamespacedDeployment({
+      namespace,
+      body: {
+        metadata: { name: 'simulated' },
+        spec: {
+          replicas: 2,
+          selector: { matchLabels: labels },
+          template: {
+            metadata: { labels },
+            spec: { containers: [{ name: 'main', image: 'example.com/app:1' }] },
+          },
+        },
+      },
+    });
+    await eventually(async () => {
+      const current = await apps.readNamespacedDeployment({ name: 'simulated', namespace });
+      return current.status?.availableReplicas === 2 ? true : undefined;
+    }, CONTROLLER_PATIENCE_MS);
+    const pods = await rawRequest(
+      target,
+      'GET',
+      `/api/v1/namespaces/${namespace}/pods?labelSelector=app%3Dsimulated`,
+    );
+    const replicaSets = await rawRequest(target, 'GET', `/apis/apps/v1/namespaces/${namespace}/replicasets`);
+    if (target.server) {
+      expect(pods.status).toBe(404);
+      expect(replicaSets.status).toBe(404);
+      return;
+    }
+    expect((pods.json as { items: unknown[] }).items).toHaveLength(2);
+    expect((replicaSets.json as { items: unknown[] }).items).toHaveLength(1);
+  });
+
+  it('differs: events.k8s.io Events are not core Events (no conversion between the two)', async () => {
+    const name = uniqueName('event');
+    const created = await post(`/apis/events.k8s.io/v1/namespaces/${namespace}/events`, {
+      metadata: { name },
+      eventTime: '2024-01-01T00:00:00.000000Z',
+      reportingController: 'example.com/conformance',
+      reportingInstance: 'conformance',
+      action: 'Check',
+      reason: 'Checked',
+      regarding: { kind: 'ConfigMap', name: 'any', namespace },
+      type: 'Normal',
+    });
+    expect(created.status).toBe(201);
+    const asCore = await rawRequest(target, 'GET', `/api/v1/namespaces/${namespace}/events/${name}`);
+    if (target.server) expect(asCore.status).toBe(404);
+    else
+      expect(asCore).toMatchObject({ status: 200, json: { kind: 'Event', involvedObject: { name: 'any' } } });
+  });
+});
+
+describe('reads', () => {
+  it('differs: field selectors know only metadata.name and metadata.namespace', async () => {
+    const listed = await rawRequest(
+      target,
+      'GET',
+      `/api/v1/namespaces/${namespace}/secrets?fieldSelector=type%3DOpaque`,
+    );
+    if (target.server) {
+      expect(listed).toMatchObject({ status: 400, json: { message: 'field label not supported: type' } });
+      return;
+    }
+    expect(listed).toMatchObject({ status: 200, json: { kind: 'SecretList' } });
+  });
+
+  it('differs: no Table responses (kubectl falls back to the list)', async () => {
+    const listed = await rawRequest(target, 'GET', `/api/v1/namespaces/${namespace}/configmaps`, undefined, {
+      Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io',
+    });
+    expect(listed.status).toBe(200);
+    expect((listed.json as { kind: string }).kind).toBe(target.server ? 'ConfigMapList' : 'Table');
+  });
+});
+
+describe('discovery', () => {
+  it('differs: no OpenAPI documents (kubectl apply needs --validate=false)', async () => {
+    for (const path of ['/openapi/v2', '/openapi/v3']) {
+      const reply = await rawRequest(target, 'GET', path);
+      expect(reply.status).toBe(target.server ? 404 : 200);
+    }
+  });
+
+  it('differs: no aggregated discovery (clients fall back to /api and /apis)', async () => {
+    const apis = await rawRequest(target, 'GET', '/apis', undefined, {
+      Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json',
+    });
+    expect(apis.status).toBe(200);
+    expect((apis.json as { kind: string }).kind).toBe(
+      target.server ? 'APIGroupList' : 'APIGroupDiscoveryList',
+    );
+  });
+});
