@@ -15,6 +15,7 @@ import {
   type InformerFactory,
   type InformerHandle,
   type ReconcileResult,
+  type QueueHealth,
   type Slots,
   type WorkQueueObserver,
 } from '../runtime/index.ts';
@@ -34,6 +35,10 @@ export interface InstanceControllerOptions {
   concurrency: number | Slots;
   observer?: WorkQueueObserver;
   logger: Logger;
+  /** See WorkQueueOptions.reconcileTimeoutMs. */
+  reconcileTimeoutMs?: number;
+  /** Watches this controller's work queue while it runs. */
+  health?: QueueHealth;
 }
 
 function instanceKey(object: KubeObject): string {
@@ -53,6 +58,7 @@ export class InstanceController {
   readonly #options: InstanceControllerOptions;
   #config: InstanceConfig;
   readonly #queue: WorkQueue;
+  readonly #unwatchHealth: () => void;
   readonly #instances: InformerHandle;
   #children = new Map<string, { kind: ChildKind; handle: InformerHandle; byInstance: LabelIndex }>();
 
@@ -63,7 +69,10 @@ export class InstanceController {
       reconcile: (key) => this.#reconcile(key),
       concurrency: options.concurrency,
       ...(options.observer ? { observer: options.observer } : {}),
+      ...(options.reconcileTimeoutMs === undefined ? {} : { reconcileTimeoutMs: options.reconcileTimeoutMs }),
+      logger: options.logger,
     });
+    this.#unwatchHealth = options.health?.watch(config.registrationName, this.#queue) ?? (() => {});
     this.#instances = options.factory.acquire({ resource: config.instanceResource });
     const enqueue = (object: KubeObject) => this.#queue.add(instanceKey(object));
     this.#instances.addHandlers({ add: enqueue, update: enqueue, delete: enqueue });
@@ -105,6 +114,7 @@ export class InstanceController {
 
   async stop(): Promise<void> {
     await this.#queue.shutdown({ drain: true });
+    this.#unwatchHealth();
     this.#instances.release();
     for (const { handle } of this.#children.values()) handle.release();
     this.#children.clear();

@@ -18,6 +18,7 @@ import {
   type ConcurrencyLimit,
   type ControllerMetrics,
   type InformerFactory,
+  type QueueHealth,
 } from '../runtime/index.ts';
 import { InstanceController, type ChildKind } from './instance-controller.ts';
 
@@ -32,6 +33,10 @@ export interface InstanceControllersOptions {
   concurrency: { shared: ConcurrencyLimit; perRegistration: number };
   workingNamespaces: readonly string[] | undefined;
   logger: Logger;
+  /** See WorkQueueOptions.reconcileTimeoutMs. */
+  reconcileTimeoutMs?: number;
+  /** Watches each running controller's work queue. */
+  health?: QueueHealth;
   /** The registered CRD's resource, for releasing finalizers when no controller runs. */
   crdResource(crdName: string): ResourceRef | undefined;
   /** Called when a starting controller has synced: its registration reports ControllerReady. */
@@ -91,6 +96,10 @@ export class InstanceControllers implements InstanceControllerHost {
           ),
           observer: this.#options.metrics.queueObserver(config.registrationName),
           logger: this.#options.logger.child({ registration: config.registrationName }),
+          ...(this.#options.reconcileTimeoutMs === undefined
+            ? {}
+            : { reconcileTimeoutMs: this.#options.reconcileTimeoutMs }),
+          ...(this.#options.health === undefined ? {} : { health: this.#options.health }),
         },
         config,
         childKinds,

@@ -2,7 +2,7 @@
  * The Scoby controller process: watches CRDRegistrations, CRDs and Scoby's own ConfigMaps, runs one
  * instance controller per active registration, and reconciles only while it holds the leader Lease.
  */
-import { CoordinationV1Api, type KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { resolveDestination } from '@scoby/address';
 import { createObjectReader } from '@scoby/address-kubernetes';
 import type { RenderLookups } from '@scoby/env';
@@ -14,7 +14,7 @@ import type { KubeObject } from '@scoby/kube-objects';
 import type { CRDRegistration, Destination } from '@scoby/registration';
 import type { Logger } from 'pino';
 import { inspectCrd } from '../crd/inspect.ts';
-import { DynamicClient, type ResourceRef } from '../kube/dynamic-client.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS, DynamicClient, type ResourceRef } from '../kube/dynamic-client.ts';
 import { ParkingLot } from '../instance/parking.ts';
 import { InstanceReconciler, type EventSink } from '../instance/reconcile.ts';
 import { REGISTRATION_RESOURCE, RegistrationReconciler } from '../registration/reconcile.ts';
@@ -22,11 +22,14 @@ import {
   ConcurrencyLimit,
   DEFAULT_HOOK_ADDRESS_REFRESH_MS,
   EventRecorder,
+  DEFAULT_RENEW_DEADLINE_MS,
   InformerFactory,
   LeaderElector,
+  QueueHealth,
   WorkQueue,
   createMetrics,
   defaultIdentity,
+  dynamicLeaseClient,
   type ControllerMetrics,
   type InformerHandle,
   type LeaderElectionConfig,
@@ -50,6 +53,14 @@ export interface ControllerOptions {
   leaderElection: LeaderElectionConfig;
   leaseDurationMs?: number;
   resyncMs?: number;
+  /** How long one API request may go unanswered before it is abandoned (default 30 s). */
+  requestTimeoutMs?: number;
+  /** A watch that delivers neither an event nor a bookmark for this long is restarted (default 90 s). */
+  watchSilenceMs?: number;
+  /** A reconcile still running after this long frees its slot and is retried (default 5 min). */
+  reconcileTimeoutMs?: number;
+  /** A work queue with work and no finished reconcile for this long fails /healthz (default 6 min). */
+  stallAfterMs?: number;
   logger: Logger;
   metrics?: ControllerMetrics;
   now?: () => Date;
@@ -61,6 +72,8 @@ export interface RunningController {
   isLeader(): boolean;
   /** Synced and either leading or standing by. */
   isReady(): boolean;
+  /** Why the process is not healthy (a stalled work queue), one sentence each; empty when it is. */
+  healthProblems(): string[];
   /**
    * Graceful: stops taking work, finishes in-flight reconciles, releases the Lease. With
    * `releaseLease: false` the Lease is left to expire, as after a crash (failover tests).
@@ -70,6 +83,11 @@ export interface RunningController {
 
 /** The process-wide bound on reconciles, in multiples of one registration's. */
 const PROCESS_SLOTS_PER_REGISTRATION_SLOT = 4;
+
+/** Above any reasonable hook timeout plus the API requests of one reconcile. */
+export const DEFAULT_RECONCILE_TIMEOUT_MS = 5 * 60_000;
+/** Past the reconcile deadline, so only reconciles that never return can stall a queue. */
+export const DEFAULT_STALL_AFTER_MS = 6 * 60_000;
 
 const CRD_RESOURCE: ResourceRef = {
   group: 'apiextensions.k8s.io',
@@ -101,37 +119,59 @@ class Controller implements RunningController {
   readonly #factory: InformerFactory;
   readonly #events: EventRecorder;
   readonly #elector: LeaderElector | undefined;
+  /** The elector's own client: not fenced, since renewing the Lease is what keeps writes allowed. */
+  readonly #leaseClient: DynamicClient | undefined;
+  readonly #health: QueueHealth;
   #work: Work | undefined;
   #leading = false;
 
   constructor(options: ControllerOptions) {
     this.#options = options;
-    this.client = new DynamicClient(options.kubeConfig);
+    const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.client = new DynamicClient(options.kubeConfig, {
+      requestTimeoutMs,
+      // Every write of the controller (children, status, finalizers, Events) passes the fence.
+      ...(options.leaderElection.enabled
+        ? { writeFence: { refusal: () => this.#elector?.writeRefusal() } }
+        : {}),
+    });
     this.metrics = options.metrics ?? createMetrics();
+    this.#health = new QueueHealth(options.stallAfterMs ?? DEFAULT_STALL_AFTER_MS);
     this.#formFactors = builtInFormFactors(options.plugins ?? []);
     this.#factory = new InformerFactory({
       kubeConfig: options.kubeConfig,
       lister: this.client,
       workingNamespaces: options.workingNamespaces,
       ...(options.resyncMs === undefined ? {} : { resyncMs: options.resyncMs }),
+      ...(options.watchSilenceMs === undefined ? {} : { watchSilenceMs: options.watchSilenceMs }),
       logger: options.logger,
     });
     this.#events = new EventRecorder({ client: this.client, logger: options.logger });
     if (options.leaderElection.enabled) {
-      this.#elector = new LeaderElector({
-        client: options.kubeConfig.makeApiClient(CoordinationV1Api),
-        namespace: options.leaderElection.namespace,
-        name: options.leaderElection.leaseName,
-        identity: defaultIdentity(),
-        ...(options.leaseDurationMs === undefined
+      const timings =
+        options.leaseDurationMs === undefined
           ? {}
           : {
               leaseDurationMs: options.leaseDurationMs,
               renewDeadlineMs: Math.round(options.leaseDurationMs * 0.66),
               retryPeriodMs: Math.round(options.leaseDurationMs * 0.2),
-            }),
+            };
+      // As client-go bounds a renewal by the renew deadline, no Lease call may outlast it.
+      this.#leaseClient = new DynamicClient(options.kubeConfig, {
+        requestTimeoutMs: Math.min(requestTimeoutMs, timings.renewDeadlineMs ?? DEFAULT_RENEW_DEADLINE_MS),
+      });
+      this.#elector = new LeaderElector({
+        client: dynamicLeaseClient(this.#leaseClient),
+        namespace: options.leaderElection.namespace,
+        name: options.leaderElection.leaseName,
+        identity: defaultIdentity(),
+        ...timings,
         onStartedLeading: () => this.#lead(),
-        onStoppedLeading: () => void this.#stopWork(),
+        onStoppedLeading: (reason) => {
+          // Writes already on the wire must not land once another replica may have taken over.
+          this.client.abortWrites(`this process stopped leading: ${reason}`);
+          void this.#stopWork();
+        },
         logger: options.logger,
       });
     }
@@ -151,6 +191,10 @@ class Controller implements RunningController {
     return this.#work?.synced() ?? false;
   }
 
+  healthProblems(): string[] {
+    return this.#health.problems();
+  }
+
   async stop(options: { releaseLease?: boolean } = {}): Promise<void> {
     await this.#stopWork();
     if (this.#elector) {
@@ -159,6 +203,7 @@ class Controller implements RunningController {
     }
     this.#factory.stopAll();
     this.client.close();
+    this.#leaseClient?.close();
   }
 
   #lead(): void {
@@ -170,6 +215,7 @@ class Controller implements RunningController {
       this.#factory,
       this.#events,
       this.metrics,
+      this.#health,
     );
   }
 
@@ -189,6 +235,7 @@ class Work {
   readonly #queue: WorkQueue;
   readonly #controllers: InstanceControllers;
   readonly #hookClient: HookClient;
+  readonly #unwatchHealth: () => void;
   readonly #registrationReconciler: RegistrationReconciler;
   #served: Promise<ReadonlySet<string>> | undefined;
 
@@ -199,9 +246,11 @@ class Work {
     factory: InformerFactory,
     events: EventRecorder,
     metrics: ControllerMetrics,
+    health: QueueHealth,
   ) {
     const now = options.now ?? (() => new Date());
-    const reader = createObjectReader(options.kubeConfig);
+    const reconcileTimeoutMs = options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS;
+    const reader = createObjectReader(options.kubeConfig, { requestTimeoutMs: options.requestTimeoutMs });
     const clusterDomain = options.clusterDomain;
     this.#hookClient = createHookClient({ formFactorFormat: options.hookFormFactorFormat ?? 'string' });
     this.#registrations = factory.acquire<CRDRegistration>({ resource: REGISTRATION_RESOURCE });
@@ -242,6 +291,8 @@ class Work {
       },
       workingNamespaces: options.workingNamespaces,
       logger: options.logger,
+      reconcileTimeoutMs,
+      health,
       crdResource: (name) => {
         const crd = this.#crds.informer.get(undefined, name);
         const info = crd ? inspectCrd(crd) : undefined;
@@ -284,7 +335,10 @@ class Work {
       },
       concurrency: 2,
       observer: metrics.queueObserver('crdregistrations'),
+      reconcileTimeoutMs,
+      logger: options.logger.child({ queue: 'crdregistrations' }),
     });
+    this.#unwatchHealth = health.watch('crdregistrations', this.#queue);
     this.#wire();
   }
 
@@ -298,6 +352,7 @@ class Work {
 
   async stop(): Promise<void> {
     await this.#queue.shutdown({ drain: true });
+    this.#unwatchHealth();
     await this.#registrationReconciler.drainReleases();
     await this.#controllers.stopAll();
     this.#registrations.release();

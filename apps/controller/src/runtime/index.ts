@@ -37,16 +37,22 @@ export {
 } from './informer-factory.ts';
 export { loadKubeConfig } from './kube-config.ts';
 export {
+  DEFAULT_LEASE_DURATION_MS,
+  DEFAULT_RENEW_DEADLINE_MS,
+  DEFAULT_RETRY_PERIOD_MS,
   defaultIdentity,
   LeaderElector,
   type LeaderElectorOptions,
   type LeaseClient,
 } from './leader-elector.ts';
+export { dynamicLeaseClient } from './lease-client.ts';
 export {
   claimedRecord,
   judgeLease,
+  observeLease,
   parseLeaseTime,
   releasedRecord,
+  type LeaseObservation,
   type LeaseRecord,
   type LeaseVerdict,
 } from './lease-record.ts';
@@ -67,13 +73,16 @@ export {
 } from './metrics.ts';
 export { ObjectStore, objectKey, type StoreEvent } from './object-store.ts';
 export { startOpsServer, type OpsServer, type OpsServerOptions } from './ops-server.ts';
+export { QueueHealth, type QueueProgress } from './queue-health.ts';
 export {
   RestartingListWatch,
+  WatchSilentError,
   type ListWatchSink,
   type RestartingListWatchOptions,
 } from './restarting-list-watch.ts';
 export {
   DEFAULT_RESTART_BACKOFF,
+  DEFAULT_WATCH_SILENCE_MS,
   SharedInformer,
   type InformerHandlers,
   type ObjectLister,
@@ -81,6 +90,7 @@ export {
 } from './shared-informer.ts';
 export {
   DEFAULT_BACKOFF,
+  ReconcileTimeoutError,
   WorkQueue,
   type Reconcile,
   type ReconcileOutcome,

@@ -1,19 +1,15 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import {
-  ApiException,
-  V1MicroTime,
-  type CoordinationV1Api,
-  type V1Lease,
-  type V1LeaseSpec,
-} from '@kubernetes/client-node';
+import { V1MicroTime, type CoordinationV1Api, type V1Lease, type V1LeaseSpec } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { realClock, type Clock, type TimerHandle } from './clock.ts';
 import {
   claimedRecord,
   judgeLease,
+  observeLease,
   parseLeaseTime,
   releasedRecord,
+  type LeaseObservation,
   type LeaseRecord,
 } from './lease-record.ts';
 
@@ -29,15 +25,23 @@ export interface LeaderElectorOptions {
   identity: string;
   /** How long a lease stays valid after its last renewal. Default 15 s. */
   leaseDurationMs?: number;
-  /** A leader that has not renewed for this long steps down. Default 10 s; keep it below leaseDurationMs. */
+  /**
+   * A leader that has not renewed for this long steps down and its write fence closes. Default 10 s;
+   * it must stay below leaseDurationMs, so the leader stops before another candidate may take over.
+   */
   renewDeadlineMs?: number;
   /** Pause between attempts to acquire or renew. Default 2 s. */
   retryPeriodMs?: number;
   onStartedLeading?: () => void;
-  onStoppedLeading?: () => void;
+  onStoppedLeading?: (reason: string) => void;
   clock?: Clock;
   logger?: Logger;
 }
+
+/** client-go's defaults. */
+export const DEFAULT_LEASE_DURATION_MS = 15_000;
+export const DEFAULT_RENEW_DEADLINE_MS = 10_000;
+export const DEFAULT_RETRY_PERIOD_MS = 2_000;
 
 /** `conflict`: someone wrote the Lease between our read and write; the next attempt reads again. */
 type Attempt = 'leading' | 'held' | 'conflict' | 'failed';
@@ -49,9 +53,12 @@ export function defaultIdentity(): string {
 
 /**
  * Leader election on a coordination.k8s.io/v1 Lease, like client-go's: candidates poll the Lease,
- * take it when it has no holder or has not been renewed for a lease duration, and the holder
- * renews it with optimistic concurrency (resourceVersion). A leader that cannot renew within the
- * renew deadline, or sees another holder, steps down.
+ * take it when it has no holder or when they have seen it unchanged for a lease duration (timed by
+ * their own monotonic clock, never by comparing the holder's timestamps with theirs), and the
+ * holder renews it with optimistic concurrency (resourceVersion). A leader that cannot renew
+ * within the renew deadline, counted from the start of its last successful renewal, or sees
+ * another holder, steps down; writeRefusal() closes at that deadline even before the step-down
+ * runs, so the process never writes while another candidate could hold the lease.
  */
 export class LeaderElector {
   readonly #client: LeaseClient;
@@ -62,11 +69,16 @@ export class LeaderElector {
   readonly #renewDeadlineMs: number;
   readonly #retryPeriodMs: number;
   readonly #onStartedLeading: () => void;
-  readonly #onStoppedLeading: () => void;
+  readonly #onStoppedLeading: (reason: string) => void;
   readonly #clock: Clock;
   readonly #logger: Logger | undefined;
 
   #leading = false;
+  /** What writeRefusal says while not leading. */
+  #notLeading = 'this process is not the leader';
+  /** Monotonic time at which the last successful acquire or renew attempt started. */
+  #renewedAt = 0;
+  #observed: LeaseObservation | undefined;
   #healthy = false;
   #stopped = true;
   #loop: Promise<void> | undefined;
@@ -79,9 +91,9 @@ export class LeaderElector {
     this.#namespace = options.namespace;
     this.#name = options.name;
     this.#identity = options.identity;
-    this.#leaseDurationMs = options.leaseDurationMs ?? 15_000;
-    this.#renewDeadlineMs = options.renewDeadlineMs ?? 10_000;
-    this.#retryPeriodMs = options.retryPeriodMs ?? 2_000;
+    this.#leaseDurationMs = options.leaseDurationMs ?? DEFAULT_LEASE_DURATION_MS;
+    this.#renewDeadlineMs = options.renewDeadlineMs ?? DEFAULT_RENEW_DEADLINE_MS;
+    this.#retryPeriodMs = options.retryPeriodMs ?? DEFAULT_RETRY_PERIOD_MS;
     this.#onStartedLeading = options.onStartedLeading ?? (() => {});
     this.#onStoppedLeading = options.onStoppedLeading ?? (() => {});
     this.#clock = options.clock ?? realClock;
@@ -97,6 +109,14 @@ export class LeaderElector {
 
   isLeader(): boolean {
     return this.#leading;
+  }
+
+  /** Why this process must not write now; undefined while it leads within its renew deadline. */
+  writeRefusal(): string | undefined {
+    if (!this.#leading) return this.#notLeading;
+    const sinceRenewal = Math.round(this.#clock.monotonic() - this.#renewedAt);
+    if (sinceRenewal < this.#renewDeadlineMs) return undefined;
+    return `the leader lease was last renewed ${sinceRenewal} ms ago, past the renew deadline of ${this.#renewDeadlineMs} ms`;
   }
 
   /** True when the last attempt got an answer from the API server (leading or standing by). */
@@ -140,21 +160,30 @@ export class LeaderElector {
 
   async #run(): Promise<void> {
     while (!this.#stopped) {
+      const startedAt = this.#clock.monotonic();
       const attempt = await this.#tryAcquireOrRenew();
       if (this.#stopped) return;
       this.#healthy = attempt !== 'failed';
-      if (attempt === 'leading') this.#renewed();
+      if (attempt === 'leading') this.#renewed(startedAt);
       else if (attempt === 'held') this.#stepDown('the lease is held by another candidate');
       await this.#sleep(this.#retryPeriodMs);
     }
   }
 
-  #renewed(): void {
+  /** `startedAt`: when the successful attempt began; the Lease may say we renewed as early as that. */
+  #renewed(startedAt: number): void {
+    const leftMs = startedAt + this.#renewDeadlineMs - this.#clock.monotonic();
+    if (leftMs <= 0) {
+      this.#stepDown(`the lease renewal took longer than the renew deadline of ${this.#renewDeadlineMs} ms`);
+      return;
+    }
+    this.#renewedAt = startedAt;
     if (this.#renewWatchdog !== undefined) this.#clock.clearTimeout(this.#renewWatchdog);
     // A timer rather than a check in the loop: a renewal that hangs must not keep us leading.
     this.#renewWatchdog = this.#clock.setTimeout(
-      () => this.#stepDown(`the lease was not renewed within ${this.#renewDeadlineMs} ms`),
-      this.#renewDeadlineMs,
+      () =>
+        this.#stepDown(`the lease was not renewed within the renew deadline of ${this.#renewDeadlineMs} ms`),
+      leftMs,
     );
     if (this.#leading) return;
     this.#leading = true;
@@ -167,8 +196,9 @@ export class LeaderElector {
     this.#renewWatchdog = undefined;
     if (!this.#leading) return;
     this.#leading = false;
+    this.#notLeading = `this process stopped leading: ${why}`;
     this.#logger?.warn({ reason: why }, 'stopped leading');
-    this.#onStoppedLeading();
+    this.#onStoppedLeading(why);
   }
 
   async #tryAcquireOrRenew(): Promise<Attempt> {
@@ -179,21 +209,32 @@ export class LeaderElector {
         lease = await this.#client.readNamespacedLease(target);
       } catch (error) {
         if (statusOf(error) !== 404) throw error;
-        const spec = toSpec(
-          claimedRecord(undefined, this.#identity, this.#clock.now(), this.#leaseDurationMs),
-        );
+        const claimed = claimedRecord(undefined, this.#identity, this.#clock.now(), this.#leaseDurationMs);
         await this.#client.createNamespacedLease({
           namespace: this.#namespace,
-          body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: target, spec },
+          body: {
+            apiVersion: 'coordination.k8s.io/v1',
+            kind: 'Lease',
+            metadata: target,
+            spec: toSpec(claimed),
+          },
         });
+        this.#observed = observeLease(this.#observed, claimed, this.#clock.monotonic());
         return 'leading';
       }
       const record = toRecord(lease.spec);
-      const now = this.#clock.now();
-      if (judgeLease(record, this.#identity, now, this.#leaseDurationMs) === 'held') return 'held';
-      const spec = toSpec(claimedRecord(record, this.#identity, now, this.#leaseDurationMs));
+      this.#observed = observeLease(this.#observed, record, this.#clock.monotonic());
+      const verdict = judgeLease(
+        this.#observed,
+        this.#identity,
+        this.#clock.monotonic(),
+        this.#leaseDurationMs,
+      );
+      if (verdict === 'held') return 'held';
+      const claimed = claimedRecord(record, this.#identity, this.#clock.now(), this.#leaseDurationMs);
       // The read resourceVersion travels in metadata: a concurrent writer makes this fail with 409.
-      await this.#client.replaceNamespacedLease({ ...target, body: { ...lease, spec } });
+      await this.#client.replaceNamespacedLease({ ...target, body: { ...lease, spec: toSpec(claimed) } });
+      this.#observed = observeLease(this.#observed, claimed, this.#clock.monotonic());
       return 'leading';
     } catch (error) {
       if (statusOf(error) === 409) return 'conflict';
@@ -215,8 +256,10 @@ export class LeaderElector {
   }
 }
 
+/** The HTTP status of a failed Lease call, from client-node's ApiException or the app's ApiError alike. */
 function statusOf(error: unknown): number | undefined {
-  return error instanceof ApiException ? error.code : undefined;
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'number' ? code : undefined;
 }
 
 function toRecord(spec: V1LeaseSpec | undefined): LeaseRecord {

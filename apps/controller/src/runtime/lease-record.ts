@@ -13,15 +13,51 @@ export interface LeaseRecord {
 /** `ours`: we hold it (renew). `free`: absent holder or expired (take it). `held`: someone else's, still valid. */
 export type LeaseVerdict = 'ours' | 'free' | 'held';
 
-export function judgeLease(
+/**
+ * What a candidate last saw of the Lease and when it saw it change, by its own monotonic clock
+ * (client-go's observedRecord and observedTime).
+ */
+export interface LeaseObservation {
+  record: LeaseRecord;
+  observedAt: number;
+}
+
+/** The observation after reading `record` at `now`: its time moves only when the record changed. */
+export function observeLease(
+  previous: LeaseObservation | undefined,
   record: LeaseRecord,
+  now: number,
+): LeaseObservation {
+  return previous !== undefined && sameRecord(previous.record, record)
+    ? previous
+    : { record, observedAt: now };
+}
+
+/**
+ * Another holder's lease has expired once this candidate has seen no change of it for a lease
+ * duration. The holder's renewTime is never compared with the local clock: the two machines'
+ * clocks may disagree by more than a lease duration.
+ */
+export function judgeLease(
+  observation: LeaseObservation,
   identity: string,
   now: number,
   leaseDurationMs: number,
 ): LeaseVerdict {
-  if (record.holderIdentity === identity) return 'ours';
-  if (!record.holderIdentity || record.renewTime === undefined) return 'free';
-  return record.renewTime + leaseDurationMs < now ? 'free' : 'held';
+  const { holderIdentity } = observation.record;
+  if (holderIdentity === identity) return 'ours';
+  if (!holderIdentity) return 'free';
+  return now - observation.observedAt >= leaseDurationMs ? 'free' : 'held';
+}
+
+function sameRecord(a: LeaseRecord, b: LeaseRecord): boolean {
+  return (
+    a.holderIdentity === b.holderIdentity &&
+    a.leaseDurationSeconds === b.leaseDurationSeconds &&
+    a.acquireTime === b.acquireTime &&
+    a.renewTime === b.renewTime &&
+    a.leaseTransitions === b.leaseTransitions
+  );
 }
 
 /** The record after `identity` takes or renews the lease at `now`; `previous` undefined when the Lease is new. */

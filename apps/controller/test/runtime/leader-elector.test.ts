@@ -3,7 +3,9 @@ import { startApiServer, type InMemoryApiServer } from '@scoby/in-memory-apiserv
 import type { KubeObject } from '@scoby/kube-objects';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DynamicClient, type ResourceRef } from '../../src/kube/dynamic-client.ts';
+import { realClock } from '../../src/runtime/clock.ts';
 import { LeaderElector, type LeaderElectorOptions } from '../../src/runtime/leader-elector.ts';
+import { dynamicLeaseClient } from '../../src/runtime/lease-client.ts';
 import { eventually } from './eventually.ts';
 
 const LEASES: ResourceRef = {
@@ -170,6 +172,42 @@ describe('LeaderElector against an API server', () => {
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(whats(a)).toEqual(['started']);
     expect(a.elector.isLeader()).toBe(true);
+  });
+
+  it('a standby whose clock runs 20 s ahead does not take the lease from a leader that keeps renewing', async () => {
+    const durations = { leaseDurationMs: 1500, renewDeadlineMs: 1000, retryPeriodMs: 100 };
+    const a = candidate('a', durations);
+    a.elector.start();
+    await eventually(() => expect(a.elector.isLeader()).toBe(true));
+    // The old rule, renewTime + leaseDuration < now, called this lease expired at every look.
+    const ahead = { ...realClock, now: () => Date.now() + 20_000 };
+    const b = candidate('b', { ...durations, clock: ahead });
+    b.elector.start();
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(b.elector.isHealthy()).toBe(true);
+    expect(whats(b)).toEqual([]);
+    expect(whats(a)).toEqual(['started']);
+    expect((await readLease()).spec).toMatchObject({ holderIdentity: 'a', leaseTransitions: 0 });
+  });
+
+  it('works over the DynamicClient too, whose request timeout bounds every Lease call', async () => {
+    const leaseClient = new DynamicClient(server.kubeConfig(), { requestTimeoutMs: 200 });
+    const a = candidate('a', { client: dynamicLeaseClient(leaseClient) });
+    a.elector.start();
+    await eventually(() => expect(a.elector.isLeader()).toBe(true));
+    expect((await readLease()).spec).toEqual({
+      holderIdentity: 'a',
+      leaseDurationSeconds: 1,
+      acquireTime: expect.stringMatching(MICRO_TIME),
+      renewTime: expect.stringMatching(MICRO_TIME),
+      leaseTransitions: 0,
+    });
+    const heal = server.faults.blackHole();
+    await eventually(() => expect(whats(a)).toEqual(['started', 'stopped']), 3000);
+    heal();
+    // Without the timeout the elector would wait for the swallowed request forever.
+    await eventually(() => expect(whats(a)).toEqual(['started', 'stopped', 'started']), 3000);
+    leaseClient.close();
   });
 
   it('two candidates started together elect exactly one leader', async () => {

@@ -1,22 +1,60 @@
 import { describe, expect, it } from 'vitest';
-import { claimedRecord, judgeLease, parseLeaseTime, releasedRecord } from '../../src/runtime/lease-record.ts';
+import {
+  claimedRecord,
+  judgeLease,
+  observeLease,
+  parseLeaseTime,
+  releasedRecord,
+} from '../../src/runtime/lease-record.ts';
+
+describe('observeLease', () => {
+  const record = { holderIdentity: 'b', renewTime: 10_000, leaseDurationSeconds: 15, leaseTransitions: 2 };
+
+  it('starts the observation at the first read', () => {
+    expect(observeLease(undefined, record, 500)).toEqual({ record, observedAt: 500 });
+  });
+
+  it('keeps the time while the record is unchanged, however the holder stamps it', () => {
+    const first = observeLease(undefined, record, 500);
+    expect(observeLease(first, { ...record }, 9000)).toBe(first);
+  });
+
+  it('moves the time when holder, renewTime or transitions change', () => {
+    const first = observeLease(undefined, record, 500);
+    expect(observeLease(first, { ...record, renewTime: 12_000 }, 2500).observedAt).toBe(2500);
+    expect(observeLease(first, { ...record, holderIdentity: 'c' }, 2600).observedAt).toBe(2600);
+    expect(observeLease(first, { ...record, leaseTransitions: 3 }, 2700).observedAt).toBe(2700);
+  });
+});
 
 describe('judgeLease', () => {
-  const held = { holderIdentity: 'b', renewTime: 10_000, leaseDurationSeconds: 15 };
+  const held = {
+    record: { holderIdentity: 'b', renewTime: 10_000, leaseDurationSeconds: 15 },
+    observedAt: 1000,
+  };
 
-  it('is ours when we hold it, even expired', () => {
-    expect(judgeLease({ ...held, holderIdentity: 'a' }, 'a', 99_999, 600)).toBe('ours');
+  it('is ours when we hold it, even unchanged for long', () => {
+    expect(judgeLease({ ...held, record: { ...held.record, holderIdentity: 'a' } }, 'a', 99_999, 600)).toBe(
+      'ours',
+    );
   });
 
-  it('is free without holder or renew time', () => {
-    expect(judgeLease({}, 'a', 0, 600)).toBe('free');
-    expect(judgeLease({ ...held, holderIdentity: '' }, 'a', 10_000, 600)).toBe('free');
-    expect(judgeLease({ holderIdentity: 'b' }, 'a', 10_000, 600)).toBe('free');
+  it('is free without a holder', () => {
+    expect(judgeLease({ record: {}, observedAt: 0 }, 'a', 0, 600)).toBe('free');
+    expect(judgeLease({ ...held, record: { ...held.record, holderIdentity: '' } }, 'a', 1000, 600)).toBe(
+      'free',
+    );
   });
 
-  it('is held until renewTime + leaseDuration has passed', () => {
-    expect(judgeLease(held, 'a', 10_600, 600)).toBe('held');
-    expect(judgeLease(held, 'a', 10_601, 600)).toBe('free');
+  it('is held until a lease duration has passed since the record was seen to change', () => {
+    expect(judgeLease(held, 'a', 1599, 600)).toBe('held');
+    expect(judgeLease(held, 'a', 1600, 600)).toBe('free');
+  });
+
+  it("never reads the holder's renewTime against the local clock", () => {
+    // The candidate's wall clock is far ahead of renewTime + duration: still held, judged by observation.
+    expect(judgeLease(held, 'a', 1100, 600)).toBe('held');
+    expect(judgeLease({ ...held, record: { holderIdentity: 'b' } }, 'a', 1100, 600)).toBe('held');
   });
 });
 

@@ -25,6 +25,10 @@ export class ManualClock implements Clock {
     return this.#now;
   }
 
+  monotonic(): number {
+    return this.#now;
+  }
+
   setTimeout(callback: () => void, delayMs: number): TimerHandle {
     const timer = { id: this.#nextId++, at: this.#now + Math.max(0, delayMs), callback };
     this.#timers.push(timer);

@@ -8,7 +8,11 @@ import type { KubeObject } from '@scoby/kube-objects';
 import { crdManifest } from '@scoby/registration';
 import pino from 'pino';
 import { DynamicClient, type ResourceRef } from '../../src/kube/dynamic-client.ts';
-import { startController, type RunningController } from '../../src/controller/manager.ts';
+import {
+  startController,
+  type ControllerOptions,
+  type RunningController,
+} from '../../src/controller/manager.ts';
 
 export interface TestCluster {
   server: InMemoryApiServer;
@@ -42,6 +46,14 @@ export interface ClusterOptions {
   concurrency?: number;
   /** Lease-based leader election (Lease in the Scoby namespace); off when absent. */
   leaderElection?: { leaseName: string; leaseDurationMs: number };
+  /** The controller's user (bearer token): the request log and black holes tell controllers apart by it. */
+  user?: string;
+  /** Timeouts and bounds of the controller process. */
+  limits?: Pick<
+    ControllerOptions,
+    'requestTimeoutMs' | 'watchSilenceMs' | 'reconcileTimeoutMs' | 'stallAfterMs'
+  >;
+  logger?: ControllerOptions['logger'];
 }
 
 export async function startTestCluster(options: ClusterOptions = {}): Promise<TestCluster> {
@@ -148,7 +160,7 @@ export function startClusterController(
   const scobyNamespace = options.scobyNamespace ?? 'scoby-system';
   const election = options.leaderElection;
   return startController({
-    kubeConfig: server.kubeConfig(),
+    kubeConfig: server.kubeConfig(options.user),
     scobyNamespace,
     workingNamespaces: options.workingNamespaces,
     clusterDomain: 'cluster.local',
@@ -158,7 +170,8 @@ export function startClusterController(
       ? { enabled: true, namespace: scobyNamespace, leaseName: election.leaseName }
       : { enabled: false },
     ...(election ? { leaseDurationMs: election.leaseDurationMs } : {}),
-    logger: pino({ level: process.env.LOG_LEVEL ?? 'silent' }),
+    ...options.limits,
+    logger: options.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'silent' }),
   });
 }
 
