@@ -8,7 +8,8 @@ import { splitApiVersion, type KubeObject } from '@scoby/kube-objects';
 import type { Logger } from 'pino';
 import type { ResourceRef } from '../kube/dynamic-client.ts';
 import type { InstanceConfig } from '../instance/instance-config.ts';
-import type { InstanceReconciler } from '../instance/reconcile.ts';
+import type { InstanceReconciler, ReconcileFailure, ReconcileOutcome } from '../instance/reconcile.ts';
+import { errorMessage } from '../kube/api-error.ts';
 import type { ChildStore } from '../instance/write-children.ts';
 import {
   WorkQueue,
@@ -183,13 +184,40 @@ export class InstanceController {
     const name = key.slice(slash + 1);
     const config = this.#config;
     const cached = this.#instances.informer.get(namespace, name);
-    const outcome = await this.#options.reconciler.reconcile(config, this.store, cached, key);
-    if (outcome.kind === 'retry') {
-      this.#options.logger.debug({ instance: key, reason: outcome.reason }, 'reconcile failed, retrying');
-      return outcome.retryAfterMs === undefined
-        ? { error: new Error(outcome.reason) }
-        : { error: new Error(outcome.reason), retryAfterMs: outcome.retryAfterMs };
+    const context = { instance: key, kind: config.crd.kind };
+    let outcome: ReconcileOutcome;
+    try {
+      outcome = await this.#options.reconciler.reconcile(config, this.store, cached, key);
+    } catch (error) {
+      // The reconciler turns failures into outcomes; this is the last resort for one that escaped it.
+      this.#options.logger.error(
+        { ...context, reason: 'ReconcileFailed', message: errorMessage(error), err: error },
+        'reconcile failed',
+      );
+      return { error };
     }
-    return undefined;
+    switch (outcome.kind) {
+      case 'wait':
+        return { requeueAfterMs: outcome.retryAfterMs };
+      case 'parked':
+        if (outcome.failure) this.#logFailure(context, outcome.failure, 'parked');
+        return undefined;
+      case 'retry': {
+        this.#logFailure(context, outcome.failure, 'retry');
+        const error = new Error(outcome.failure.message);
+        return outcome.retryAfterMs === undefined ? { error } : { error, retryAfterMs: outcome.retryAfterMs };
+      }
+      case 'done':
+        return undefined;
+    }
+  }
+
+  /** One error line per failed reconcile: which object, why, and what happens next. */
+  #logFailure(
+    context: { instance: string; kind: string },
+    failure: ReconcileFailure,
+    next: 'retry' | 'parked',
+  ): void {
+    this.#options.logger.error({ ...context, ...failure, next }, 'reconcile failed');
   }
 }

@@ -7,6 +7,7 @@ import type { HookCall, HookSuccess } from '@scoby/hooks-v1';
 import type { KubeObject } from '@scoby/kube-objects';
 import { applyHookStatus, type Status } from '../status/instance-status.ts';
 import type { HookTarget } from './instance-config.ts';
+import { tooDeepAnswerPart } from './hook-answer-depth.ts';
 
 /** The instance as a hook sees it: without managedFields, with the given status. */
 export function hookObject(instance: KubeObject, status?: Status): KubeObject {
@@ -41,10 +42,17 @@ export interface ConditionSet {
 }
 
 export interface AcceptedAnswer {
+  ok: true;
   status: Status;
   children: Record<string, KubeObject>;
   /** The `HookObjectChangesIgnored` message, when the hook tried to change more than status. */
   ignoredChanges?: string;
+}
+
+/** An answer Scoby cannot take: its message, as hooks-v1.md §6.4 words a malformed 2xx answer. */
+export interface RejectedAnswer {
+  ok: false;
+  message: string;
 }
 
 /** A successful pre-reconcile answer applied to the working status and the children map (§5.2, §5.3). */
@@ -54,10 +62,14 @@ export function acceptHookAnswer(
   children: Record<string, KubeObject>,
   conditions: ConditionSet,
   now: string,
-): AcceptedAnswer {
+): AcceptedAnswer | RejectedAnswer {
   const ignored = answer.objectChangesIgnored ?? [];
   const hookStatus = answer.object?.status;
+  const tooDeep = tooDeepAnswerPart(hookStatus, answer.children);
+  if (tooDeep !== undefined)
+    return { ok: false, message: `pre-reconcile hook: invalid response: ${tooDeep}` };
   return {
+    ok: true,
     status: hookStatus
       ? applyHookStatus(working, hookStatus, conditions.hookConditionTypes, conditions.conditionTypes, now)
       : working,

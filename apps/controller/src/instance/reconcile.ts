@@ -9,7 +9,13 @@ import { labelValue } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
 import { FINALIZER } from '@scoby/registration';
 import { formatTime } from '../status/conditions.ts';
-import { startWorkingStatus, type Status, type StatusCompletion } from '../status/instance-status.ts';
+import {
+  startWorkingStatus,
+  type FailureReason,
+  type Status,
+  type StatusCompletion,
+} from '../status/instance-status.ts';
+import { failureStatusPatch } from '../status/failure-status.ts';
 import { statusMergePatch } from '../status/status-patch.ts';
 import { statusPathAllowed } from '../crd/status-paths.ts';
 import { errorMessage, isNotFound } from '../kube/api-error.ts';
@@ -42,12 +48,33 @@ export interface ReconcileDependencies {
   now(): Date;
 }
 
+/** Why a reconcile failed, as its status and Events say. */
+export interface ReconcileFailure {
+  reason: FailureReason;
+  message: string;
+  /** The status write that failed too: the failure could not be recorded in the instance's status. */
+  statusWriteError?: string;
+}
+
 export type ReconcileOutcome =
   | { kind: 'done'; writes: number }
-  | { kind: 'retry'; reason: string; retryAfterMs?: number }
-  | { kind: 'parked' };
+  | { kind: 'retry'; failure: ReconcileFailure; retryAfterMs?: number }
+  /** The hook's Retry-After has not passed yet: nothing was attempted. */
+  | { kind: 'wait'; retryAfterMs: number }
+  /** Left alone after a permanent hook error; `failure` is set by the reconcile that parked it. */
+  | { kind: 'parked'; failure?: ReconcileFailure };
 
-type Failure = NonNullable<StatusCompletion['failure']>;
+type Failure = Pick<ReconcileFailure, 'reason' | 'message'>;
+
+/** A status patch the API server refused; `failure` is the failure that status was to record. */
+class StatusWriteError extends Error {
+  readonly failure: Failure | undefined;
+
+  constructor(cause: unknown, failure: Failure | undefined) {
+    super(errorMessage(cause), { cause });
+    this.failure = failure;
+  }
+}
 
 const MANAGED_BY = 'app.kubernetes.io/managed-by';
 const INSTANCE_LABEL = 'app.kubernetes.io/instance';
@@ -83,15 +110,29 @@ export class InstanceReconciler {
     if (this.#superseded.isStale(key, cached.metadata.resourceVersion)) return { kind: 'done', writes: 0 };
     if (deps.parking.isParked(key, parkingFingerprint(cached, config.revision))) return { kind: 'parked' };
     const waitMs = this.#retryAfter.remainingMs(key, config.revision, deps.now().getTime());
-    if (waitMs > 0)
-      return { kind: 'retry', reason: 'waiting for the Retry-After of the hook', retryAfterMs: waitMs };
-    if (cached.metadata.deletionTimestamp) return this.#finalize(config, cached, key);
+    if (waitMs > 0) return { kind: 'wait', retryAfterMs: waitMs };
+    try {
+      return cached.metadata.deletionTimestamp
+        ? await this.#finalize(config, cached, key)
+        : await this.#reconcileLive(config, children, cached, key);
+    } catch (error) {
+      return this.#recordUnexpected(config, cached, error);
+    }
+  }
 
+  /** Steps 4–12 for an instance that is not being deleted. */
+  async #reconcileLive(
+    config: InstanceConfig,
+    children: ChildStore,
+    cached: KubeObject,
+    key: string,
+  ): Promise<ReconcileOutcome> {
+    const deps = this.#deps;
     let instance = cached;
     let writes = 0;
     const wantsFinalizer = config.hook?.finalize === true;
     if (hasFinalizer(instance) !== wantsFinalizer) {
-      const updated = await setFinalizer(deps.client, config.instanceResource, instance, wantsFinalizer);
+      const updated = await this.#setFinalizer(config, instance, wantsFinalizer);
       if (!updated) return { kind: 'done', writes: 1 };
       writes++;
       if (!wantsFinalizer)
@@ -116,12 +157,9 @@ export class InstanceReconciler {
     );
     this.#warnOnChange(key, 'EnvNameCollision', instance, rendered.warnings);
     if (!rendered.ok) {
-      const message = rendered.errors.join('; ');
-      deps.events.emit(instance, 'Warning', 'RenderFailed', message);
-      writes += await this.#writeStatus(config, instance, working, {
-        failure: { reason: 'RenderFailed', message },
-      });
-      return { kind: 'retry', reason: message };
+      const failure: Failure = { reason: 'RenderFailed', message: rendered.errors.join('; ') };
+      await this.#recordFailure(config, instance, working, failure);
+      return { kind: 'retry', failure };
     }
     working = rendered.status;
     let desired = rendered.children;
@@ -133,6 +171,12 @@ export class InstanceReconciler {
       );
       if (answer.ok) {
         const accepted = acceptHookAnswer(answer, working, desired, config, now);
+        if (!accepted.ok) {
+          // An answer Scoby cannot take counts as a malformed answer: transient (hooks-v1.md §6.4).
+          const failure: Failure = { reason: 'HookFailed', message: accepted.message };
+          await this.#recordFailure(config, instance, working, failure);
+          return { kind: 'retry', failure };
+        }
         const ignored = accepted.ignoredChanges;
         this.#warnOnChange(key, 'HookObjectChangesIgnored', instance, ignored === undefined ? [] : [ignored]);
         working = accepted.status;
@@ -140,7 +184,7 @@ export class InstanceReconciler {
       } else {
         deps.events.emit(instance, 'Warning', 'HookFailed', answer.message);
         if (!answer.continue) {
-          writes += await this.#writeStatus(config, instance, working, {
+          await this.#writeStatus(config, instance, working, {
             failure: { reason: 'HookFailed', message: answer.message },
           });
           return this.#hookFailureOutcome(answer, instance, config, key);
@@ -160,12 +204,9 @@ export class InstanceReconciler {
     );
     writes += outcome.writes;
     if (outcome.errors.length > 0) {
-      const message = outcome.errors.join('; ');
-      deps.events.emit(instance, 'Warning', 'ApplyFailed', message);
-      writes += await this.#writeStatus(config, instance, working, {
-        failure: { reason: 'ApplyFailed', message },
-      });
-      return { kind: 'retry', reason: message };
+      const failure: Failure = { reason: 'ApplyFailed', message: outcome.errors.join('; ') };
+      await this.#recordFailure(config, instance, working, failure);
+      return { kind: 'retry', failure };
     }
 
     const verdict = config.plugin.status({
@@ -199,15 +240,29 @@ export class InstanceReconciler {
           return this.#hookFailureOutcome(answer, instance, config, key);
         }
       }
-      await setFinalizer(deps.client, config.instanceResource, instance, false);
+      await this.#setFinalizer(config, instance, false);
       return { kind: 'done', writes: 1 };
     }
     if (hook) {
       await this.#callHook(config, hookCall(config.plugin, hook, 'finalize', hookObject(instance)));
     }
-    await setFinalizer(deps.client, config.instanceResource, instance, false);
+    await this.#setFinalizer(config, instance, false);
     deps.events.emit(instance, 'Normal', 'FinalizerReleased', `removed finalizer ${FINALIZER}`);
     return { kind: 'done', writes: 1 };
+  }
+
+  /** setFinalizer, failing with a message that says what was attempted. */
+  async #setFinalizer(
+    config: InstanceConfig,
+    instance: KubeObject,
+    present: boolean,
+  ): Promise<KubeObject | undefined> {
+    try {
+      return await setFinalizer(this.#deps.client, config.instanceResource, instance, present);
+    } catch (error) {
+      const action = present ? 'adding' : 'removing';
+      throw new Error(`${action} finalizer ${FINALIZER} failed: ${errorMessage(error)}`, { cause: error });
+    }
   }
 
   #warnOnChange(key: string, reason: string, instance: KubeObject, messages: readonly string[]): void {
@@ -236,13 +291,14 @@ export class InstanceReconciler {
     config: InstanceConfig,
     key: string,
   ): ReconcileOutcome {
+    const failure: Failure = { reason: 'HookFailed', message: answer.message };
     if (answer.permanent) {
       this.#deps.parking.park(key, parkingFingerprint(instance, config.revision));
-      return { kind: 'parked' };
+      return { kind: 'parked', failure };
     }
-    if (answer.retryAfterMs === undefined) return { kind: 'retry', reason: answer.message };
+    if (answer.retryAfterMs === undefined) return { kind: 'retry', failure };
     this.#retryAfter.hold(key, config.revision, this.#deps.now().getTime() + answer.retryAfterMs);
-    return { kind: 'retry', reason: answer.message, retryAfterMs: answer.retryAfterMs };
+    return { kind: 'retry', failure, retryAfterMs: answer.retryAfterMs };
   }
 
   /** Steps 10–11: complete the status and write it when it changed. Returns the number of writes. */
@@ -281,8 +337,84 @@ export class InstanceReconciler {
       return 1;
     } catch (error) {
       if (isNotFound(error)) return 0;
-      deps.events.emit(instance, 'Warning', 'StatusWriteFailed', errorMessage(error));
-      throw error;
+      throw new StatusWriteError(error, completion.failure);
+    }
+  }
+
+  /** §8.5: the Warning Event of a failed reconcile, and Ready=False with it in the status. */
+  async #recordFailure(
+    config: InstanceConfig,
+    instance: KubeObject,
+    working: Status,
+    failure: Failure,
+  ): Promise<void> {
+    this.#deps.events.emit(instance, 'Warning', failure.reason, failure.message);
+    await this.#writeStatus(config, instance, working, { failure });
+  }
+
+  /**
+   * A reconcile that threw: its status write was refused, or something failed unexpectedly. The
+   * failure still reaches the instance (an Event, and the smallest status saying Ready=False for the
+   * current generation), so no earlier Ready=True outlives it.
+   */
+  async #recordUnexpected(
+    config: InstanceConfig,
+    instance: KubeObject,
+    error: unknown,
+  ): Promise<ReconcileOutcome> {
+    const events = this.#deps.events;
+    const statusWriteErrors: string[] = [];
+    let failure: Failure;
+    if (error instanceof StatusWriteError) {
+      events.emit(instance, 'Warning', 'StatusWriteFailed', error.message);
+      statusWriteErrors.push(error.message);
+      failure = error.failure ?? { reason: 'StatusWriteFailed', message: error.message };
+    } else {
+      failure = { reason: 'ReconcileFailed', message: errorMessage(error) };
+      events.emit(instance, 'Warning', failure.reason, failure.message);
+    }
+    try {
+      await this.#writeFailureStatus(config, instance, failure);
+    } catch (fallbackError) {
+      events.emit(instance, 'Warning', 'StatusWriteFailed', errorMessage(fallbackError));
+      statusWriteErrors.push(errorMessage(fallbackError));
+    }
+    return {
+      kind: 'retry',
+      failure: {
+        ...failure,
+        ...(statusWriteErrors.length > 0 ? { statusWriteError: statusWriteErrors.join('; ') } : {}),
+      },
+    };
+  }
+
+  /** The smallest status write recording `failure` (see failureStatusPatch). */
+  async #writeFailureStatus(config: InstanceConfig, instance: KubeObject, failure: Failure): Promise<void> {
+    if (!config.crd.status.subresource) return;
+    const patch = failureStatusPatch({
+      stored: instance.status,
+      failure,
+      generation: instance.metadata.generation,
+      conditionTypes: config.conditionTypes,
+      features: config.crd.status,
+      now: formatTime(this.#deps.now()),
+    });
+    if (!patch) return;
+    try {
+      const written = await this.#deps.client.patch(
+        config.instanceResource,
+        instance.metadata.namespace,
+        instance.metadata.name ?? '',
+        patch,
+        { subresource: 'status' },
+      );
+      this.#superseded.wrote(
+        `${instance.metadata.namespace ?? ''}/${instance.metadata.name ?? ''}`,
+        instance.metadata.resourceVersion,
+        written.metadata.resourceVersion,
+      );
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
     }
   }
 }

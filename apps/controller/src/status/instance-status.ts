@@ -65,11 +65,19 @@ export function applyHookStatus(
   return next;
 }
 
+/**
+ * §8.5's reasons, and two for failures §8.5 does not name: the status write itself failed
+ * (`StatusWriteFailed`, the reason of its Event in §10), or the reconcile failed unexpectedly
+ * (`ReconcileFailed`), so that no failure leaves an older Ready standing.
+ */
+export type FailureReason =
+  'RenderFailed' | 'HookFailed' | 'ApplyFailed' | 'StatusWriteFailed' | 'ReconcileFailed';
+
 export interface StatusCompletion {
   /** The form factor's verdict; absent when the reconcile failed before it ran. */
   formFactor?: { conditions: Record<string, ConditionValue>; address: AddressOutcome };
   /** A failed reconcile (§8.5) overrides Ready. */
-  failure?: { reason: 'RenderFailed' | 'HookFailed' | 'ApplyFailed'; message: string };
+  failure?: { reason: FailureReason; message: string };
   generation: number | undefined;
   features: StatusFeatures;
   stored: unknown;

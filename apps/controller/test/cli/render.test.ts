@@ -436,6 +436,29 @@ describe('scoby render --hooks', () => {
     });
   });
 
+  it('exits 1 with HookFailed when the answer nests the status too deeply to take', async () => {
+    let deep: unknown = 'bottom';
+    for (let level = 0; level < 3000; level++) deep = { next: deep };
+    const hook = await startHookServer({
+      preReconcile: (request) => ({ object: { ...request.object, status: { deep } } }) as never,
+    });
+    close = hook.close;
+    const result = await render([
+      'render',
+      '--registration',
+      await registrationWithHook(hook.url),
+      '--instance',
+      'mailer-instance.yaml',
+      '--hooks',
+    ]);
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'HookFailed: pre-reconcile hook: invalid response: object.status is nested more than 100 levels deep\n',
+    });
+  });
+
   it('goes on with a warning when the hook fails with continue', async () => {
     const hook = await startHookServer({
       preReconcile: () => {

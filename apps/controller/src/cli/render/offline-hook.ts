@@ -60,6 +60,7 @@ export async function callPreReconcile(
   );
   if (answer.ok) {
     const accepted = acceptHookAnswer(answer, state.working, state.children, state.conditionSet, state.now);
+    if (!accepted.ok) return { ok: false, failure: { reason: 'HookFailed', message: accepted.message } };
     const warnings =
       accepted.ignoredChanges === undefined
         ? []
