@@ -16,6 +16,8 @@ interface BuiltinSpec {
   etcdPrefix?: string;
   /** The group and version objects are stored at, when not the served ones (events.k8s.io Events are core Events). */
   storedAs?: { group: string; version: string };
+  /** Default true. */
+  allowUnconditionalUpdate?: boolean;
 }
 
 function builtin(spec: BuiltinSpec): ResourceType {
@@ -35,6 +37,7 @@ function builtin(spec: BuiltinSpec): ResourceType {
     schemas: new Map(),
     verbs: spec.verbs ?? BUILTIN_VERBS,
     etcdPrefix: spec.etcdPrefix ?? spec.plural,
+    allowUnconditionalUpdate: spec.allowUnconditionalUpdate ?? true,
     storageVersionHash: storageVersionHash(
       spec.storedAs?.group ?? spec.group,
       spec.storedAs?.version ?? spec.version,
@@ -122,7 +125,14 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
     statusSubresource: true,
     tracksGeneration: true,
   }),
-  builtin({ group: 'coordination.k8s.io', version: 'v1', plural: 'leases', kind: 'Lease', namespaced: true }),
+  builtin({
+    group: 'coordination.k8s.io',
+    version: 'v1',
+    plural: 'leases',
+    kind: 'Lease',
+    namespaced: true,
+    allowUnconditionalUpdate: false,
+  }),
   builtin({
     group: 'apiextensions.k8s.io',
     version: 'v1',
@@ -135,6 +145,7 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
     statusSubresource: true,
     tracksGeneration: true,
     etcdPrefix: 'apiextensions.k8s.io/customresourcedefinitions',
+    allowUnconditionalUpdate: false,
   }),
   builtin({
     group: 'rbac.authorization.k8s.io',

@@ -71,6 +71,7 @@ export function resourceTypeOfCrd(crd: KubeObject): ResourceType {
     schemas,
     verbs: CUSTOM_RESOURCE_VERBS,
     etcdPrefix: `${spec.group}/${names.plural}`,
+    allowUnconditionalUpdate: false,
     storageVersionHash: storageVersionHash(spec.group, storageVersion(spec) ?? '', names.kind),
   };
 }

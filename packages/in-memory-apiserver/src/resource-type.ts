@@ -27,6 +27,8 @@ export interface ResourceType {
   readonly etcdPrefix: string;
   /** Discovery's storageVersionHash, see {@link storageVersionHash}. */
   readonly storageVersionHash: string;
+  /** Whether a PUT without metadata.resourceVersion is taken (not for Leases, CRDs and custom resources). */
+  readonly allowUnconditionalUpdate: boolean;
 }
 
 /** The verbs of built-in resources, in discovery order. */

@@ -108,14 +108,44 @@ export function badRequest<T = never>(message: string): Outcome<T> {
   return fail(400, 'BadRequest', message);
 }
 
-/** 422 Invalid with one cause per field error, message in the real server's format. */
-export function invalid<T = never>(type: ResourceType, name: string, causes: readonly Cause[]): Outcome<T> {
-  return fail(422, 'Invalid', formatInvalidMessage(kindDotGroup(type), name, [...causes]), {
+function invalidNamed<T>(
+  qualified: string,
+  group: string,
+  kind: string,
+  name: string,
+  causes: readonly Cause[],
+): Outcome<T> {
+  return fail(422, 'Invalid', formatInvalidMessage(qualified, name, [...causes]), {
     name,
-    ...(type.group === '' ? {} : { group: type.group }),
-    kind: type.kind,
+    ...(group === '' ? {} : { group }),
+    kind,
     causes: causes.map((cause) => ({ reason: cause.type, message: cause.message, field: cause.field })),
   });
+}
+
+/** 422 Invalid with one cause per field error, message in the real server's format. */
+export function invalid<T = never>(type: ResourceType, name: string, causes: readonly Cause[]): Outcome<T> {
+  return invalidNamed(kindDotGroup(type), type.group, type.kind, name, causes);
+}
+
+/** 422 Invalid for a body of another kind than the resource's (`Gadget.example.com "x" is invalid`). */
+export function invalidKind<T = never>(
+  type: ResourceType,
+  kind: string,
+  name: string,
+  causes: readonly Cause[],
+): Outcome<T> {
+  const qualified = type.group === '' ? kind : `${kind}.${type.group}`;
+  return invalidNamed(qualified, type.group, kind, name, causes);
+}
+
+/** 422 Invalid as kube-apiserver's storage layer words it: naming the resource (`leases.coordination.k8s.io`), not the kind. */
+export function invalidResource<T = never>(
+  type: ResourceType,
+  name: string,
+  causes: readonly Cause[],
+): Outcome<T> {
+  return invalidNamed(qualifiedResource(type), type.group, type.plural, name, causes);
 }
 
 export function methodNotAllowed<T = never>(): Outcome<T> {

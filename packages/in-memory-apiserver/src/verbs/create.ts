@@ -3,13 +3,28 @@ import { storageApiVersion, timestamp, type Cluster } from '../cluster.ts';
 import { isJsonMap } from '../json.ts';
 import { generateName } from '../names.ts';
 import { groupVersion, keyOf, type ResourceType } from '../resource-type.ts';
-import { alreadyExists, badRequest, invalid, ok, type Outcome } from '../status.ts';
+import { alreadyExists, badRequest, invalid, invalidKind, ok, type Outcome } from '../status.ts';
 import { strategyFor } from '../strategies/index.ts';
 import { admit } from './admit.ts';
 import { creationEntries, recordCreation } from './managed-fields.ts';
 import { checkNamespaceAcceptsCreate } from './namespace-check.ts';
 
-/** The body of a create or update, checked for the shape and identity the URL promises. */
+/**
+ * kube-apiserver decodes a custom resource only with its kind, quoting the body whole and cut to 30
+ * characters. It quotes the bytes received; this server the body as JSON, the same for compact JSON.
+ */
+function kindMissing(type: ResourceType, body: unknown): Outcome<never> {
+  const text = JSON.stringify(body);
+  const cut = text.length > 30 ? `${text.slice(0, 30)} ...` : text;
+  return badRequest(
+    `the object provided is unrecognized (must be of type ${type.kind}): Object 'Kind' is missing in '${text}' (${cut})`,
+  );
+}
+
+/**
+ * The body of a create or update, checked for the shape and identity the URL promises. Built-in types
+ * take a body without apiVersion and kind; custom resources need both.
+ */
 export function checkBody(
   type: ResourceType,
   version: string,
@@ -17,13 +32,14 @@ export function checkBody(
   body: unknown,
 ): Outcome<KubeObject> {
   if (!isJsonMap(body)) return badRequest('the body of the request must be a JSON object');
+  if (!type.builtin && (body.kind === undefined || body.kind === '')) return kindMissing(type, body);
   const expected = groupVersion(type.group, version);
-  if (body.apiVersion !== undefined && body.apiVersion !== expected) {
+  if ((body.apiVersion !== undefined || !type.builtin) && body.apiVersion !== expected) {
     return badRequest(
-      `the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${expected})`,
+      `the API version in the data (${String(body.apiVersion ?? '')}) does not match the expected API version (${expected})`,
     );
   }
-  if (body.kind !== undefined && body.kind !== type.kind) {
+  if (type.builtin && body.kind !== undefined && body.kind !== type.kind) {
     return badRequest(
       `the kind in the data (${String(body.kind)}) does not match the expected kind (${type.kind})`,
     );
@@ -38,6 +54,16 @@ export function checkBody(
     return badRequest(
       'the namespace of the provided object does not match the namespace sent on the request',
     );
+  }
+  if (!type.builtin && body.kind !== type.kind) {
+    // A custom resource of another kind fails its validation.
+    return invalidKind(type, String(body.kind), metadata.name ?? '', [
+      {
+        type: 'FieldValueInvalid',
+        field: 'kind',
+        message: `Invalid value: "${String(body.kind)}": must be ${type.kind}`,
+      },
+    ]);
   }
   const { namespace: _ignored, ...withoutNamespace } = metadata;
   return ok({

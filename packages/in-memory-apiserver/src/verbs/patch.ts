@@ -8,7 +8,7 @@ import {
   applyServerSideApply,
   applyStrategicMergePatch,
 } from '../patch/index.ts';
-import { keyOf } from '../resource-type.ts';
+import { groupVersion, keyOf } from '../resource-type.ts';
 import {
   badRequest,
   conflict,
@@ -84,6 +84,38 @@ function storeApplied(cluster: Cluster, object: KubeObject, manager: string, app
   cluster.applied.set(uid, managers);
 }
 
+/** kube-apiserver validates the PatchOptions of an apply before it reads the body. */
+function fieldManagerRequired(): Outcome<never> {
+  return fail(
+    422,
+    'Invalid',
+    'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
+    {
+      group: 'meta.k8s.io',
+      kind: 'PatchOptions',
+      causes: [
+        {
+          reason: 'FieldValueRequired',
+          message: 'Required value: is required for apply patch',
+          field: 'fieldManager',
+        },
+      ],
+    },
+  );
+}
+
+/** An applied configuration names exactly the type and version of the URL (apiVersion and kind required). */
+function checkAppliedType(target: UpdateTarget, applied: Record<string, unknown>): Outcome<void> {
+  const apiVersion = typeof applied.apiVersion === 'string' ? applied.apiVersion : '';
+  const kind = typeof applied.kind === 'string' ? applied.kind : '';
+  if (apiVersion === groupVersion(target.type.group, target.version) && kind === target.type.kind)
+    return ok(undefined);
+  const slash = apiVersion.indexOf('/');
+  const [group, version] =
+    slash < 0 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
+  return badRequest(`invalid object type: ${group}/${version}, Kind=${kind}`);
+}
+
 /** Server-side apply: create when absent, otherwise merge and drop what this manager no longer applies. */
 function serverSideApply(
   cluster: Cluster,
@@ -91,11 +123,12 @@ function serverSideApply(
   request: PatchRequest,
   current: KubeObject | undefined,
 ): Outcome<KubeObject> {
-  if (request.fieldManager === undefined || request.fieldManager === '')
-    return badRequest('fieldManager is required for apply requests');
+  if (request.fieldManager === undefined || request.fieldManager === '') return fieldManagerRequired();
   const applied = parseApplied(request.text);
   if (!applied.ok) return applied;
   if (!isJsonMap(applied.value)) return badRequest('the applied configuration must be an object');
+  const typed = checkAppliedType(target, applied.value);
+  if (!typed.ok) return typed;
   const metadata = isJsonMap(applied.value.metadata) ? applied.value.metadata : {};
   if (metadata.name !== undefined && metadata.name !== target.name) {
     return badRequest(

@@ -1,7 +1,7 @@
 import type { KubeObject } from '@scoby/kube-objects';
 import type { Cluster } from '../cluster.ts';
 import { etcdKey, keyOf, type ResourceType } from '../resource-type.ts';
-import { badRequest, conflict, notFound, type Outcome } from '../status.ts';
+import { badRequest, conflict, invalidResource, notFound, type Outcome } from '../status.ts';
 import { commitUpdate, keepServerMetadata } from './commit.ts';
 import { checkBody } from './create.ts';
 
@@ -65,6 +65,20 @@ function checkUidPrecondition(type: ResourceType, current: KubeObject, request: 
   );
 }
 
+/** Types that take no unconditional update answer a PUT without resourceVersion with 422. */
+function checkResourceVersionGiven(type: ResourceType, name: string, request: KubeObject): Outcome<void> {
+  const given = request.metadata.resourceVersion;
+  if (type.allowUnconditionalUpdate || (given !== undefined && given !== ''))
+    return { ok: true, value: undefined };
+  return invalidResource(type, name, [
+    {
+      type: 'FieldValueInvalid',
+      field: 'metadata.resourceVersion',
+      message: 'Invalid value: 0: must be specified for an update',
+    },
+  ]);
+}
+
 /** PUT on an object or its status. */
 export function updateObject(
   cluster: Cluster,
@@ -86,6 +100,8 @@ export function updateObject(
   // Storage checks the uid precondition before it compares resourceVersions.
   const same = checkUidPrecondition(type, current, request);
   if (!same.ok) return same;
+  const conditional = checkResourceVersionGiven(type, name, request);
+  if (!conditional.ok) return conditional;
   const fresh = checkResourceVersion(type, current, request);
   if (!fresh.ok) return fresh;
   return commitUpdate(

@@ -179,6 +179,46 @@ describe('validation', () => {
   });
 });
 
+describe('error messages', () => {
+  it('differs: a built-in body of another kind or version is a 400 whose message is not the Go scheme’s', async () => {
+    const configMaps = `/api/v1/namespaces/${namespace}/configmaps`;
+    const secret = await post(configMaps, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'k1' } });
+    const appsV1 = await post(configMaps, {
+      apiVersion: 'apps/v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'k2' },
+    });
+    expect([secret.status, appsV1.status]).toEqual([400, 400]);
+    const messages = [secret, appsV1].map((reply) => (reply.json as { message: string }).message);
+    expect(messages).toEqual(
+      target.server
+        ? [
+            'the kind in the data (Secret) does not match the expected kind (ConfigMap)',
+            'the API version in the data (apps/v1) does not match the expected API version (v1)',
+          ]
+        : [
+            'Secret in version "v1" cannot be handled as a ConfigMap: converting (v1.Secret) to (core.ConfigMap): unknown conversion',
+            'ConfigMap in version "v1" cannot be handled as a ConfigMap: no kind "ConfigMap" is registered for version "apps/v1" in scheme "pkg/runtime/scheme.go:110"',
+          ],
+    );
+  });
+
+  it('differs: malformed YAML is a 400 worded by another YAML parser', async () => {
+    const reply = await rawRequest(
+      target,
+      'PATCH',
+      `/api/v1/namespaces/${namespace}/configmaps/malformed?fieldManager=conformance`,
+      { contentType: 'application/apply-patch+yaml', text: 'not: [valid' },
+    );
+    expect(reply.status).toBe(400);
+    expect((reply.json as { message: string }).message).toBe(
+      target.server
+        ? 'error decoding YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 1, column 12:\n\nnot: [valid\n           ^\n'
+        : "error decoding YAML: error converting YAML to JSON: yaml: line 1: did not find expected ',' or ']'",
+    );
+  });
+});
+
 describe('server-side apply', () => {
   it('differs: no field ownership is recorded: no managedFields, no conflicts between managers', async () => {
     const first = await apply('owned', 'alpha', { a: '1' });
