@@ -21,8 +21,9 @@ import { REGISTRATION_RESOURCE, RegistrationReconciler } from '../registration/r
 import {
   ConcurrencyLimit,
   DEFAULT_HOOK_ADDRESS_REFRESH_MS,
-  EventRecorder,
+  DEFAULT_RECONCILE_TIMEOUT_MS,
   DEFAULT_RENEW_DEADLINE_MS,
+  EventRecorder,
   InformerFactory,
   LeaderElector,
   QueueHealth,
@@ -59,7 +60,7 @@ export interface ControllerOptions {
   watchSilenceMs?: number;
   /** A reconcile still running after this long frees its slot and is retried (default 5 min). */
   reconcileTimeoutMs?: number;
-  /** A work queue with work and no finished reconcile for this long fails /healthz (default 6 min). */
+  /** A work queue with work and no finished reconcile for this long fails /healthz (default: reconcile timeout + 1 min). */
   stallAfterMs?: number;
   logger: Logger;
   metrics?: ControllerMetrics;
@@ -84,10 +85,11 @@ export interface RunningController {
 /** The process-wide bound on reconciles, in multiples of one registration's. */
 const PROCESS_SLOTS_PER_REGISTRATION_SLOT = 4;
 
-/** Above any reasonable hook timeout plus the API requests of one reconcile. */
-export const DEFAULT_RECONCILE_TIMEOUT_MS = 5 * 60_000;
-/** Past the reconcile deadline, so only reconciles that never return can stall a queue. */
-export const DEFAULT_STALL_AFTER_MS = 6 * 60_000;
+/**
+ * How much longer than the reconcile deadline a queue may go without a finished reconcile before
+ * it counts as stalled: only reconciles that never return can stall a queue.
+ */
+const STALL_MARGIN_MS = 60_000;
 
 const CRD_RESOURCE: ResourceRef = {
   group: 'apiextensions.k8s.io',
@@ -136,7 +138,9 @@ class Controller implements RunningController {
         : {}),
     });
     this.metrics = options.metrics ?? createMetrics();
-    this.#health = new QueueHealth(options.stallAfterMs ?? DEFAULT_STALL_AFTER_MS);
+    this.#health = new QueueHealth(
+      options.stallAfterMs ?? (options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS) + STALL_MARGIN_MS,
+    );
     this.#formFactors = builtInFormFactors(options.plugins ?? []);
     this.#factory = new InformerFactory({
       kubeConfig: options.kubeConfig,

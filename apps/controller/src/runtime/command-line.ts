@@ -10,6 +10,9 @@ export interface CommandLineOptions {
   metricsBindAddress?: string;
   resyncPeriod?: string;
   hookAddressRefresh?: string;
+  apiRequestTimeout?: string;
+  reconcileTimeout?: string;
+  watchSilenceTimeout?: string;
   logLevel?: string;
 }
 
@@ -43,6 +46,18 @@ export function buildCommandLine(): Command {
     .option(
       '--hook-address-refresh <duration>',
       're-resolution period of hook addresses given by ref (default: SCOBY_HOOK_ADDRESS_REFRESH or 1m)',
+    )
+    .option(
+      '--api-request-timeout <duration>',
+      'abandon an API request not answered within this (default 30s)',
+    )
+    .option(
+      '--reconcile-timeout <duration>',
+      'free the slot of a reconcile still running after this and retry it; keep it above the longest hook timeout (default 5m)',
+    )
+    .option(
+      '--watch-silence-timeout <duration>',
+      'restart a watch that delivers no event and no bookmark for this long (default 90s)',
     )
     .option(
       '--log-level <level>',

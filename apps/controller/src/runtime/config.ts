@@ -1,5 +1,7 @@
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../kube/dynamic-client.ts';
 import type { CommandLineOptions } from './command-line.ts';
 import { parseDuration } from './duration.ts';
+import { DEFAULT_WATCH_SILENCE_MS } from './shared-informer.ts';
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -25,6 +27,12 @@ export interface ControllerConfig {
   resyncMs: number;
   /** Re-resolution period of hook addresses given by ref. */
   hookAddressRefreshMs: number;
+  /** How long one API request may go unanswered. */
+  apiRequestTimeoutMs: number;
+  /** How long one reconcile may run before its slot is freed. */
+  reconcileTimeoutMs: number;
+  /** How long a watch may deliver nothing, not even a bookmark, before it is restarted. */
+  watchSilenceMs: number;
   logLevel: LogLevel;
 }
 
@@ -43,6 +51,8 @@ export const DEFAULT_LEASE_NAME = 'scoby-controller-leader';
 export const DEFAULT_OPS_ADDRESS = { host: '0.0.0.0', port: 8080 };
 export const DEFAULT_RESYNC_MS = 10 * 3_600_000;
 export const DEFAULT_HOOK_ADDRESS_REFRESH_MS = 60_000;
+/** Above any reasonable hook timeout plus the API requests of one reconcile. */
+export const DEFAULT_RECONCILE_TIMEOUT_MS = 5 * 60_000;
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -77,6 +87,21 @@ export function loadConfig(flags: CommandLineOptions, env: Environment): ConfigR
     DEFAULT_HOOK_ADDRESS_REFRESH_MS,
     fail,
   );
+  const apiRequestTimeoutMs = readPositiveDuration(
+    ['--api-request-timeout', flags.apiRequestTimeout],
+    DEFAULT_REQUEST_TIMEOUT_MS,
+    fail,
+  );
+  const reconcileTimeoutMs = readPositiveDuration(
+    ['--reconcile-timeout', flags.reconcileTimeout],
+    DEFAULT_RECONCILE_TIMEOUT_MS,
+    fail,
+  );
+  const watchSilenceMs = readPositiveDuration(
+    ['--watch-silence-timeout', flags.watchSilenceTimeout],
+    DEFAULT_WATCH_SILENCE_MS,
+    fail,
+  );
   const logLevel = readLogLevel(flags.logLevel, env.LOG_LEVEL, fail);
 
   if (
@@ -89,6 +114,9 @@ export function loadConfig(flags: CommandLineOptions, env: Environment): ConfigR
     opsAddress === undefined ||
     resyncMs === undefined ||
     hookAddressRefreshMs === undefined ||
+    apiRequestTimeoutMs === undefined ||
+    reconcileTimeoutMs === undefined ||
+    watchSilenceMs === undefined ||
     logLevel === undefined
   ) {
     return { ok: false, errors };
@@ -111,6 +139,9 @@ export function loadConfig(flags: CommandLineOptions, env: Environment): ConfigR
       opsAddress,
       resyncMs,
       hookAddressRefreshMs,
+      apiRequestTimeoutMs,
+      reconcileTimeoutMs,
+      watchSilenceMs,
       logLevel,
     },
   };

@@ -30,6 +30,9 @@ describe('loadConfig', () => {
       opsAddress: { host: '0.0.0.0', port: 8080 },
       resyncMs: 36_000_000,
       hookAddressRefreshMs: 60_000,
+      apiRequestTimeoutMs: 30_000,
+      reconcileTimeoutMs: 300_000,
+      watchSilenceMs: 90_000,
       logLevel: 'info',
     });
   });
@@ -52,6 +55,12 @@ describe('loadConfig', () => {
         '1h30m',
         '--hook-address-refresh',
         '45s',
+        '--api-request-timeout',
+        '10s',
+        '--reconcile-timeout',
+        '2m',
+        '--watch-silence-timeout',
+        '3m',
         '--log-level',
         'debug',
       ],
@@ -77,6 +86,9 @@ describe('loadConfig', () => {
       opsAddress: { host: '127.0.0.1', port: 9090 },
       resyncMs: 5_400_000,
       hookAddressRefreshMs: 45_000,
+      apiRequestTimeoutMs: 10_000,
+      reconcileTimeoutMs: 120_000,
+      watchSilenceMs: 180_000,
       logLevel: 'debug',
     });
   });
@@ -195,6 +207,16 @@ describe('loadConfig', () => {
     ]);
     expect(errorsOf(['--hook-address-refresh', '0'], BASE_ENV)).toEqual([
       '--hook-address-refresh: must be greater than zero, got "0"',
+    ]);
+    expect(
+      errorsOf(
+        ['--api-request-timeout', '0s', '--reconcile-timeout', 'forever', '--watch-silence-timeout', '-1m'],
+        BASE_ENV,
+      ),
+    ).toEqual([
+      '--api-request-timeout: must be greater than zero, got "0s"',
+      '--reconcile-timeout: "forever" is not a duration (examples: 10h, 30m, 1h30m, 90s)',
+      '--watch-silence-timeout: "-1m" is not a duration (examples: 10h, 30m, 1h30m, 90s)',
     ]);
     expect(errorsOf([], { ...BASE_ENV, SCOBY_HOOK_ADDRESS_REFRESH: '60' })).toEqual([
       'SCOBY_HOOK_ADDRESS_REFRESH: "60" is not a duration (examples: 10h, 30m, 1h30m, 90s)',

@@ -356,14 +356,31 @@ describe('uid in a write (the object the client means)', () => {
         },
       }),
     );
-    expect(status).toMatchObject({ code: 409, reason: 'Conflict' });
-    // kube-apiserver puts storage details between the two parts.
-    expect(status.message).toMatch(
-      new RegExp(
-        `^Operation cannot be fulfilled on configmaps "put-uid": .*Precondition failed: UID in precondition: f0000000-0000-0000-0000-00000000000f, UID in object meta: ${created.metadata?.uid}$`,
-      ),
-    );
+    // etcd's storage layer checks it: the message is its StorageError, naming the key.
+    expect(status).toMatchObject({
+      code: 409,
+      reason: 'Conflict',
+      message: `Operation cannot be fulfilled on configmaps "put-uid": StorageError: invalid object, Code: 4, Key: /registry/configmaps/${namespace}/put-uid, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: f0000000-0000-0000-0000-00000000000f, UID in object meta: ${created.metadata?.uid}`,
+      details: { name: 'put-uid', kind: 'configmaps' },
+    });
     expect((await core.readNamespacedConfigMap({ name: 'put-uid', namespace })).data?.a).toBeUndefined();
+  });
+
+  it('names the etcd key of the type in that 409 (Services live under services/specs)', async () => {
+    const created = await core.createNamespacedService({
+      namespace,
+      body: { metadata: { name: 'put-uid' }, spec: { ports: [{ port: 80 }] } },
+    });
+    const status = await failure(
+      core.replaceNamespacedService({
+        name: 'put-uid',
+        namespace,
+        body: { ...created, metadata: { ...created.metadata, uid: 'f0000000-0000-0000-0000-00000000000f' } },
+      }),
+    );
+    expect(status.message).toBe(
+      `Operation cannot be fulfilled on services "put-uid": StorageError: invalid object, Code: 4, Key: /registry/services/specs/${namespace}/put-uid, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: f0000000-0000-0000-0000-00000000000f, UID in object meta: ${created.metadata?.uid}`,
+    );
   });
 
   it.each([

@@ -107,6 +107,9 @@ export async function runController(options: RunOptions, io: CliIo): Promise<num
     hookAddressRefreshMs: config.hookAddressRefreshMs,
     leaderElection: config.leaderElection,
     resyncMs: config.resyncMs,
+    requestTimeoutMs: config.apiRequestTimeoutMs,
+    reconcileTimeoutMs: config.reconcileTimeoutMs,
+    watchSilenceMs: config.watchSilenceMs,
     logger,
     metrics,
   });
