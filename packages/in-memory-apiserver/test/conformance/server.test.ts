@@ -34,7 +34,8 @@ function served(list: ResourceList, expected: { name: string }[]): ResourceList 
 }
 
 describe('lifecycle and kubeconfig', () => {
-  it('starts in under a second on a random 127.0.0.1 port and stops promptly with watches open', async () => {
+  it('starts in under a second on a random 127.0.0.1 port and stops promptly with watches open', async (context) => {
+    inMemoryOnly(target, context, 'the lifecycle of the in-memory server');
     const started = performance.now();
     const server = await startApiServer();
     expect(performance.now() - started).toBeLessThan(1000);
