@@ -10,6 +10,8 @@ export interface FaultMatch {
   subresource?: string;
   namespace?: string;
   name?: string;
+  /** Only this user's requests (the bearer token of its kubeconfig, see `kubeConfig(user)`). */
+  user?: string;
 }
 
 export interface RequestFacts {
@@ -42,10 +44,11 @@ const REASONS: Record<number, string> = {
   504: 'Timeout',
 };
 
-function matches(fault: ArmedFault, request: RequestFacts): boolean {
+function matches(fault: ArmedFault, request: RequestFacts, user: string | undefined): boolean {
   const { match, verbs } = fault;
   return (
     (verbs === undefined || verbs.includes(request.verb)) &&
+    (match.user === undefined || match.user === user) &&
     (match.resource === undefined || match.resource === request.type.plural) &&
     (match.subresource === undefined || match.subresource === request.subresource) &&
     (match.namespace === undefined || match.namespace === request.namespace) &&
@@ -80,8 +83,8 @@ export interface FaultHooks {
    * Undefined when no black hole takes the request.
    */
   swallow(user: string | undefined): Promise<void> | undefined;
-  /** The injected reply for this request, if a fault is armed for it (consuming one use). */
-  take(request: RequestFacts): Reply | undefined;
+  /** The injected reply for this request of `user`, if a fault is armed for it (consuming one use). */
+  take(request: RequestFacts, user: string | undefined): Reply | undefined;
 }
 
 /** Fault injection for reliability tests. */
@@ -167,8 +170,8 @@ export class FaultInjector implements FaultHooks {
     hole.swallowed = [];
   }
 
-  take(request: RequestFacts): Reply | undefined {
-    const fault = this.armed.find((candidate) => matches(candidate, request));
+  take(request: RequestFacts, user: string | undefined): Reply | undefined {
+    const fault = this.armed.find((candidate) => matches(candidate, request, user));
     if (fault === undefined) return undefined;
     fault.remaining--;
     this.armed = this.armed.filter((candidate) => candidate.remaining > 0);

@@ -86,13 +86,14 @@ function route(
   url: URL,
   contentType: string,
   text: string,
+  user: string | undefined,
 ): Dispatched & { injected?: true } {
   const parsed = parseRoute(url.pathname);
   const direct = nonResourceReply(context, parsed);
   if (direct !== undefined || parsed.kind !== 'resource') return { reply: direct ?? { code: 404, body: '' } };
   const resolved = resolveRequest(context.cluster, method, parsed, url.searchParams);
   if (!resolved.ok) return { reply: resolved.failure };
-  const injected = context.faults.take(resolved.value);
+  const injected = context.faults.take(resolved.value, user);
   if (injected !== undefined) return { reply: injected, injected: true };
   return dispatch(context.cluster, resolved.value, url.searchParams, { contentType, text });
 }
@@ -153,7 +154,7 @@ export async function handleRequest(
   const contentType = request.headers['content-type'];
   const latency = context.faults.latencyMs();
   if (latency > 0) await delay(latency);
-  const outcome = route(context, method, url, contentType ?? '', text);
+  const outcome = route(context, method, url, contentType ?? '', text, user);
   context.log.add(
     logEntry(
       {

@@ -100,6 +100,16 @@ describe('fault injection', () => {
     expect((await patch()).data).toEqual({ a: '1' });
   });
 
+  it('matches faults by user, so one client can be made to fail while the others are served', async (context) => {
+    const server = inMemoryOnly(target, context, 'fault injection');
+    const alice = server.kubeConfig('alice').makeApiClient(CoreV1Api);
+    server.faults.failNext({ resource: 'configmaps', user: 'alice' }, { code: 500 });
+    const read = (api: CoreV1Api) => api.listNamespacedConfigMap({ namespace });
+    expect((await read(core)).items).toBeDefined();
+    expect((await failure(read(alice))).code).toBe(500);
+    expect((await read(alice)).items).toBeDefined();
+  });
+
   it('marks injected replies in the request log, and only those', async (context) => {
     const server = inMemoryOnly(target, context, 'fault injection');
     server.faults.failNext({ verb: 'create', resource: 'configmaps' }, { code: 409 });
