@@ -8,6 +8,7 @@ export interface ControllerProcess {
   readonly loadedRssMiB: number;
   start(kubeConfig: KubeConfig, concurrency: number): Promise<void>;
   reconciles(): Promise<number>;
+  hookCalls(): Promise<{ calls: number; failures: number }>;
   usage(): Promise<ProcessUsage>;
   stop(): Promise<void>;
 }
@@ -26,6 +27,10 @@ export async function startControllerProcess(): Promise<ControllerProcess> {
         'started',
       )),
     reconciles: async () => (await child.ask({ kind: 'reconciles' }, 'reconciles')).count,
+    hookCalls: async () => {
+      const { calls, failures } = await child.ask({ kind: 'hook-calls' }, 'hook-calls');
+      return { calls, failures };
+    },
     usage: async () => {
       const { maxRssKiB, cpuSeconds } = await child.ask({ kind: 'usage' }, 'usage');
       return { maxRssKiB, cpuSeconds };

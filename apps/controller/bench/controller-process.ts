@@ -31,7 +31,15 @@ process.on('message', (message: ControllerRequest) => {
       return;
     }
     case 'reconciles':
-      void reconciles(controller?.metrics.registry).then((count) => reply({ kind: 'reconciles', count }));
+      void countOf(controller?.metrics.registry, 'scoby_reconcile_total').then((count) =>
+        reply({ kind: 'reconciles', count }),
+      );
+      return;
+    case 'hook-calls':
+      void Promise.all([
+        countOf(controller?.metrics.registry, 'scoby_hook_calls_total'),
+        countOf(controller?.metrics.registry, 'scoby_hook_failures_total'),
+      ]).then(([calls, failures]) => reply({ kind: 'hook-calls', calls, failures }));
       return;
     case 'usage':
       reply({ kind: 'usage', ...ownUsage() });
@@ -42,8 +50,9 @@ process.on('message', (message: ControllerRequest) => {
   }
 });
 
-async function reconciles(registry: Registry | undefined): Promise<number> {
-  const metric = registry?.getSingleMetric('scoby_reconcile_total');
+/** A counter of the bench's registration, summed over its other labels. */
+async function countOf(registry: Registry | undefined, name: string): Promise<number> {
+  const metric = registry?.getSingleMetric(name);
   if (!metric) return 0;
   const { values } = await metric.get();
   return values

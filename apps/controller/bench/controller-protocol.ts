@@ -4,6 +4,7 @@ import type { ProcessUsage } from './child-process.ts';
 export type ControllerRequest =
   | { kind: 'start'; kubeconfig: string; concurrency: number }
   | { kind: 'reconciles' }
+  | { kind: 'hook-calls' }
   | { kind: 'usage' }
   | { kind: 'stop' };
 
@@ -13,4 +14,6 @@ export type ControllerReply =
   | { kind: 'started' }
   /** Reconciles of the bench's registration so far (scoby_reconcile_total). */
   | { kind: 'reconciles'; count: number }
+  /** Hook calls of the bench's registration so far, and how many of them failed. */
+  | { kind: 'hook-calls'; calls: number; failures: number }
   | ({ kind: 'usage' } & ProcessUsage);

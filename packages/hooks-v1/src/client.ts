@@ -1,4 +1,5 @@
 /** The controller's side of the v1 contract: one call in, one HookResult out, never a throw. */
+import { AnswerBudget } from './answer-budget.ts';
 import { readErrorBody } from './error-body.ts';
 import {
   httpErrorMessage,
@@ -19,6 +20,8 @@ export const DEFAULT_USER_AGENT = `scoby-controller/${CLIENT_VERSION}`;
 export interface HookClientOptions {
   userAgent?: string;
   maxResponseBytes?: number;
+  /** The memory all answers being read and parsed may hold; share one per process. */
+  answerBudget?: AnswerBudget;
   formFactorFormat?: FormFactorFormat;
   /** Clock for Retry-After HTTP-dates, in epoch milliseconds. */
   now?: () => number;
@@ -40,6 +43,7 @@ export function createHookClient(options: HookClientOptions = {}): HookClient {
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const format = options.formFactorFormat ?? 'string';
   const now = options.now ?? Date.now;
+  const answerBudget = options.answerBudget ?? new AnswerBudget();
 
   async function call(hookCall: HookCall): Promise<HookResult> {
     let payload: string;
@@ -48,13 +52,20 @@ export function createHookClient(options: HookClientOptions = {}): HookClient {
     } catch (error) {
       return transientFailure(transportErrorMessage(hookCall.phase, hookCall.url, describeError(error)));
     }
-    const outcome = await postJson(hookCall.url, payload, {
-      agents,
-      headers,
-      timeoutMs: hookCall.timeoutMs,
-      maxResponseBytes,
-    });
-    return interpret(outcome, hookCall, now());
+    // Held until the answer is parsed: parsing is where an answer takes the most memory.
+    const reservation = answerBudget.reserve(maxResponseBytes);
+    try {
+      const outcome = await postJson(hookCall.url, payload, {
+        agents,
+        headers,
+        timeoutMs: hookCall.timeoutMs,
+        maxResponseBytes,
+        reservation,
+      });
+      return interpret(outcome, hookCall, now());
+    } finally {
+      reservation.release();
+    }
   }
 
   return {

@@ -1,6 +1,12 @@
 export type * from './types.ts';
 export { createHookClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_USER_AGENT } from './client.ts';
 export type { HookClient, HookClientOptions } from './client.ts';
+export {
+  AnswerBudget,
+  DEFAULT_ANSWER_BUDGET_BYTES,
+  DEFAULT_SMALL_ANSWER_BYTES,
+  type AnswerBudgetOptions,
+} from './answer-budget.ts';
 export { startHookServer, DEFAULT_MAX_REQUEST_BYTES } from './server.ts';
 export type { HookServer, HookServerOptions } from './server.ts';
 export { dispatchHookRequest } from './dispatch.ts';

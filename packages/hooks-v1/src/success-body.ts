@@ -22,7 +22,8 @@ export function readSuccessBody(text: string, call: SentCall): SuccessBodyReadin
     if (object.status !== undefined && !isJsonObject(object.status)) {
       return { ok: false, detail: 'object.status is not a JSON object' };
     }
-    result.object = object as HookSuccess['object'];
+    // Only the status is taken (§5.2); the rest is not kept, so the answer's bulk is not held.
+    if (object.status !== undefined) result.object = { status: object.status };
     const ignored = ignoredObjectChanges(object, call.object);
     if (ignored.length > 0) result.objectChangesIgnored = ignored;
   }

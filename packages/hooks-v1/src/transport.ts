@@ -4,6 +4,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import type { Admission, AnswerReservation } from './answer-budget.ts';
 import { setLongTimeout } from './long-timeout.ts';
 
 export interface Agents {
@@ -27,6 +28,8 @@ export interface PostOptions {
   headers: Record<string, string>;
   timeoutMs: number;
   maxResponseBytes: number;
+  /** Pays for the response body in the process-wide answer budget as it arrives. */
+  reservation: AnswerReservation;
 }
 
 export type TransportOutcome =
@@ -74,29 +77,52 @@ export function postJson(target: string, payload: string, options: PostOptions):
         headers: { ...options.headers, 'Content-Length': String(Buffer.byteLength(payload)) },
       },
       (response) => {
-        if (Number(response.headers['content-length']) > options.maxResponseBytes) {
+        const announced = Number(response.headers['content-length']);
+        if (announced > options.maxResponseBytes) {
           abandon(tooLarge);
           return;
         }
+        // Reading pauses while the answer waits for its share of the answer budget.
+        let admission: Promise<void> | undefined;
+        const proceed = (next: Admission): boolean => {
+          if (next.kind === 'refuse') {
+            abandon({ kind: 'failed', cause: next.cause });
+            return false;
+          }
+          if (next.kind === 'wait') {
+            response.pause();
+            admission = next.admitted.then(() => {
+              admission = undefined;
+              if (!settled) response.resume();
+            });
+          }
+          return true;
+        };
+        if (Number.isFinite(announced) && !proceed(options.reservation.announce(announced))) return;
         const chunks: Buffer[] = [];
         let received = 0;
+        let complete = false;
         response.on('data', (chunk: Buffer) => {
+          if (settled) return;
           received += chunk.length;
           if (received > options.maxResponseBytes) abandon(tooLarge);
-          else chunks.push(chunk);
+          else if (proceed(options.reservation.receive(chunk, received))) chunks.push(chunk);
         });
-        response.on('end', () =>
-          settle({
-            kind: 'response',
-            status: response.statusCode ?? 0,
-            headers: response.headers,
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
+        response.on('end', () => {
+          complete = true;
+          const deliver = (): void => {
+            const body = Buffer.concat(chunks).toString('utf8');
+            chunks.length = 0;
+            settle({ kind: 'response', status: response.statusCode ?? 0, headers: response.headers, body });
+          };
+          if (admission === undefined) deliver();
+          else void admission.then(deliver);
+        });
         response.on('error', (error) => settle({ kind: 'failed', cause: describeError(error) }));
-        response.on('close', () =>
-          settle({ kind: 'failed', cause: 'connection closed before the response was complete' }),
-        );
+        response.on('close', () => {
+          if (!complete)
+            settle({ kind: 'failed', cause: 'connection closed before the response was complete' });
+        });
       },
     );
     request.on('error', (error) => settle({ kind: 'failed', cause: describeError(error) }));

@@ -47,8 +47,8 @@ export interface HookCall {
 
 export interface HookSuccess {
   ok: true;
-  /** The answer's `object` when it is a non-empty object; only its `status` is meant to be used. */
-  object?: { status?: JsonObject; [key: string]: unknown };
+  /** The `status` of the answer's `object`, the only part Scoby takes from it (§5.2). */
+  object?: { status: JsonObject };
   /** The validated children map that replaces the one sent; absent when unchanged. */
   children?: Record<string, KubeObject>;
   /** Ignored changes for the `HookObjectChangesIgnored` Event, e.g. ['spec', 'metadata.labels']. */

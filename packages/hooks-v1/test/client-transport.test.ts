@@ -139,6 +139,41 @@ describe('transport failures (§6.4)', () => {
     });
   });
 
+  describe('at the 16 MiB cap of §2', () => {
+    const overCap = 16 * 1024 * 1024 + 1;
+    const tooLarge = (url: string) =>
+      `pre-reconcile hook: request to ${url} failed: response body larger than 16777216 bytes`;
+
+    it('16 MiB + 1 byte announced by Content-Length: refused before any of the body is read', async () => {
+      // Headers only, then silence: only the announced length can end the call before its timeout.
+      server = await startRawServer((socket) => {
+        socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${overCap}\r\n\r\n`);
+      });
+      client = createHookClient();
+      const { result, elapsedMs } = await timed(() =>
+        client!.call(preReconcileCall(server!.url, { timeoutMs: 10_000 })),
+      );
+      expect(result).toEqual({ ...transient, message: tooLarge(server.url) });
+      expect(elapsedMs).toBeLessThan(2000);
+    });
+
+    it('16 MiB + 1 byte without Content-Length: abandoned as the cap is passed, without waiting for the end', async () => {
+      // Chunked, and never ended: only counting while streaming can end the call before its timeout.
+      server = await startScriptedServer((response) => {
+        response.writeHead(200, { 'Content-Type': 'application/json' });
+        const piece = Buffer.alloc(1024 * 1024, 'x');
+        for (let i = 0; i < 16; i++) response.write(piece);
+        response.write('x');
+      });
+      client = createHookClient();
+      const { result, elapsedMs } = await timed(() =>
+        client!.call(preReconcileCall(server!.url, { timeoutMs: 10_000 })),
+      );
+      expect(result).toEqual({ ...transient, message: tooLarge(server.url) });
+      expect(elapsedMs).toBeLessThan(5000);
+    });
+  });
+
   it('a body of exactly the limit is read', async () => {
     const body = `{"object": {"status": {"note": "${'x'.repeat(28)}"}}}`;
     expect(body).toHaveLength(64);

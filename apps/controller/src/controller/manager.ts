@@ -9,7 +9,7 @@ import type { RenderLookups } from '@scoby/env';
 import { createFormFactorRegistry, type FormFactorPlugin, type FormFactorRegistry } from '@scoby/formfactor';
 import { deploymentFormFactor } from '@scoby/formfactor-deployment';
 import { knativeServiceFormFactor } from '@scoby/formfactor-ksvc';
-import { createHookClient, type FormFactorFormat, type HookClient } from '@scoby/hooks-v1';
+import { AnswerBudget, createHookClient, type FormFactorFormat, type HookClient } from '@scoby/hooks-v1';
 import type { KubeObject } from '@scoby/kube-objects';
 import type { CRDRegistration, Destination } from '@scoby/registration';
 import type { Logger } from 'pino';
@@ -124,6 +124,8 @@ class Controller implements RunningController {
   /** The elector's own client: not fenced, since renewing the Lease is what keeps writes allowed. */
   readonly #leaseClient: DynamicClient | undefined;
   readonly #health: QueueHealth;
+  /** One for the process, across leadership terms: what hook answers may hold at once. */
+  readonly #answerBudget = new AnswerBudget();
   #work: Work | undefined;
   #leading = false;
 
@@ -220,6 +222,7 @@ class Controller implements RunningController {
       this.#events,
       this.metrics,
       this.#health,
+      this.#answerBudget,
     );
   }
 
@@ -251,12 +254,16 @@ class Work {
     events: EventRecorder,
     metrics: ControllerMetrics,
     health: QueueHealth,
+    answerBudget: AnswerBudget,
   ) {
     const now = options.now ?? (() => new Date());
     const reconcileTimeoutMs = options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS;
     const reader = createObjectReader(options.kubeConfig, { requestTimeoutMs: options.requestTimeoutMs });
     const clusterDomain = options.clusterDomain;
-    this.#hookClient = createHookClient({ formFactorFormat: options.hookFormFactorFormat ?? 'string' });
+    this.#hookClient = createHookClient({
+      formFactorFormat: options.hookFormFactorFormat ?? 'string',
+      answerBudget,
+    });
     this.#registrations = factory.acquire<CRDRegistration>({ resource: REGISTRATION_RESOURCE });
     this.#crds = factory.acquire({ resource: CRD_RESOURCE });
     this.#configMaps = factory.acquire({ resource: CONFIGMAP_RESOURCE, namespace: options.scobyNamespace });
