@@ -111,6 +111,7 @@ export function postJson(target: string, payload: string, options: PostOptions):
         response.on('end', () => {
           complete = true;
           const deliver = (): void => {
+            if (settled) return;
             const body = Buffer.concat(chunks).toString('utf8');
             chunks.length = 0;
             settle({ kind: 'response', status: response.statusCode ?? 0, headers: response.headers, body });
