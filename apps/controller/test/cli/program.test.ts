@@ -69,12 +69,22 @@ describe('scoby run start-up failures', () => {
     });
   });
 
-  it('needs --embedded for --kubeconfig-out and --sample', async () => {
-    expect(await cli(['run', '--sample'], { SCOBY_NAMESPACE: 'scoby-system' })).toEqual({
+  it('needs --embedded for --kubeconfig-out, --sample and --cluster', async () => {
+    const message = {
       code: 1,
       stdout: '',
-      stderr: 'scoby run: --kubeconfig-out and --sample need --embedded\n',
-    });
+      stderr: 'scoby run: --kubeconfig-out, --sample and --cluster need --embedded\n',
+    };
+    expect(await cli(['run', '--sample'], { SCOBY_NAMESPACE: 'scoby-system' })).toEqual(message);
+    expect(await cli(['run', '--cluster', 'kwok'], { SCOBY_NAMESPACE: 'scoby-system' })).toEqual(message);
+  });
+
+  it('knows the embedded clusters', async () => {
+    const result = await cli(['run', '--embedded', '--cluster', 'kind'], {});
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      "error: option '--cluster <kind>' argument 'kind' is invalid. Allowed choices are memory, kwok.\n",
+    );
   });
 
   it('fails when a form-factor plugin cannot be loaded', async () => {
