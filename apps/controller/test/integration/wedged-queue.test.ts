@@ -1,0 +1,60 @@
+/**
+ * A controller whose reconciles never return (here: a hook that never answers, with a hook timeout
+ * far longer than the reconcile deadline) reports its stalled work queue as a health problem, which
+ * /healthz turns into a 500 so a kubelet restarts it; once reconciles finish again it is healthy.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crdFor, startTestCluster, type TestCluster } from '../support/cluster.ts';
+import { hookedRegistration } from '../support/hooks-fixtures.ts';
+import { NO_CHANGE, startScriptedHook, type ScriptedHook } from '../support/hooks-server.ts';
+import { namespaceObject, registrationTarget, waitForCondition } from '../support/scoby.ts';
+
+const api = 'wedged.example.com/v1';
+const target = { apiVersion: api, kind: 'Pump', namespace: 'shop', name: 'p-1' };
+let cluster: TestCluster;
+let hook: ScriptedHook;
+
+beforeAll(async () => {
+  hook = await startScriptedHook(NO_CHANGE);
+  cluster = await startTestCluster({ limits: { reconcileTimeoutMs: 300, stallAfterMs: 1500 } });
+  await cluster.apply(namespaceObject('shop'));
+  await cluster.apply(crdFor({ group: 'wedged.example.com', kind: 'Pump', plural: 'pumps' }));
+  await cluster.apply(
+    hookedRegistration('pump', 'pumps.wedged.example.com', {
+      hook: { address: { uri: hook.url }, capabilities: ['pre-reconcile'], timeout: 'PT1H' },
+    }),
+  );
+  await waitForCondition(cluster, registrationTarget('pump'), 'Ready', 'True');
+});
+afterAll(async () => {
+  await cluster.stop();
+  await hook.close();
+});
+
+describe('a wedged work queue', () => {
+  it('is a health problem while no reconcile finishes, and stops being one when they do', async () => {
+    expect(cluster.controller.healthProblems()).toEqual([]);
+    hook.answerWith(() => 'hang');
+    await cluster.apply({
+      apiVersion: api,
+      kind: 'Pump',
+      metadata: { name: 'p-1', namespace: 'shop' },
+      spec: { rate: '1' },
+    });
+    const problems = await cluster.waitFor('a stalled queue', async () => {
+      const reported = cluster.controller.healthProblems();
+      return reported.length > 0 ? reported : undefined;
+    });
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^work queue pump is stalled: \d+ keys waiting, 1 running, no reconcile finished for \d+ s \(bound 1 s\)$/,
+      ),
+    ]);
+    // Each hanging run was abandoned at its deadline and retried, not left holding its slot.
+    expect(hook.callsFor('pre-reconcile', 'p-1').length).toBeGreaterThan(1);
+
+    hook.answerWith(NO_CHANGE);
+    await waitForCondition(cluster, target, 'Ready', 'True');
+    await cluster.waitFor('healthy again', async () => cluster.controller.healthProblems().length === 0);
+  }, 30_000);
+});
