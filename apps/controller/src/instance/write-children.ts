@@ -116,13 +116,14 @@ class ChildWriter {
       if (isAlreadyExists(error)) return { refused: UNREAD };
       throw error;
     }
-    return { observed: await this.#adoptUpdatedFields(created) };
+    return { observed: created };
   }
 
   /** Refused when the object was replaced or deleted since it was read. */
   async #update(current: KubeObject): Promise<Attempt> {
+    if (isUpToDate(current, this.#desired, this.#owner.uid)) return { observed: current };
+    // Only an apply needs the fields set at creation; handing them over earlier would cost a write.
     const adopted = await this.#adoptUpdatedFields(current);
-    if (isUpToDate(adopted, this.#desired, this.#owner.uid)) return { observed: adopted };
     const written = withDesiredHash(this.#desired);
     const expected = { ...written, metadata: { ...written.metadata, uid: adopted.metadata.uid } };
     try {

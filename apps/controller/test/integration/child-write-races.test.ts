@@ -228,7 +228,6 @@ describe('writing a child', () => {
       { method: 'PATCH', code: 409 },
       { method: 'GET', code: 404 },
       { method: 'POST', code: 201 },
-      { method: 'PATCH', code: 200 },
     ]);
     expect(outcome.errors).toEqual([]);
     expect((await read('mailer-deleted')).spec).toMatchObject({ replicas: 3 });
@@ -286,72 +285,86 @@ describe('pruning a child', () => {
 });
 
 describe('a child Scoby created', () => {
+  const withEnv = (name: string, env: { name: string; value: string }[]): KubeObject => {
+    const base = child(name);
+    const spec = base.spec as { template: { spec: { containers: Record<string, unknown>[] } } };
+    spec.template.spec.containers[0]!.env = env;
+    return base;
+  };
+  const envOf = async (name: string) =>
+    ((await read(name)).spec as { template: { spec: { containers: { env: unknown }[] } } }).template.spec
+      .containers[0]?.env;
+  const A = { name: 'A', value: '1' };
+  const B = { name: 'B', value: '2' };
+
   it('loses the fields Scoby stops setting, as a child it applied would', async () => {
-    const withEnv = (env: { name: string; value: string }[]): KubeObject => {
-      const base = child('mailer-created');
-      const spec = base.spec as { template: { spec: { containers: Record<string, unknown>[] } } };
-      spec.template.spec.containers[0]!.env = env;
-      return base;
-    };
     const created = await writeChildren(
       client,
       cacheOf([]),
-      {
-        deployment: withEnv([
-          { name: 'A', value: '1' },
-          { name: 'B', value: '2' },
-        ]),
-      },
+      { deployment: withEnv('mailer-created', [A, B]) },
       OWNER,
       SELECTOR,
     );
     expect(created.errors).toEqual([]);
-    // Created with POST, then its fields handed from Scoby's Update entry to its Apply entry.
     expect(requestsTo('mailer-created')).toEqual([
       { method: 'GET', code: 404 },
       { method: 'POST', code: 201 },
-      { method: 'PATCH', code: 200 },
     ]);
-    expect((await read('mailer-created')).metadata.managedFields).toEqual([
-      expect.objectContaining({ manager: FIELD_MANAGER, operation: 'Apply' }),
+    const cached = await read('mailer-created');
+    expect(cached.metadata.managedFields).toEqual([
+      expect.objectContaining({ manager: FIELD_MANAGER, operation: 'Update' }),
     ]);
+    server.requestLog.clear();
 
     const updated = await writeChildren(
       client,
-      cacheOf([await read('mailer-created')]),
-      { deployment: withEnv([{ name: 'A', value: '1' }]) },
+      cacheOf([cached]),
+      { deployment: withEnv('mailer-created', [A]) },
       OWNER,
       SELECTOR,
     );
     expect(updated.errors).toEqual([]);
-    const containers = (
-      (await read('mailer-created')).spec as { template: { spec: { containers: { env: unknown }[] } } }
-    ).template.spec.containers;
-    expect(containers[0]?.env).toEqual([{ name: 'A', value: '1' }]);
+    // Before the first apply, the fields the create set go from Scoby's Update entry to its Apply entry.
+    expect(requestsTo('mailer-created')).toEqual([
+      { method: 'PATCH', code: 200 },
+      { method: 'PATCH', code: 200 },
+    ]);
+    expect(await envOf('mailer-created')).toEqual([A]);
+    expect((await read('mailer-created')).metadata.managedFields).toEqual([
+      expect.objectContaining({ manager: FIELD_MANAGER, operation: 'Apply' }),
+    ]);
   });
 
   it('computes the hand-over again when it was refused because the entries moved (422)', async () => {
+    await writeChildren(
+      client,
+      cacheOf([]),
+      { deployment: withEnv('mailer-moved', [A, B]) },
+      OWNER,
+      SELECTOR,
+    );
+    const cached = await read('mailer-moved');
     server.faults.failNext(
       { verb: 'patch', resource: 'deployments', name: 'mailer-moved' },
       { code: 422, message: 'the server rejected our request due to an error in our request' },
     );
+    server.requestLog.clear();
+
     const outcome = await writeChildren(
       client,
-      cacheOf([]),
-      { deployment: child('mailer-moved') },
+      cacheOf([cached]),
+      { deployment: withEnv('mailer-moved', [A]) },
       OWNER,
       SELECTOR,
     );
     expect(outcome.errors).toEqual([]);
+    // The hand-over, refused, computed again from a fresh read; then the apply.
     expect(requestsTo('mailer-moved')).toEqual([
-      { method: 'GET', code: 404 },
-      { method: 'POST', code: 201 },
       { method: 'PATCH', code: 422 },
       { method: 'GET', code: 200 },
       { method: 'PATCH', code: 200 },
+      { method: 'PATCH', code: 200 },
     ]);
-    expect((await read('mailer-moved')).metadata.managedFields).toEqual([
-      expect.objectContaining({ manager: FIELD_MANAGER, operation: 'Apply' }),
-    ]);
+    expect(await envOf('mailer-moved')).toEqual([A]);
   });
 });

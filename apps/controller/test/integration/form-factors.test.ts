@@ -187,9 +187,7 @@ describe('pruning on form-factor changes', () => {
     expect(childWrites).toEqual([
       { method: 'DELETE', path: '/apis/apps/v1/namespaces/shop/deployments/site-blog' },
       { method: 'DELETE', path: '/api/v1/namespaces/shop/services/site-blog' },
-      // Created, then its fields handed to Scoby's server-side applies.
       { method: 'POST', path: '/apis/serving.knative.dev/v1/namespaces/shop/services' },
-      { method: 'PATCH', path: '/apis/serving.knative.dev/v1/namespaces/shop/services/site-blog' },
     ]);
   });
 

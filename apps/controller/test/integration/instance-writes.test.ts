@@ -77,7 +77,7 @@ describe('one cluster, all namespaces', () => {
     expect(await cluster.get('plain.example.com/v1', 'Job', 'shop', 'nightly')).not.toHaveProperty('status');
   });
 
-  it('creates children with POST, hands their fields to its server-side applies, and merge-patches status changes', async () => {
+  it('creates children with POST, applies changes to them, and merge-patches status changes', async () => {
     await cluster.apply(crdFor({ group: 'patch.example.com', kind: 'Gate', plural: 'gates' }));
     await register(cluster, 'gate', 'gates.patch.example.com', {
       formFactor: { deployment: { service: { port: 80, targetPort: 8080 } } },
@@ -98,7 +98,7 @@ describe('one cluster, all namespaces', () => {
         (entry.path.endsWith('/gate-main') ||
           (entry.body as KubeObject | undefined)?.metadata?.name === 'gate-main'),
     );
-    // POST fails when the name is taken; the JSON patch turns Scoby's Update entry into its Apply entry.
+    // A POST fails when the name is taken, where an apply would merge into someone else's object.
     expect(
       childWrites.map(({ method, path, query, contentType }) => ({ method, path, query, contentType })),
     ).toEqual([
@@ -109,28 +109,11 @@ describe('one cluster, all namespaces', () => {
         contentType: 'application/json',
       },
       {
-        method: 'PATCH',
-        path: '/apis/apps/v1/namespaces/shop/deployments/gate-main',
-        query: {},
-        contentType: 'application/json-patch+json',
-      },
-      {
         method: 'POST',
         path: '/api/v1/namespaces/shop/services',
         query: { fieldManager: 'scoby-controller' },
         contentType: 'application/json',
       },
-      {
-        method: 'PATCH',
-        path: '/api/v1/namespaces/shop/services/gate-main',
-        query: {},
-        contentType: 'application/json-patch+json',
-      },
-    ]);
-    expect(childWrites[1]?.body).toEqual([
-      { op: 'test', path: '/metadata/managedFields/0/manager', value: 'scoby-controller' },
-      { op: 'test', path: '/metadata/managedFields/0/operation', value: 'Update' },
-      { op: 'replace', path: '/metadata/managedFields/0/operation', value: 'Apply' },
     ]);
     const statusPatches = entries.filter(
       (entry) => entry.path === '/apis/patch.example.com/v1/namespaces/shop/gates/main/status',
@@ -185,6 +168,46 @@ describe('one cluster, all namespaces', () => {
         ],
       },
     });
+
+    // A change is applied, naming the child by uid; first the fields Scoby's create set (owned by its
+    // Update entry) are handed to its Apply entry, so that applies can remove them later.
+    const created = await cluster.get('apps/v1', 'Deployment', 'shop', 'gate-main');
+    cluster.server.requestLog.clear();
+    await cluster.apply(instanceOf('patch.example.com/v1', 'Gate', 'shop', 'main', { tier: 'gold' }));
+    await cluster.waitFor('the Deployment with the new variable', async () => {
+      const deployment = await cluster.get('apps/v1', 'Deployment', 'shop', 'gate-main');
+      const containers = (deployment?.spec as { template: { spec: { containers: { env?: unknown[] }[] } } })
+        .template.spec.containers;
+      return JSON.stringify(containers[0]?.env ?? []).includes('TIER') ? true : undefined;
+    });
+    const updates = cluster.server.requestLog
+      .entries()
+      .filter(
+        (entry) =>
+          entry.method !== 'GET' && entry.path === '/apis/apps/v1/namespaces/shop/deployments/gate-main',
+      );
+    expect(
+      updates.map(({ method, query, contentType, body }) => ({ method, query, contentType, body })),
+    ).toEqual([
+      {
+        method: 'PATCH',
+        query: {},
+        contentType: 'application/json-patch+json',
+        body: [
+          { op: 'test', path: '/metadata/managedFields/0/manager', value: 'scoby-controller' },
+          { op: 'test', path: '/metadata/managedFields/0/operation', value: 'Update' },
+          { op: 'replace', path: '/metadata/managedFields/0/operation', value: 'Apply' },
+        ],
+      },
+      {
+        method: 'PATCH',
+        query: { fieldManager: 'scoby-controller', force: 'true' },
+        contentType: 'application/apply-patch+yaml',
+        body: expect.objectContaining({
+          metadata: expect.objectContaining({ name: 'gate-main', uid: created?.metadata.uid }),
+        }),
+      },
+    ]);
   });
 
   it('makes zero writes over several reconciles once converged', async () => {
