@@ -32,8 +32,8 @@ export class QueueHealth {
       const stalledMs = queue.stalledForMs();
       if (stalledMs <= this.#stallAfterMs) continue;
       problems.push(
-        `work queue ${name} is stalled: ${queue.length} keys waiting, ${queue.running} running, ` +
-          `no reconcile finished for ${seconds(stalledMs)} (bound ${seconds(this.#stallAfterMs)})`,
+        `work queue ${name} is stalled: no reconcile finished for ${seconds(stalledMs)} ` +
+          `(bound ${seconds(this.#stallAfterMs)}); waiting ${queue.length}, running ${queue.running}`,
       );
     }
     return problems;

@@ -252,12 +252,12 @@ describe('SharedInformer against an API server', () => {
 
   it('asks for bookmarks and a server-side timeout, so a healthy quiet watch is never restarted', async () => {
     const logs = captureLogs();
-    const cache = informer({ watchSilenceMs: 2500, logger: logs.logger });
+    const cache = informer({ watchSilenceMs: 3000, logger: logs.logger });
     cache.start();
     expect(await cache.waitForSync(5000)).toBe(true);
     await watchesOpened(1);
     // Nothing changes for longer than the silence bound: only bookmarks keep the watch alive.
-    await new Promise((resolve) => setTimeout(resolve, 3500));
+    await new Promise((resolve) => setTimeout(resolve, 3600));
     const reads = server.requestLog.entries().filter((entry) => entry.path === '/api/v1/configmaps');
     expect(reads.map((entry) => (entry.query.watch === 'true' ? 'watch' : 'list'))).toEqual([
       'list',

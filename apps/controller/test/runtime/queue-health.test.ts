@@ -48,7 +48,7 @@ describe('QueueHealth', () => {
     expect(health.problems()).toEqual([]);
     await clock.advance(1);
     expect(health.problems()).toEqual([
-      'work queue worker is stalled: 1 keys waiting, 2 running, no reconcile finished for 5 s (bound 5 s)',
+      'work queue worker is stalled: no reconcile finished for 5 s (bound 5 s); waiting 1, running 2',
     ]);
     unwatch();
     expect(health.problems()).toEqual([]);
@@ -75,7 +75,7 @@ describe('QueueHealth', () => {
     expect(r.runs.length).toBeGreaterThan(1);
     expect(await get('/healthz')).toEqual({
       status: 500,
-      body: 'work queue crdregistrations is stalled: 0 keys waiting, 1 running, no reconcile finished for 4 s (bound 3 s)\n',
+      body: 'work queue crdregistrations is stalled: no reconcile finished for 4 s (bound 3 s); waiting 0, running 1\n',
     });
     expect(await get('/readyz')).toEqual({ status: 200, body: 'ok\n' });
 
