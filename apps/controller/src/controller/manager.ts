@@ -339,7 +339,13 @@ class Work {
           this.#registrations.informer.get(undefined, name),
           name,
         );
-        if (outcome.kind === 'retry') return { error: new Error(outcome.reason) };
+        if (outcome.kind === 'retry') {
+          options.logger.error(
+            { registration: name, message: outcome.reason },
+            'registration reconcile failed',
+          );
+          return { error: new Error(outcome.reason) };
+        }
         return outcome.kind === 'done' && outcome.refreshAfterMs !== undefined
           ? { requeueAfterMs: outcome.refreshAfterMs }
           : undefined;

@@ -17,7 +17,7 @@ import {
 } from '../support/hooks-fixtures.ts';
 import { NO_CHANGE, startScriptedHook, type HookScript, type ScriptedHook } from '../support/hooks-server.ts';
 import { captureLogs, type CapturedLogs } from '../support/log-capture.ts';
-import { conditionOf, conditionsOf } from '../support/scoby.ts';
+import { conditionOf, conditionsOf, registrationTarget, waitForCondition } from '../support/scoby.ts';
 
 const API = 'notify.example.com/v1';
 const RELAY_API = 'relay.example.com/v1';
@@ -305,5 +305,34 @@ describe('an unexpected failure', () => {
       }),
     ]);
     await remove(RELAY_API, 'Relay', 'held');
+  });
+});
+
+describe('a failed registration reconcile', () => {
+  it('logs an error line naming the registration', async () => {
+    await cluster.apply(crdFor({ group: 'pager.example.com', kind: 'Pager', plural: 'pagers' }));
+    await cluster.apply(
+      hookedRegistration('pager', 'pagers.pager.example.com', {
+        hook: {
+          address: { ref: { apiVersion: 'v1', kind: 'Service', name: 'pager-hook', namespace: 'shop' } },
+          capabilities: ['pre-reconcile'],
+        },
+      }),
+    );
+    const message = 'services "pager-hook" not found';
+    await waitForCondition(cluster, registrationTarget('pager'), 'Ready', 'False', 'HOOKFAILED');
+    await cluster.waitFor('the error line', async () =>
+      logs.lines().some((line) => line.registration === 'pager' && line.level === 'error') ? true : undefined,
+    );
+    expect(logs.lines().filter((line) => line.registration === 'pager' && line.level === 'error')[0]).toEqual(
+      {
+        level: 'error',
+        time: expect.any(String),
+        component: 'scoby-controller',
+        registration: 'pager',
+        message,
+        msg: 'registration reconcile failed',
+      },
+    );
   });
 });
