@@ -14,10 +14,9 @@ import {
   type RunningController,
 } from '../../src/controller/manager.ts';
 
-export interface TestCluster {
-  server: InMemoryApiServer;
+/** What a test does to a cluster as its user (an admin): any server, any kind. */
+export interface ClusterVerbs {
   client: DynamicClient;
-  controller: RunningController;
   apply(object: KubeObject): Promise<KubeObject>;
   /** PUT of an existing object (its resourceVersion guards the write). */
   update(object: KubeObject): Promise<KubeObject>;
@@ -36,6 +35,11 @@ export interface TestCluster {
     timeoutMs?: number,
   ): Promise<T>;
   stop(): Promise<void>;
+}
+
+export interface TestCluster extends ClusterVerbs {
+  server: InMemoryApiServer;
+  controller: RunningController;
 }
 
 export interface ClusterOptions {
@@ -58,15 +62,37 @@ export interface ClusterOptions {
 
 export async function startTestCluster(options: ClusterOptions = {}): Promise<TestCluster> {
   const server = await startApiServer(options.server);
-  const client = new DynamicClient(server.kubeConfig());
   const scobyNamespace = options.scobyNamespace ?? 'scoby-system';
+  const verbs = clusterVerbs(new DynamicClient(server.kubeConfig()));
+  const cluster = {
+    ...verbs,
+    server,
+    async stop() {
+      await verbs.stop();
+      await server.stop();
+    },
+  };
+  await cluster.apply(crdManifest());
+  await cluster.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: scobyNamespace } });
+  const controller = startClusterController(server, options);
+  return {
+    ...cluster,
+    controller,
+    async stop() {
+      await controller.stop();
+      await cluster.stop();
+    },
+  };
+}
+
+/** The verbs over a client; `stop` closes the client. */
+export function clusterVerbs(client: DynamicClient): ClusterVerbs {
   const resource = async (apiVersion: string, kind: string): Promise<ResourceRef> => {
     const ref = await client.resourceFor(apiVersion, kind);
     if (!ref) throw new Error(`no resource for ${apiVersion} ${kind}`);
     return ref;
   };
-  const cluster: Omit<TestCluster, 'controller'> = {
-    server,
+  return {
     client,
     async apply(object) {
       const ref = await resource(object.apiVersion, object.kind);
@@ -136,18 +162,6 @@ export async function startTestCluster(options: ClusterOptions = {}): Promise<Te
     },
     async stop() {
       client.close();
-      await server.stop();
-    },
-  };
-  await cluster.apply(crdManifest());
-  await cluster.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: scobyNamespace } });
-  const controller = startClusterController(server, options);
-  return {
-    ...cluster,
-    controller,
-    async stop() {
-      await controller.stop();
-      await cluster.stop();
     },
   };
 }

@@ -6,7 +6,7 @@ import {
   type ControllerOptions,
   type RunningController,
 } from '../../src/controller/manager.ts';
-import type { TestCluster } from './cluster.ts';
+import type { ClusterVerbs, TestCluster } from './cluster.ts';
 import { eventViews, REGISTRATION_API, registrationTarget, waitForCondition } from './scoby.ts';
 
 export interface HookSpec {
@@ -48,7 +48,7 @@ export function hookedRegistration(
 }
 
 /** Events of one object as {type, reason, message}, in creation order. */
-export async function eventsOf(cluster: TestCluster, namespace: string, name: string): Promise<EventView[]> {
+export async function eventsOf(cluster: ClusterVerbs, namespace: string, name: string): Promise<EventView[]> {
   return eventViews(await cluster.events(namespace, name));
 }
 
@@ -61,7 +61,7 @@ export async function hookFailures(controller: RunningController, registration: 
 }
 
 /** Waits for a registration whose Ready condition has the given status. */
-export function registrationReady(cluster: TestCluster, name: string, status = 'True'): Promise<KubeObject> {
+export function registrationReady(cluster: ClusterVerbs, name: string, status = 'True'): Promise<KubeObject> {
   return waitForCondition(cluster, registrationTarget(name), 'Ready', status);
 }
 

@@ -1,11 +1,11 @@
 /**
- * Helpers for integration tests that drive registrations and instances through a TestCluster:
+ * Helpers for integration tests that drive registrations and instances through a cluster's verbs:
  * object builders, condition and container accessors, waits on conditions, and request-log filters.
  */
 import type { RequestLogEntry } from '@scoby/in-memory-apiserver';
 import type { KubeObject } from '@scoby/kube-objects';
 import type { ControllerMetrics } from '../../src/runtime/index.ts';
-import type { TestCluster } from './cluster.ts';
+import type { ClusterVerbs } from './cluster.ts';
 
 export const REGISTRATION_API = 'scoby.triggermesh.io/v1alpha1';
 
@@ -40,7 +40,7 @@ export function conditionOf(object: KubeObject | undefined, type: string): Condi
 
 /** Waits until the object's condition `type` has `status` (and `reason`, when given); returns the object. */
 export function waitForCondition(
-  cluster: TestCluster,
+  cluster: ClusterVerbs,
   target: { apiVersion: string; kind: string; namespace?: string; name: string },
   type: string,
   status: string,
