@@ -6,7 +6,7 @@
  * mentioned are left alone. A null in the applied configuration removes the field.
  */
 import { deepClone, deepEqual, isJsonObject } from '@scoby/structural-schema';
-import { ITEM, appendMissing, listStrategy } from './merge-keys.ts';
+import { ITEM, listStrategy } from './merge-keys.ts';
 
 /** What withdrawing ownership yields when the whole field goes. */
 const REMOVED = Symbol('removed');
@@ -44,30 +44,77 @@ function applyMap(
   return result;
 }
 
+/**
+ * The order of a merged list as structured-merge-diff (4.2 and later, Kubernetes 1.22 and later) gives
+ * it: the applied items in the applied order, and live items the apply does not mention where they
+ * were relative to the applied items around them. Each entry pairs a live item with its applied one.
+ */
+function mergedOrder(
+  live: readonly unknown[],
+  applied: readonly unknown[],
+  keyOf: (item: unknown) => unknown,
+): { live?: unknown; applied?: unknown }[] {
+  const same = (a: unknown, b: unknown) => deepEqual(keyOf(a), keyOf(b));
+  const isApplied = (item: unknown) => applied.some((candidate) => same(candidate, item));
+  const shared = applied.filter((item) => live.some((candidate) => same(candidate, item)));
+  let nextShared = shared.shift();
+  const merged: unknown[] = [];
+  const out: { live?: unknown; applied?: unknown }[] = [];
+  let l = 0;
+  let r = 0;
+  while (l < live.length || r < applied.length) {
+    if (l < live.length && r < applied.length) {
+      if (same(live[l], applied[r])) {
+        out.push({ live: live[l], applied: applied[r] });
+        merged.push(applied[r]);
+        l++;
+        r++;
+        nextShared = shared.shift();
+        continue;
+      }
+      // A live item the apply mentions later: it moves to where the applied order puts it.
+      if (isApplied(live[l]) && nextShared !== undefined && !same(nextShared, live[l])) {
+        l++;
+        continue;
+      }
+    }
+    if (l < live.length) {
+      if (!isApplied(live[l])) {
+        out.push({ live: live[l] });
+        l++;
+        continue;
+      }
+      if (merged.some((item) => same(item, live[l]))) l++;
+    }
+    if (r < applied.length) {
+      const item = applied[r];
+      merged.push(item);
+      out.push({ live: live.find((candidate) => same(candidate, item)), applied: item });
+      r++;
+      if (nextShared !== undefined && same(nextShared, item)) nextShared = shared.shift();
+    }
+  }
+  return out;
+}
+
 function applyList(live: unknown, applied: unknown[], previous: unknown, path: readonly string[]): unknown[] {
   const strategy = listStrategy(path);
   if (strategy.kind === 'replace') return deepClone(applied);
   const current = Array.isArray(live) ? live : [];
   const before = Array.isArray(previous) ? previous : [];
-  if (strategy.kind === 'mergeScalars') {
-    const dropped = before.filter((item) => !applied.includes(item));
-    return appendMissing(
-      current.filter((item) => !dropped.includes(item)),
-      applied,
-    );
-  }
-  const keyOf = (item: unknown): unknown => (isJsonObject(item) ? item[strategy.key] : undefined);
-  const appliedKeys = applied.map(keyOf);
-  const dropped = before.map(keyOf).filter((key) => !appliedKeys.some((k) => deepEqual(k, key)));
-  const result = current.filter((item) => !dropped.some((key) => deepEqual(key, keyOf(item))));
-  for (const item of applied) {
-    const index = result.findIndex((existing) => deepEqual(keyOf(existing), keyOf(item)));
-    const previousItem = before.find((old) => deepEqual(keyOf(old), keyOf(item)));
-    const merged = applyValue(index >= 0 ? result[index] : undefined, item, previousItem, [...path, ITEM]);
-    if (index >= 0) result[index] = merged;
-    else result.push(merged);
-  }
-  return result;
+  const keyOf =
+    strategy.kind === 'mergeScalars'
+      ? (item: unknown) => item
+      : (item: unknown): unknown => (isJsonObject(item) ? item[strategy.key] : undefined);
+  const isApplied = (item: unknown) => applied.some((candidate) => deepEqual(keyOf(candidate), keyOf(item)));
+  const dropped = before.filter((item) => !isApplied(item));
+  const kept = current.filter((item) => !dropped.some((old) => deepEqual(keyOf(old), keyOf(item))));
+  return mergedOrder(kept, applied, keyOf).map((entry) => {
+    if (entry.applied === undefined) return deepClone(entry.live);
+    if (strategy.kind === 'mergeScalars') return entry.applied;
+    const previousItem = before.find((old) => deepEqual(keyOf(old), keyOf(entry.applied)));
+    return applyValue(entry.live, entry.applied, previousItem, [...path, ITEM]);
+  });
 }
 
 function applyValue(live: unknown, applied: unknown, previous: unknown, path: readonly string[]): unknown {
