@@ -25,7 +25,9 @@ export interface HookRequestRecord {
 export type HookReply =
   | { status: number; headers?: Record<string, string>; body?: unknown }
   /** Never answers; the connection is dropped when the hook closes. */
-  | 'hang';
+  | 'hang'
+  /** Destroys the connection without an answer: the client sees a reset. */
+  | 'reset';
 
 export type HookScript = (request: HookRequestRecord) => HookReply | Promise<HookReply>;
 
@@ -73,6 +75,10 @@ export async function startScriptedHook(
       requests.push(record);
       void Promise.resolve(current(record)).then((reply) => {
         if (reply === 'hang') return;
+        if (reply === 'reset') {
+          request.socket.destroy();
+          return;
+        }
         const text =
           reply.body === undefined
             ? ''

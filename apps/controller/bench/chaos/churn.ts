@@ -1,0 +1,167 @@
+/**
+ * The harness's users: they create instances, change their specs and delete them, and remember what
+ * they asked for, so the invariant checker knows what must hold at the end. Every write is retried
+ * until the API server takes it (injected faults hit the harness too); a deleted name is never reused.
+ */
+import type { KubeObject } from '@scoby/kube-objects';
+import { isAlreadyExists, isNotFound } from '../../src/kube/api-error.ts';
+import type { DynamicClient } from '../../src/kube/dynamic-client.ts';
+import { inParallel } from '../parallel.ts';
+import { NAMESPACE } from '../world.ts';
+import { sleep, type Workload } from './cluster.ts';
+import type { Random } from './random.ts';
+
+export interface TrackedInstance {
+  workload: Workload;
+  name: string;
+  /** `spec.revision` of the last spec the harness wrote. */
+  revision: number;
+  deleted: boolean;
+  /** A spec the controller may refuse (fuzzed): Ready=False with a reason is then acceptable. */
+  mayFail?: boolean;
+}
+
+const WRITE_PATIENCE_MS = 60_000;
+const RETRY_PAUSE_MS = 50;
+
+export function instanceObject(workload: Workload, name: string, spec: Record<string, unknown>): KubeObject {
+  return {
+    apiVersion: workload.apiVersion,
+    kind: workload.kind,
+    metadata: { name, namespace: NAMESPACE },
+    spec,
+  };
+}
+
+function specAt(name: string, revision: number): Record<string, unknown> {
+  return { smtp: { host: `${name}.mail.internal`, port: 587 }, sender: `${name}@example.com`, revision };
+}
+
+export class Churn {
+  readonly instances: TrackedInstance[] = [];
+  readonly counts = { creates: 0, updates: 0, deletes: 0, retries: 0 };
+  /** Writes the API server did not take within the patience: the run cannot judge what must hold. */
+  readonly failures: string[] = [];
+  readonly #client: DynamicClient;
+  readonly #workloads: Workload[];
+  readonly #random: Random;
+  #sequence = 0;
+  readonly #busy = new Set<TrackedInstance>();
+  #running: Promise<void> | undefined;
+  #stopped = false;
+
+  constructor(client: DynamicClient, workloads: Workload[], random: Random) {
+    this.#client = client;
+    this.#workloads = workloads;
+    this.#random = random;
+  }
+
+  live(): TrackedInstance[] {
+    return this.instances.filter((instance) => !instance.deleted);
+  }
+
+  /** `count` instances, spread over the workloads in turn. */
+  async seed(count: number): Promise<void> {
+    await inParallel(count, 8, (index) =>
+      this.create(this.#workloads[index % this.#workloads.length] as Workload),
+    );
+  }
+
+  async create(workload: Workload, spec?: Record<string, unknown>): Promise<TrackedInstance> {
+    const name = `${workload.kind.toLowerCase()}-${this.#sequence++}`;
+    const tracked: TrackedInstance = {
+      workload,
+      name,
+      revision: 1,
+      deleted: false,
+      mayFail: spec !== undefined,
+    };
+    this.instances.push(tracked);
+    await this.#write(`create ${name}`, async () => {
+      try {
+        await this.#client.create(workload.resource, instanceObject(workload, name, spec ?? specAt(name, 1)));
+      } catch (error) {
+        // A retried create whose first attempt did land.
+        if (!isAlreadyExists(error)) throw error;
+      }
+    });
+    this.counts.creates++;
+    return tracked;
+  }
+
+  async update(tracked: TrackedInstance): Promise<void> {
+    const revision = tracked.revision + 1;
+    await this.#write(`update ${tracked.name}`, () =>
+      this.#client.patch(tracked.workload.resource, NAMESPACE, tracked.name, {
+        spec: specAt(tracked.name, revision),
+      }),
+    );
+    tracked.revision = revision;
+    this.counts.updates++;
+  }
+
+  async delete(tracked: TrackedInstance): Promise<void> {
+    tracked.deleted = true;
+    await this.#write(`delete ${tracked.name}`, async () => {
+      try {
+        await this.#client.delete(tracked.workload.resource, NAMESPACE, tracked.name);
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+      }
+    });
+    this.counts.deletes++;
+  }
+
+  /**
+   * One operation every `paceMs` until stopped, keeping about `live` instances: below that it
+   * creates, otherwise it updates (60 %), deletes (20 %) or creates (20 %). Operations overlap.
+   */
+  start(options: { paceMs: number; live: number }): void {
+    this.#stopped = false;
+    const inFlight = new Set<Promise<void>>();
+    this.#running = (async () => {
+      while (!this.#stopped) {
+        const operation = this.#step(options.live).catch((error: unknown) => {
+          this.failures.push((error as Error).message);
+        });
+        inFlight.add(operation);
+        void operation.finally(() => inFlight.delete(operation));
+        await sleep(options.paceMs);
+      }
+      await Promise.all(inFlight);
+    })();
+  }
+
+  /** Stops and waits for the operations in flight. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await this.#running;
+  }
+
+  #step(live: number): Promise<void> {
+    const roll = this.#random.next();
+    // One operation at a time per instance, so that the last write the harness saw is the stored one.
+    const candidates = this.live().filter((instance) => !instance.mayFail && !this.#busy.has(instance));
+    if (this.live().length < live || roll < 0.2 || candidates.length === 0) {
+      return this.create(this.#random.pick(this.#workloads)).then(() => undefined);
+    }
+    const target = this.#random.pick(candidates);
+    this.#busy.add(target);
+    const operation = roll < 0.4 ? this.delete(target) : this.update(target);
+    return operation.finally(() => this.#busy.delete(target));
+  }
+
+  async #write(what: string, write: () => Promise<unknown>): Promise<void> {
+    const deadline = Date.now() + WRITE_PATIENCE_MS;
+    for (;;) {
+      try {
+        await write();
+        return;
+      } catch (error) {
+        if (Date.now() > deadline) throw new Error(`harness could not ${what}: ${(error as Error).message}`);
+        this.counts.retries++;
+        await sleep(RETRY_PAUSE_MS);
+      }
+    }
+  }
+}
