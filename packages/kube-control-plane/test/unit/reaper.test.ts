@@ -41,17 +41,29 @@ describe('the reaper', () => {
         const reaper = new Reaper(${JSON.stringify(join(dir, 'pids'))});
         const component = spawn('sleep', ['120'], { stdio: 'ignore' });
         reaper.watch(component.pid);
-        console.log(component.pid);
+        component.once('spawn', () => console.log(component.pid));
         setInterval(() => {}, 1000);
         `,
       ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
-    const componentPid = await new Promise<number>((resolve) =>
-      runner.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))),
-    );
-    expect(alive(componentPid)).toBe(true);
-    runner.kill('SIGKILL');
+    // The runner prints the component's PID on a line of its own once the reaper watches it.
+    const componentPid = await new Promise<number>((resolve, reject) => {
+      let printed = '';
+      runner.stdout.on('data', (chunk: Buffer) => {
+        printed += chunk.toString();
+        const line = printed.split('\n').find((candidate) => /^\d+$/.test(candidate.trim()));
+        if (line !== undefined) resolve(Number(line.trim()));
+      });
+      runner.once('exit', (code) =>
+        reject(new Error(`the runner exited (${code}) before printing a PID: ${printed}`)),
+      );
+    });
+    try {
+      expect(alive(componentPid)).toBe(true);
+    } finally {
+      runner.kill('SIGKILL');
+    }
     expect(await until(() => !alive(componentPid), 5_000)).toBe(true);
   });
 });
