@@ -26,3 +26,4 @@ export { buildRequestBody } from './request-body.ts';
 export type { HookRequestBody } from './request-body.ts';
 export { parseRetryAfter, MAX_RETRY_AFTER_MS } from './retry-after.ts';
 export { MAX_MESSAGE_LENGTH } from './messages.ts';
+export { setLongTimeout, MAX_TIMER_DELAY_MS } from './long-timeout.ts';

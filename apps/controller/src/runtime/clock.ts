@@ -2,6 +2,8 @@
  * Time as the runtime sees it. Everything that waits or timestamps takes a Clock so tests can
  * drive time by hand instead of sleeping.
  */
+import { setLongTimeout } from '@scoby/hooks-v1';
+
 export type TimerHandle = unknown;
 
 export interface Clock {
@@ -13,9 +15,10 @@ export interface Clock {
   clearTimeout(handle: TimerHandle): void;
 }
 
+/** Delays of any length: a resync period or refresh above about 24.8 days must not fire at once. */
 export const realClock: Clock = {
   now: () => Date.now(),
   monotonic: () => performance.now(),
-  setTimeout: (callback, delayMs) => setTimeout(callback, delayMs),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  setTimeout: (callback, delayMs) => setLongTimeout(callback, delayMs),
+  clearTimeout: (handle) => (handle as () => void)(),
 };
