@@ -41,19 +41,24 @@ describe('the reaper', () => {
         const reaper = new Reaper(${JSON.stringify(join(dir, 'pids'))});
         const component = spawn('sleep', ['120'], { stdio: 'ignore' });
         reaper.watch(component.pid);
-        component.once('spawn', () => console.log(component.pid));
+        // Plain text: console.log would colour a number when FORCE_COLOR is set (as nx does).
+        component.once('spawn', () => process.stdout.write(component.pid + '\\n'));
         setInterval(() => {}, 1000);
         `,
       ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
+      { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     // The runner prints the component's PID on a line of its own once the reaper watches it.
     const componentPid = await new Promise<number>((resolve, reject) => {
       let printed = '';
+      runner.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+      const patience = setTimeout(() => reject(new Error(`no PID printed within 15 s: ${printed}`)), 15_000);
       runner.stdout.on('data', (chunk: Buffer) => {
         printed += chunk.toString();
         const line = printed.split('\n').find((candidate) => /^\d+$/.test(candidate.trim()));
-        if (line !== undefined) resolve(Number(line.trim()));
+        if (line === undefined) return;
+        clearTimeout(patience);
+        resolve(Number(line.trim()));
       });
       runner.once('exit', (code) =>
         reject(new Error(`the runner exited (${code}) before printing a PID: ${printed}`)),
