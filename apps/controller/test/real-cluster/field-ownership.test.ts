@@ -42,8 +42,9 @@ describe('on the real control plane, a child Scoby created', () => {
       return Array.isArray(env) && env.length === 2;
     });
 
-    const stored = await cluster.get(API, 'Job', 'fields', 'nightly');
-    await cluster.update({ ...stored!, spec: { queue: 'jobs' } });
+    // A merge patch, as `kubectl patch`: the controller writes the status meanwhile.
+    const jobs = await cluster.client.resourceFor(API, 'Job');
+    await cluster.client.patch(jobs!, 'fields', 'nightly', { spec: { retries: null } });
     const deployment = await cluster.waitFor('RETRIES removed', async () => {
       const current = await cluster.get('apps/v1', 'Deployment', 'fields', 'runner-nightly');
       return Array.isArray(envOf(current)) && (envOf(current) as unknown[]).length === 1
