@@ -1,9 +1,10 @@
 /**
  * Scenario 3: while instances churn, the API server answers a share of the controller's requests with
- * injected errors (500, 429, 409, 503) and ends every round by dropping every open watch. Faults
- * target the controller's user only; the errors it got are counted from the request log (entries
- * marked injected). After the faults stop, the invariants of the kills scenario hold and nothing was
- * half-written.
+ * injected errors (500, 429, 409, 503) and ends every round by dropping every open watch. Every tick,
+ * as many faults are armed as make about `--fault-percent` of the controller's requests fail, each for
+ * a random resource it uses (a fault waits for a request that matches it). Faults target the
+ * controller's user only; what it got is counted from the request log (entries marked injected).
+ * After the faults stop, the invariants of the kills scenario hold and nothing was half-written.
  */
 import type { FaultMatch } from '@scoby/in-memory-apiserver';
 import { NO_CHANGE, startScriptedHook } from '../../test/support/hooks-server.ts';
@@ -37,13 +38,17 @@ function faultTargets(cluster: ChaosCluster): FaultMatch[] {
   return targets.map((target) => ({ ...target, user: CONTROLLER_USER }));
 }
 
-/** Injected replies in the request log since the last call, by code; the log is cleared. */
-function drainInjected(cluster: ChaosCluster, tally: Map<number, number>): void {
+/** The controller's requests in the request log since the last call, counted; the log is cleared. */
+function drainRequests(cluster: ChaosCluster, injected: Map<number, number>): { served: number } {
   const entries = cluster.server.requestLog.entries();
   cluster.server.requestLog.clear();
+  let served = 0;
   for (const entry of entries) {
-    if (entry.injected) tally.set(entry.code, (tally.get(entry.code) ?? 0) + 1);
+    if (entry.user !== CONTROLLER_USER) continue;
+    if (entry.injected) injected.set(entry.code, (injected.get(entry.code) ?? 0) + 1);
+    else served++;
   }
+  return { served };
 }
 
 export const apiFaults: Scenario = async (options, report) => {
@@ -58,42 +63,40 @@ export const apiFaults: Scenario = async (options, report) => {
   const churn = new Churn(cluster.client, cluster.workloads, random);
   const injected = new Map<number, number>();
   const patienceMs = options.patienceSeconds * 1000;
-  let armed = 0;
   try {
     await controller.waitForLog(STARTED, patienceMs);
     await churn.seed(options.instances);
     const before = await settle(cluster.client, cluster.workloads, churn.instances, patienceMs);
     report.check('converged before the faults', before.violations.length, before.violations.length === 0);
-    churn.start({ paceMs: 100, live: options.instances });
+    churn.start({ paceMs: 30, live: options.instances });
     const sampler = startHalfWriteSampler(cluster.client, cluster.workloads, churn.instances, random);
     const targets = faultTargets(cluster);
-    const perTick = (options.faultsPerSecond * TICK_MS) / 1000;
-    cluster.server.requestLog.clear();
+    // p % of all requests fail when p / (100 - p) faults are armed per request served.
+    const faultsPerServed = options.faultPercent / (100 - options.faultPercent);
+    let served = 0;
+    drainRequests(cluster, injected);
     for (let round = 0; round < options.faultRounds; round++) {
       const roundEnd = Date.now() + options.faultRoundSeconds * 1000;
       let owed = 0;
       while (Date.now() < roundEnd) {
-        for (owed += perTick; owed >= 1; owed--) {
-          cluster.server.faults.failNext(random.pick(targets), { code: random.pick(CODES) });
-          armed++;
-        }
         await sleep(TICK_MS);
+        const tick = drainRequests(cluster, injected);
+        served += tick.served;
+        for (owed += tick.served * faultsPerServed; owed >= 1; owed--) {
+          cluster.server.faults.failNext(random.pick(targets), { code: random.pick(CODES) });
+        }
       }
       cluster.server.faults.dropWatches();
-      drainInjected(cluster, injected);
     }
     cluster.server.faults.reset();
-    drainInjected(cluster, injected);
+    served += drainRequests(cluster, injected).served;
     await churn.stop();
     const duringChaos = await sampler.stop();
     const settled = await settle(cluster.client, cluster.workloads, churn.instances, patienceMs);
-    report.info(
-      'injected API errors',
-      [...injected.values()].reduce((sum, count) => sum + count, 0),
-      '~3800',
-    );
+    const total = [...injected.values()].reduce((sum, count) => sum + count, 0);
+    report.info('injected API errors', total, '~3800');
     report.info('of them by code', CODES.map((code) => `${code}: ${injected.get(code) ?? 0}`).join(', '));
-    report.info('faults armed (those no request met were disarmed at the end)', armed);
+    report.info("share of the controller's requests that failed, %", (100 * total) / (total + served));
     report.info('rounds of dropped watches', options.faultRounds, '20');
     reportSettled(report, settled, duringChaos.violations, ['half-write']);
     report.info('half-write samples taken during the faults', duringChaos.sampled);

@@ -114,14 +114,15 @@ export class Churn {
 
   /**
    * One operation every `paceMs` until stopped, keeping about `live` instances: below that it
-   * creates, otherwise it updates (60 %), deletes (20 %) or creates (20 %). Operations overlap.
+   * creates, otherwise it updates (60 %), deletes (20 %) or creates (20 %); with `updates: false`
+   * it deletes (50 %) or creates (50 %). Operations overlap.
    */
-  start(options: { paceMs: number; live: number }): void {
+  start(options: { paceMs: number; live: number; updates?: boolean }): void {
     this.#stopped = false;
     const inFlight = new Set<Promise<void>>();
     this.#running = (async () => {
       while (!this.#stopped) {
-        const operation = this.#step(options.live).catch((error: unknown) => {
+        const operation = this.#step(options.live, options.updates ?? true).catch((error: unknown) => {
           this.failures.push((error as Error).message);
         });
         inFlight.add(operation);
@@ -138,8 +139,8 @@ export class Churn {
     await this.#running;
   }
 
-  #step(live: number): Promise<void> {
-    const roll = this.#random.next();
+  #step(live: number, updates: boolean): Promise<void> {
+    const roll = updates ? this.#random.next() : this.#random.next() * 0.4;
     // One operation at a time per instance, so that the last write the harness saw is the stored one.
     const candidates = this.live().filter((instance) => !instance.mayFail && !this.#busy.has(instance));
     if (this.live().length < live || roll < 0.2 || candidates.length === 0) {

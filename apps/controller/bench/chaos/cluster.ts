@@ -42,7 +42,7 @@ export const REGISTRATIONS: ResourceRef = {
   resource: 'crdregistrations',
   namespaced: false,
 };
-const CRDS: ResourceRef = {
+export const CRDS: ResourceRef = {
   group: 'apiextensions.k8s.io',
   version: 'v1',
   resource: 'customresourcedefinitions',

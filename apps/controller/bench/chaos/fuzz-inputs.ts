@@ -142,7 +142,7 @@ const mutation = fc.constantFrom(...FIELDS).chain((field) =>
   fc.record({
     path: fc.constant(field.path),
     value: fc.oneof(
-      { weight: 6, arbitrary: VALUES[field.type] },
+      { weight: 10, arbitrary: VALUES[field.type] },
       fc.constant(DELETE),
       fc.constant(null),
       fc.anything({ maxDepth: 2, maxKeys: 3 }),
@@ -150,7 +150,11 @@ const mutation = fc.constantFrom(...FIELDS).chain((field) =>
   }),
 );
 
+/** What a mutation inside `hook` starts from, so that it is not refused for a missing required field. */
+const HOOK = { version: 'v1', address: { uri: 'http://127.0.0.1:1/hook' }, capabilities: ['pre-reconcile'] };
+
 function mutate(spec: Record<string, unknown>, path: (string | number)[], value: unknown): void {
+  if (path[0] === 'hook' && path.length > 1 && spec.hook === undefined) spec.hook = structuredClone(HOOK);
   let node: Record<string | number, unknown> = spec;
   for (const key of path.slice(0, -1)) {
     const next = node[key];

@@ -13,7 +13,7 @@ import { objectLookups } from '../../src/cli/render/object-lookups.ts';
 import { renderOffline } from '../../src/cli/render/offline-render.ts';
 import { builtInFormFactors } from '../../src/controller/manager.ts';
 import { DEPLOYMENTS, NAMESPACE, SCOBY_NAMESPACE, SERVICES } from '../world.ts';
-import { REGISTRATIONS, sleep, type Workload } from './cluster.ts';
+import { CRDS, REGISTRATIONS, sleep, type Workload } from './cluster.ts';
 import type { TrackedInstance } from './churn.ts';
 import type { Random } from './random.ts';
 
@@ -92,16 +92,7 @@ type Renderer = (instance: KubeObject) => Promise<{ children: KubeObject[] } | {
 async function rendererFor(client: DynamicClient, workload: Workload): Promise<Renderer> {
   const registration = await client.get(REGISTRATIONS, undefined, workload.registration);
   const crdName = `${workload.resource.resource}.${workload.resource.group}`;
-  const crd = await client.get(
-    {
-      group: 'apiextensions.k8s.io',
-      version: 'v1',
-      resource: 'customresourcedefinitions',
-      namespaced: false,
-    },
-    undefined,
-    crdName,
-  );
+  const crd = await client.get(CRDS, undefined, crdName);
   const configMaps = await client.list(
     { group: '', version: 'v1', resource: 'configmaps', namespaced: true },
     SCOBY_NAMESPACE,

@@ -28,12 +28,14 @@ export const kills: Scenario = async (options, report) => {
   let controller = new ControllerProcess('scoby', settings);
   const controllers = [controller];
   let killed = 0;
+  const startSeconds: number[] = [];
   try {
     await churn.seed(options.instances);
     churn.start({ paceMs: 100, live: options.instances });
     const sampler = startHalfWriteSampler(cluster.client, cluster.workloads, churn.instances, random);
     while (killed < options.kills) {
-      await controller.waitForLog(STARTED, START_PATIENCE_MS).catch(() => undefined);
+      const startedAt = await controller.waitForLog(STARTED, START_PATIENCE_MS).catch(() => NaN);
+      startSeconds.push((startedAt - controller.startedAt) / 1000);
       await sleep(random.int(0, MAX_LIFETIME_MS));
       await controller.kill();
       killed++;
@@ -63,6 +65,10 @@ export const kills: Scenario = async (options, report) => {
     );
     report.info('live instances at the end', churn.live().length);
     report.info('hook calls', hook.requests.length);
+    report.info(
+      'seconds from spawn to "started", mean',
+      startSeconds.reduce((sum, seconds) => sum + seconds, 0) / startSeconds.length,
+    );
   } finally {
     await controller.stop();
     reportControllers(report, controllers);

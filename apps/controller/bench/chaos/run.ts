@@ -29,7 +29,7 @@ const NUMBER_OPTIONS: Record<keyof ChaosOptions, { default: number; help: string
   failoverRounds: { default: 2, help: 'leader kills (failover)' },
   faultRounds: { default: 20, help: 'rounds of API errors, each ending with dropped watches (api-faults)' },
   faultRoundSeconds: { default: 3, help: 'length of one fault round' },
-  faultsPerSecond: { default: 90, help: 'API errors armed per second during a round' },
+  faultPercent: { default: 30, help: "share of the controller's requests failed during a round, %" },
   hookRounds: { default: 2, help: 'rounds of reset, hang, garbage, down (hook-faults)' },
   hookPhaseSeconds: { default: 4, help: 'length of one hook fault phase' },
   registrations: { default: 300, help: 'mutated CRDRegistrations applied (fuzz)' },
@@ -73,6 +73,7 @@ function readOptions(): { options: ChaosOptions; scenarios: string[] } | undefin
       return [name, value];
     }),
   ) as unknown as ChaosOptions;
+  if (options.faultPercent >= 100) throw new Error('--fault-percent: must be below 100');
   const scenarios = values.only?.split(',').map((name) => name.trim()) ?? Object.keys(SCENARIOS);
   const unknown = scenarios.filter((name) => !(name in SCENARIOS));
   if (unknown.length > 0) throw new Error(`--only: unknown scenario ${unknown.join(', ')}`);

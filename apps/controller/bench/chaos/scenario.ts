@@ -1,4 +1,5 @@
 /** What every scenario shares: the run's options, and how it reports invariants and crashes. */
+import type { DynamicClient } from '../../src/kube/dynamic-client.ts';
 import type { ControllerProcess } from './controller.ts';
 import {
   countByKind,
@@ -21,8 +22,8 @@ export interface ChaosOptions {
   failoverRounds: number;
   faultRounds: number;
   faultRoundSeconds: number;
-  /** API faults armed per second while a fault round lasts. */
-  faultsPerSecond: number;
+  /** About this share (%) of the controller's requests fail while a fault round lasts. */
+  faultPercent: number;
   hookRounds: number;
   hookPhaseSeconds: number;
   registrations: number;
@@ -91,7 +92,7 @@ export function reportControllers(
 
 /** Samples half-writes every second while the chaos runs; `stop` returns what it found. */
 export function startHalfWriteSampler(
-  client: Parameters<typeof sampleHalfWrites>[0],
+  client: DynamicClient,
   workloads: readonly Workload[],
   tracked: readonly TrackedInstance[],
   random: Random,
