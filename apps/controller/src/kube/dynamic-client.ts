@@ -9,7 +9,7 @@ import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '@scoby/kube-objects';
 import { ApiError } from './api-error.ts';
-import { RequestTimeoutError, WriteRefusedError } from './request-errors.ts';
+import { RequestTimeoutError, StaleConnectionError, WriteRefusedError } from './request-errors.ts';
 
 export interface ResourceRef {
   group: string;
@@ -131,12 +131,29 @@ export class DynamicClient {
     // TLS settings stay on the request options, so the pooled agent can take its place unless the
     // cluster is reached through a proxy, which needs client-node's proxy agent.
     if (!this.#kubeConfig.getCurrentCluster()?.proxyUrl) requestOptions.agent = this.#agent;
+    try {
+      return await this.#send<T>(method, path, requestOptions, body, options.timeoutMs);
+    } catch (error) {
+      // The server closed an idle keep-alive connection as this request went out on it (Node's own
+      // advice): the request never reached a handler, so it is sent once more on a new connection.
+      if (!(error instanceof StaleConnectionError)) throw error;
+      return this.#send<T>(method, path, requestOptions, body, options.timeoutMs);
+    }
+  }
+
+  #send<T>(
+    method: string,
+    path: string,
+    requestOptions: https.RequestOptions,
+    body: string | undefined,
+    requestTimeoutMs: number | undefined,
+  ): Promise<T> {
     const transport = this.#server.protocol === 'https:' ? https : http;
     const writing = WRITE_METHODS.has(method);
     // Checked after the last await, so nothing can revoke the permission between check and send.
     const refusal = writing ? this.#writeFence?.refusal() : undefined;
-    if (refusal !== undefined) throw new WriteRefusedError(method, path, refusal);
-    const timeoutMs = options.timeoutMs ?? this.#requestTimeoutMs;
+    if (refusal !== undefined) return Promise.reject(new WriteRefusedError(method, path, refusal));
+    const timeoutMs = requestTimeoutMs ?? this.#requestTimeoutMs;
     return new Promise<T>((resolve, reject) => {
       const request = transport.request(requestOptions, (response) => {
         const chunks: Buffer[] = [];
@@ -167,7 +184,9 @@ export class DynamicClient {
           );
         });
       });
-      request.on('error', reject);
+      request.on('error', (error: NodeJS.ErrnoException) =>
+        reject(error.code === 'ECONNRESET' && request.reusedSocket ? new StaleConnectionError(error) : error),
+      );
       // Rejects first: once an answer has begun, destroying the request reports a plain reset.
       const abandon = (error: Error) => {
         reject(error);

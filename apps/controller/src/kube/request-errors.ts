@@ -27,3 +27,11 @@ export class WriteRefusedError extends Error {
     this.path = path;
   }
 }
+
+/** A reused keep-alive connection was reset before any answer: the server had closed it as idle. */
+export class StaleConnectionError extends Error {
+  constructor(cause: Error) {
+    super(`a reused connection was reset: ${cause.message}`, { cause });
+    this.name = 'StaleConnectionError';
+  }
+}
