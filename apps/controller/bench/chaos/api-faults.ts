@@ -13,7 +13,12 @@ import { Churn } from './churn.ts';
 import { ControllerProcess, STARTED } from './controller.ts';
 import { settle } from './invariants.ts';
 import { seededRandom } from './random.ts';
-import { reportControllers, reportSettled, startHalfWriteSampler, type Scenario } from './scenario.ts';
+import {
+  reportChurnUnderFaults,
+  reportControllers,
+  startHalfWriteSampler,
+  type Scenario,
+} from './scenario.ts';
 
 const CONTROLLER_USER = 'scoby';
 const CODES = [500, 429, 409, 503] as const;
@@ -98,13 +103,7 @@ export const apiFaults: Scenario = async (options, report) => {
     report.info('of them by code', CODES.map((code) => `${code}: ${injected.get(code) ?? 0}`).join(', '));
     report.info("share of the controller's requests that failed, %", (100 * total) / (total + served));
     report.info('rounds of dropped watches', options.faultRounds, '20');
-    reportSettled(report, settled, duringChaos.violations, ['half-write']);
-    report.info('half-write samples taken during the faults', duringChaos.sampled);
-    report.zero('harness writes refused', churn.failures.length);
-    report.info(
-      'instances created / updated / deleted',
-      `${churn.counts.creates} / ${churn.counts.updates} / ${churn.counts.deletes}`,
-    );
+    reportChurnUnderFaults(report, settled, duringChaos, churn);
   } finally {
     await controller.stop();
     reportControllers(report, [controller]);

@@ -22,7 +22,12 @@ import { Churn } from './churn.ts';
 import { ControllerProcess, STARTED } from './controller.ts';
 import { settle } from './invariants.ts';
 import { seededRandom } from './random.ts';
-import { reportControllers, reportSettled, startHalfWriteSampler, type Scenario } from './scenario.ts';
+import {
+  reportChurnUnderFaults,
+  reportControllers,
+  startHalfWriteSampler,
+  type Scenario,
+} from './scenario.ts';
 
 const MODES = ['reset', 'hang', 'garbage', 'down'] as const;
 type Mode = (typeof MODES)[number];
@@ -92,13 +97,7 @@ export const hookFaults: Scenario = async (options, report) => {
     report.info('hook calls answered with a reset, a hang or garbage', faulted);
     report.info('times the hook went down and came back', downs);
     report.info('hook calls received', calls);
-    reportSettled(report, settled, duringChaos.violations, ['half-write']);
-    report.info('half-write samples taken during the faults', duringChaos.sampled);
-    report.zero('harness writes refused', churn.failures.length);
-    report.info(
-      'instances created / updated / deleted',
-      `${churn.counts.creates} / ${churn.counts.updates} / ${churn.counts.deletes}`,
-    );
+    reportChurnUnderFaults(report, settled, duringChaos, churn);
   } finally {
     await controller.stop();
     reportControllers(report, [controller]);

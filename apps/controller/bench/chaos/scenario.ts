@@ -10,7 +10,7 @@ import {
   type ViolationKind,
 } from './invariants.ts';
 import type { Workload } from './cluster.ts';
-import type { TrackedInstance } from './churn.ts';
+import type { Churn, TrackedInstance } from './churn.ts';
 import type { Random } from './random.ts';
 import type { Report } from './report.ts';
 
@@ -57,6 +57,22 @@ export function reportSettled(
   for (const violation of [...duringChaos, ...settled.violations].slice(0, SHOWN_VIOLATIONS)) {
     report.note(`${violation.kind}: ${violation.object}: ${violation.detail}`);
   }
+}
+
+/** The final check of a scenario that churned instances while faults ran, and what the churn did. */
+export function reportChurnUnderFaults(
+  report: Report,
+  settled: Settled,
+  duringChaos: { violations: readonly Violation[]; sampled: number },
+  churn: Churn,
+): void {
+  reportSettled(report, settled, duringChaos.violations, ['half-write']);
+  report.info('half-write samples taken during the faults', duringChaos.sampled);
+  report.zero('harness writes refused', churn.failures.length);
+  report.info(
+    'instances created / updated / deleted',
+    `${churn.counts.creates} / ${churn.counts.updates} / ${churn.counts.deletes}`,
+  );
 }
 
 /** Crashes (exits nobody asked for) must be 0; error log lines are reported, the commonest in notes. */

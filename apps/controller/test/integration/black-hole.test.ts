@@ -6,16 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
-import { crdFor, startTestCluster, type TestCluster } from '../support/cluster.ts';
+import { startTestCluster, type TestCluster } from '../support/cluster.ts';
 import { captureLogs } from '../support/log-capture.ts';
-import {
-  adapterOf,
-  namespaceObject,
-  registrationObject,
-  registrationTarget,
-  sleep,
-  waitForCondition,
-} from '../support/scoby.ts';
+import { adapterOf, registerKind, sleep, waitForCondition } from '../support/scoby.ts';
 
 const BLACK_HOLE_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 1000;
@@ -59,15 +52,13 @@ beforeAll(async () => {
     limits: { requestTimeoutMs: REQUEST_TIMEOUT_MS, watchSilenceMs: 2500 },
     logger: logs.logger,
   });
-  await cluster.apply(namespaceObject('shop'));
-  await cluster.apply(crdFor({ group: 'blackhole.example.com', kind: 'Relay', plural: 'relays' }));
-  await cluster.apply(
-    registrationObject('relay', {
-      crd: 'relays.blackhole.example.com',
-      workload: { fromImage: { repo: 'registry.example.com/relay:1' } },
-    }),
-  );
-  await waitForCondition(cluster, registrationTarget('relay'), 'Ready', 'True');
+  await registerKind(cluster, {
+    namespace: 'shop',
+    group: 'blackhole.example.com',
+    kind: 'Relay',
+    plural: 'relays',
+    registration: 'relay',
+  });
   for (const name of names) await cluster.apply(relay(name, 'v1'));
   await cluster.waitFor('every relay rendered', async () => (await rendered('v1')) === INSTANCES);
 });

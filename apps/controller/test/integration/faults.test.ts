@@ -4,15 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
-import { crdFor, startTestCluster, type TestCluster } from '../support/cluster.ts';
-import {
-  conditionsOf,
-  eventViews,
-  namespaceObject,
-  registrationObject,
-  registrationTarget,
-  waitForCondition,
-} from '../support/scoby.ts';
+import { startTestCluster, type TestCluster } from '../support/cluster.ts';
+import { conditionsOf, eventViews, registerKind, waitForCondition } from '../support/scoby.ts';
 
 let cluster: TestCluster;
 const api = 'faulty.example.com/v1';
@@ -26,15 +19,13 @@ const sensor = (name: string): KubeObject => ({
 
 beforeAll(async () => {
   cluster = await startTestCluster();
-  await cluster.apply(namespaceObject('shop'));
-  await cluster.apply(crdFor({ group: 'faulty.example.com', kind: 'Sensor', plural: 'sensors' }));
-  await cluster.apply(
-    registrationObject('sensor', {
-      crd: 'sensors.faulty.example.com',
-      workload: { fromImage: { repo: 'registry.example.com/sensor:1' } },
-    }),
-  );
-  await waitForCondition(cluster, registrationTarget('sensor'), 'Ready', 'True');
+  await registerKind(cluster, {
+    namespace: 'shop',
+    group: 'faulty.example.com',
+    kind: 'Sensor',
+    plural: 'sensors',
+    registration: 'sensor',
+  });
 });
 afterAll(() => cluster.stop());
 

@@ -7,20 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
 import type { RunningController } from '../../src/controller/manager.ts';
 import {
-  crdFor,
   startClusterController,
   startTestCluster,
   type ClusterOptions,
   type TestCluster,
 } from '../support/cluster.ts';
-import {
-  namespaceObject,
-  reconcileCount,
-  registrationObject,
-  registrationTarget,
-  sleep,
-  waitForCondition,
-} from '../support/scoby.ts';
+import { reconcileCount, registerKind, sleep, waitForCondition } from '../support/scoby.ts';
 
 const LEASE_DURATION_MS = 1000;
 const options: ClusterOptions = {
@@ -54,15 +46,13 @@ beforeAll(async () => {
   cluster = await startTestCluster(options);
   first = cluster.controller;
   await cluster.waitFor('first controller leading', async () => first.isLeader());
-  await cluster.apply(namespaceObject('shop'));
-  await cluster.apply(crdFor({ group: 'ha.example.com', kind: 'Worker', plural: 'workers' }));
-  await cluster.apply(
-    registrationObject('worker', {
-      crd: 'workers.ha.example.com',
-      workload: { fromImage: { repo: 'registry.example.com/worker:1' } },
-    }),
-  );
-  await waitForCondition(cluster, registrationTarget('worker'), 'Ready', 'True');
+  await registerKind(cluster, {
+    namespace: 'shop',
+    group: 'ha.example.com',
+    kind: 'Worker',
+    plural: 'workers',
+    registration: 'worker',
+  });
 });
 afterAll(async () => {
   for (const controller of extra) await controller.stop();

@@ -7,19 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
 import type { RunningController } from '../../src/controller/manager.ts';
 import {
-  crdFor,
   startClusterController,
   startTestCluster,
   type ClusterOptions,
   type TestCluster,
 } from '../support/cluster.ts';
-import {
-  namespaceObject,
-  registrationObject,
-  registrationTarget,
-  sleep,
-  waitForCondition,
-} from '../support/scoby.ts';
+import { registerKind, sleep, waitForCondition } from '../support/scoby.ts';
 
 const LEASE_DURATION_MS = 3000;
 const INSTANCES = 30;
@@ -49,15 +42,13 @@ beforeAll(async () => {
   await cluster.waitFor('controller a leading', async () => leader.isLeader());
   standby = startClusterController(cluster.server, options('controller-b'));
   await cluster.waitFor('controller b standing by', async () => standby.isReady());
-  await cluster.apply(namespaceObject('shop'));
-  await cluster.apply(crdFor({ group: 'partition.example.com', kind: 'Sensor', plural: 'sensors' }));
-  await cluster.apply(
-    registrationObject('sensor', {
-      crd: 'sensors.partition.example.com',
-      workload: { fromImage: { repo: 'registry.example.com/sensor:1' } },
-    }),
-  );
-  await waitForCondition(cluster, registrationTarget('sensor'), 'Ready', 'True');
+  await registerKind(cluster, {
+    namespace: 'shop',
+    group: 'partition.example.com',
+    kind: 'Sensor',
+    plural: 'sensors',
+    registration: 'sensor',
+  });
 });
 afterAll(async () => {
   await standby.stop();

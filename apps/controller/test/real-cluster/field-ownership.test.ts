@@ -5,8 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
-import { crdFor } from '../support/cluster.ts';
-import { registrationObject, registrationTarget, waitForCondition } from '../support/scoby.ts';
+import { registerKind } from '../support/scoby.ts';
 import { registeredKindRole } from './support/grants.ts';
 import { startRealCluster, type RealCluster } from './support/real-cluster.ts';
 
@@ -15,16 +14,10 @@ let cluster: RealCluster;
 
 beforeAll(async () => {
   cluster = startRealCluster();
-  await cluster.apply(crdFor({ group: 'fields.real.example.com', kind: 'Job', plural: 'jobs' }));
+  // The grant first: the registration is Ready once Scoby may list its instances.
   await cluster.apply(registeredKindRole('fields.real.example.com', 'jobs'));
-  await cluster.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fields' } });
-  await cluster.apply(
-    registrationObject('runner', {
-      crd: 'jobs.fields.real.example.com',
-      workload: { fromImage: { repo: 'registry.example.com/runner:1' } },
-    }),
-  );
-  await waitForCondition(cluster, registrationTarget('runner'), 'Ready', 'True', undefined, 60_000);
+  const kind = { namespace: 'fields', group: 'fields.real.example.com', kind: 'Job', plural: 'jobs' };
+  await registerKind(cluster, { ...kind, registration: 'runner' }, 60_000);
 });
 afterAll(() => cluster?.stop());
 

@@ -5,7 +5,7 @@
 import type { RequestLogEntry } from '@scoby/in-memory-apiserver';
 import type { KubeObject } from '@scoby/kube-objects';
 import type { ControllerMetrics } from '../../src/runtime/index.ts';
-import type { ClusterVerbs } from './cluster.ts';
+import { crdFor, type ClusterVerbs } from './cluster.ts';
 
 export const REGISTRATION_API = 'scoby.triggermesh.io/v1alpha1';
 
@@ -109,4 +109,31 @@ export function eventViews(
     reason: String(event.reason),
     message: String(event.message),
   }));
+}
+
+/**
+ * The set-up most tests start from: namespace `namespace`, a CRD `<plural>.<group>` and a registration
+ * `name` running `registry.example.com/<name>:1` for it, waited for until Ready.
+ */
+export async function registerKind(
+  cluster: ClusterVerbs,
+  kind: { namespace: string; group: string; kind: string; plural: string; registration: string },
+  timeoutMs?: number,
+): Promise<void> {
+  await cluster.apply(namespaceObject(kind.namespace));
+  await cluster.apply(crdFor({ group: kind.group, kind: kind.kind, plural: kind.plural }));
+  await cluster.apply(
+    registrationObject(kind.registration, {
+      crd: `${kind.plural}.${kind.group}`,
+      workload: { fromImage: { repo: `registry.example.com/${kind.registration}:1` } },
+    }),
+  );
+  await waitForCondition(
+    cluster,
+    registrationTarget(kind.registration),
+    'Ready',
+    'True',
+    undefined,
+    timeoutMs,
+  );
 }
