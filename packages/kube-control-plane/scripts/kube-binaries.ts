@@ -1,11 +1,13 @@
 // Builds, once, the binaries of the pinned Kubernetes release (kube-release.json) from the Go
-// module proxy into a cache folder outside the work tree, and prints that folder on its last line.
+// module proxy into a cache folder outside the work tree, and prints that folder on its last line;
+// helm (the chart tests) is built beside it, into a folder of its own.
 // Honours KUBEBUILDER_ASSETS (controller-runtime's envtest convention) when it holds every binary.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   binariesCacheFolder,
+  helmCacheFolder,
   KUBE_BINARIES,
   KUBE_RELEASE as release,
   KWOK_STAGES_FILE,
@@ -118,6 +120,29 @@ function buildInto(
   const target = output === undefined ? outDir + '/' : join(outDir, output);
   go(['build', '-trimpath', '-ldflags', ldflags, '-o', target, ...packages], dir);
 }
+
+/** Helm, for the chart tests of deploy/helm, into its own folder (kube-release.json pins it too). */
+function ensureHelm(): void {
+  const folder = helmCacheFolder();
+  if (existsSync(join(folder, 'helm'))) return;
+  const staging = `${folder}.partial`;
+  mkdirSync(staging, { recursive: true });
+  const module = `helm.sh/helm/${release.helm.split('.')[0]}`;
+  buildInto(
+    staging,
+    `${folder}.work`,
+    'helm',
+    [[module, release.helm]],
+    [],
+    [`${module}/cmd/helm`],
+    `-s -w -X ${module}/internal/version.version=${release.helm}`,
+  );
+  rmSync(folder, { recursive: true, force: true });
+  renameSync(staging, folder);
+  log(`helm ${release.helm} in ${folder}`);
+}
+
+ensureHelm();
 
 const assets = process.env.KUBEBUILDER_ASSETS;
 if (assets && missingBinaries(assets).length === 0) {

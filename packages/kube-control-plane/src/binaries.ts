@@ -10,6 +10,7 @@ export interface KubeRelease {
   kubernetes: string;
   etcd: string;
   kwok: string;
+  helm: string;
 }
 
 export const KUBE_RELEASE: KubeRelease = JSON.parse(
@@ -32,11 +33,33 @@ export const KWOK_STAGES_FILE = 'kwok-stages.yaml';
 
 const REQUIRED_FILES = [...KUBE_BINARIES, KWOK_STAGES_FILE];
 
-/** $SCOBY_CACHE_DIR, else $XDG_CACHE_HOME/scoby, else ~/.cache/scoby; one folder per release. */
+/** $SCOBY_CACHE_DIR, else $XDG_CACHE_HOME/scoby, else ~/.cache/scoby. */
+function cacheRoot(env: NodeJS.ProcessEnv): string {
+  return env.SCOBY_CACHE_DIR || join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'scoby');
+}
+
+/** One folder per release under the cache root. */
 export function binariesCacheFolder(env: NodeJS.ProcessEnv = process.env): string {
-  const root = env.SCOBY_CACHE_DIR || join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'scoby');
   const release = KUBE_RELEASE;
-  return join(root, 'kube', `kubernetes-${release.kubernetes}-etcd-${release.etcd}-kwok-${release.kwok}`);
+  return join(
+    cacheRoot(env),
+    'kube',
+    `kubernetes-${release.kubernetes}-etcd-${release.etcd}-kwok-${release.kwok}`,
+  );
+}
+
+/** Helm lives in a folder of its own: a new Helm release does not rebuild Kubernetes. */
+export function helmCacheFolder(env: NodeJS.ProcessEnv = process.env): string {
+  return join(cacheRoot(env), 'helm', KUBE_RELEASE.helm);
+}
+
+/** The helm binary, or a message saying how to get it. */
+export function locateHelm(
+  env: NodeJS.ProcessEnv = process.env,
+): { ok: true; path: string } | { ok: false; message: string } {
+  const path = join(helmCacheFolder(env), 'helm');
+  if (existsSync(path)) return { ok: true, path };
+  return { ok: false, message: `helm is not built (${path} is missing): run \`npm run kube-binaries\`` };
 }
 
 export function missingBinaries(folder: string): string[] {

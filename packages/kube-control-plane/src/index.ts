@@ -1,6 +1,8 @@
 export { startControlPlane, type ControlPlane, type ControlPlaneOptions } from './control-plane.ts';
 export {
   binariesCacheFolder,
+  helmCacheFolder,
+  locateHelm,
   locateBinaries,
   missingBinaries,
   KUBE_BINARIES,
