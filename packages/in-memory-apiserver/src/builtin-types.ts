@@ -1,5 +1,10 @@
 import type { Verb } from './faults.ts';
-import { BUILTIN_VERBS, storageVersionHash, type ResourceType } from './resource-type.ts';
+import {
+  BUILTIN_VERBS,
+  storageVersionHash,
+  type ResourceType,
+  type ScaleSubresource,
+} from './resource-type.ts';
 
 interface BuiltinSpec {
   group: string;
@@ -18,7 +23,15 @@ interface BuiltinSpec {
   storedAs?: { group: string; version: string };
   /** Default true. */
   allowUnconditionalUpdate?: boolean;
+  scale?: ScaleSubresource;
 }
+
+/** Deployments and StatefulSets scale `spec.replicas`; their Scale's selector is `spec.selector`, as text. */
+const WORKLOAD_SCALE: ScaleSubresource = {
+  specReplicasPath: '.spec.replicas',
+  statusReplicasPath: '.status.replicas',
+  labelSelectorPath: '.spec.selector',
+};
 
 function builtin(spec: BuiltinSpec): ResourceType {
   return {
@@ -38,6 +51,7 @@ function builtin(spec: BuiltinSpec): ResourceType {
     verbs: spec.verbs ?? BUILTIN_VERBS,
     etcdPrefix: spec.etcdPrefix ?? spec.plural,
     allowUnconditionalUpdate: spec.allowUnconditionalUpdate ?? true,
+    ...(spec.scale === undefined ? {} : { scale: spec.scale }),
     storageVersionHash: storageVersionHash(
       spec.storedAs?.group ?? spec.group,
       spec.storedAs?.version ?? spec.version,
@@ -113,6 +127,7 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
     categories: ['all'],
     statusSubresource: true,
     tracksGeneration: true,
+    scale: WORKLOAD_SCALE,
   }),
   builtin({
     group: 'apps',
@@ -124,6 +139,7 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
     categories: ['all'],
     statusSubresource: true,
     tracksGeneration: true,
+    scale: WORKLOAD_SCALE,
   }),
   builtin({
     group: 'coordination.k8s.io',
@@ -146,6 +162,15 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
     tracksGeneration: true,
     etcdPrefix: 'apiextensions.k8s.io/customresourcedefinitions',
     allowUnconditionalUpdate: false,
+  }),
+  // Answered by the access policy (authorization.ts), never stored.
+  builtin({
+    group: 'authorization.k8s.io',
+    version: 'v1',
+    plural: 'selfsubjectaccessreviews',
+    kind: 'SelfSubjectAccessReview',
+    namespaced: false,
+    verbs: ['create'],
   }),
   builtin({
     group: 'rbac.authorization.k8s.io',

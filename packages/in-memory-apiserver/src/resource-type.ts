@@ -29,6 +29,15 @@ export interface ResourceType {
   readonly storageVersionHash: string;
   /** Whether a PUT without metadata.resourceVersion is taken (not for Leases, CRDs and custom resources). */
   readonly allowUnconditionalUpdate: boolean;
+  /** The scale subresource, when served: where the replicas and the selector are. */
+  readonly scale?: ScaleSubresource;
+}
+
+/** As a CRD's `subresources.scale`: JSON paths (`.spec.replicas`). A selector found there may be a string or a LabelSelector. */
+export interface ScaleSubresource {
+  readonly specReplicasPath: string;
+  readonly statusReplicasPath: string;
+  readonly labelSelectorPath?: string;
 }
 
 /** The verbs of built-in resources, in discovery order. */
