@@ -3,7 +3,7 @@ import { parsePath, type PathRoot } from '../paths.ts';
 import type { CRDRegistrationSpec, MountFrom, Problem } from '../types.ts';
 import { PARAMETERS, problem, quote, STATUS_CONFIGURATION, ValidationReason } from './problem.ts';
 
-interface WrittenPath {
+export interface WrittenPath {
   field: string;
   written: string;
   root: PathRoot;
@@ -36,7 +36,7 @@ function mountFromPaths(field: string, mountFrom: MountFrom): WrittenPath[] {
 }
 
 /** Every path written in the registration, in document order (the order of registration.md §3.2). */
-function writtenPaths(spec: CRDRegistrationSpec): WrittenPath[] {
+export function writtenPaths(spec: CRDRegistrationSpec): WrittenPath[] {
   const fromSpec = spec.workload.parameterConfiguration?.fromSpec;
   const paths: WrittenPath[] = [];
   (fromSpec?.skip ?? []).forEach((skip, i) =>
