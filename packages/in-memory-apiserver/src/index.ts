@@ -1,3 +1,4 @@
 export { startApiServer, type ApiServerOptions, type InMemoryApiServer } from './server.ts';
 export type { BlackHoleOptions, Faults, FaultMatch, Verb } from './faults.ts';
 export type { RequestLog, RequestLogEntry } from './request-log.ts';
+export type { AccessDenial, Authorization } from './authorization.ts';

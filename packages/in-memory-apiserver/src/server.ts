@@ -6,6 +6,7 @@ import { systemClock, timestamp, type Cluster } from './cluster.ts';
 import { startCrdController } from './controllers/crd-controller.ts';
 import { startGarbageCollector } from './controllers/garbage-collector.ts';
 import { startNamespaceController } from './controllers/namespace-controller.ts';
+import { AccessPolicy, type Authorization } from './authorization.ts';
 import { FaultInjector, type Faults } from './faults.ts';
 import { handleRequest } from './http/handler.ts';
 import { kubeconfigYaml } from './kubeconfig.ts';
@@ -46,6 +47,8 @@ export interface InMemoryApiServer {
   writeKubeconfig(file: string): Promise<void>;
   readonly requestLog: RequestLog;
   readonly faults: Faults;
+  /** SelfSubjectAccessReview answers: everything is allowed unless denied here. */
+  readonly authorization: Authorization;
   /** Closes every watch and connection, stops the simulated controllers, and the server. */
   stop(): Promise<void>;
 }
@@ -92,6 +95,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<In
   };
   const hub = new WatchHub(store, options.bookmarkIntervalMs ?? 1000);
   const faults = new FaultInjector();
+  const access = new AccessPolicy();
   const log = new BoundedRequestLog(options.requestLogLimit ?? 10_000);
   const stops = [
     startCrdController(cluster, (key) => hub.closeAll(key)),
@@ -111,7 +115,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<In
   const sockets = new Set<Socket>();
   const server = createServer((request, response) => {
     handleRequest(
-      { cluster, hub, faults, log, serverAddress: () => url.replace('http://', '') },
+      { cluster, hub, faults, access, log, serverAddress: () => url.replace('http://', '') },
       request,
       response,
     ).catch((error: unknown) => {
@@ -147,6 +151,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<In
     kubeconfigYaml: () => yaml,
     writeKubeconfig: (file) => writeFile(file, yaml, 'utf8'),
     requestLog: log,
+    authorization: access,
     faults: {
       setLatency: (ms) => faults.setLatency(ms),
       failNext: (match, failure) => faults.failNext(match, failure),

@@ -20,7 +20,7 @@ export type Dispatched = { reply: Reply } | { watch: Omit<WatchRequest, 'sink'> 
 /** The media types a body may have (kube-apiserver takes protobuf too, which this server does not read). */
 const BODY_MEDIA_TYPES = ['application/json', 'application/yaml'];
 
-function parseBody(body: RequestBody): Outcome<unknown> {
+export function parseBody(body: RequestBody): Outcome<unknown> {
   if (body.text.trim() === '') return ok(undefined);
   const mediaType = body.contentType.split(';')[0]?.trim().toLowerCase() ?? '';
   if (!BODY_MEDIA_TYPES.includes(mediaType)) return unsupportedBodyMediaType(BODY_MEDIA_TYPES);

@@ -1,13 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { parse as parseYaml } from 'yaml';
+import type { AccessPolicy } from '../authorization.ts';
 import type { Cluster } from '../cluster.ts';
 import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions, VERSION_INFO } from '../discovery.ts';
 import type { FaultHooks } from '../faults.ts';
 import type { BoundedRequestLog, RequestLogEntry } from '../request-log.ts';
 import { resourceNotFoundReply, type Reply } from '../status.ts';
 import type { WatchHub, WatchSink } from '../watch.ts';
-import { dispatch, type Dispatched } from './dispatch.ts';
+import { dispatch, parseBody, type Dispatched } from './dispatch.ts';
 import { resolveRequest } from './resolve.ts';
 import { parseRoute } from './route.ts';
 
@@ -15,6 +16,7 @@ export interface HandlerContext {
   cluster: Cluster;
   hub: WatchHub;
   faults: FaultHooks;
+  access: AccessPolicy;
   log: BoundedRequestLog;
   serverAddress(): string;
 }
@@ -80,6 +82,17 @@ function nonResourceReply(context: HandlerContext, route: ReturnType<typeof pars
   }
 }
 
+function reviewAccess(
+  context: HandlerContext,
+  user: string | undefined,
+  contentType: string,
+  text: string,
+): Dispatched {
+  const body = parseBody({ contentType, text });
+  const answer = body.ok ? context.access.review(user, body.value) : body;
+  return { reply: answer.ok ? { code: 201, body: answer.value } : answer.failure };
+}
+
 function route(
   context: HandlerContext,
   method: string,
@@ -95,6 +108,8 @@ function route(
   if (!resolved.ok) return { reply: resolved.failure };
   const injected = context.faults.take(resolved.value, user);
   if (injected !== undefined) return { reply: injected, injected: true };
+  if (resolved.value.type.group === 'authorization.k8s.io')
+    return reviewAccess(context, user, contentType, text);
   return dispatch(context.cluster, resolved.value, url.searchParams, { contentType, text });
 }
 
