@@ -3,6 +3,7 @@
  * extensions (ajv, json-schema-to-typescript). `nullable` is kept: ajv understands it natively and the
  * type renderer maps it itself.
  */
+import { sharedNodeOf } from './described-use.ts';
 import type { SchemaNode } from './schema-node.ts';
 
 export type JsonSchema = { [keyword: string]: unknown };
@@ -10,7 +11,8 @@ export type JsonSchema = { [keyword: string]: unknown };
 /** Shared nodes map to one shared view, so the type generator emits one type for them. */
 const views = new WeakMap<SchemaNode, JsonSchema>();
 
-export function toJsonSchema(node: SchemaNode): JsonSchema {
+export function toJsonSchema(use: SchemaNode): JsonSchema {
+  const node = sharedNodeOf(use);
   const known = views.get(node);
   if (known !== undefined) return known;
   const {

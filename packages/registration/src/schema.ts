@@ -7,89 +7,141 @@
  * Value rules that have their own §4 messages (paths, names, one-of, hook fields, form-factor blocks)
  * are deliberately not encoded here beyond types, so that they are reported with those messages.
  */
+import { describedUse } from './described-use.ts';
 import type { SchemaNode } from './schema-node.ts';
 
-const str = (description?: string): SchemaNode =>
-  description === undefined ? { type: 'string' } : { type: 'string', description };
-const nonEmptyString: SchemaNode = { type: 'string', minLength: 1 };
-const boolean: SchemaNode = { type: 'boolean' };
-const integer: SchemaNode = { type: 'integer' };
-const arrayOf = (items: SchemaNode, description?: string): SchemaNode =>
-  description === undefined ? { type: 'array', items } : { type: 'array', items, description };
+// Every field carries a description: `kubectl explain crdregistration.spec --recursive` and the
+// generated reference (docs/reference) are written from them.
+const str = (description: string): SchemaNode => ({ type: 'string', description });
+const nonEmptyString = (description: string): SchemaNode => ({ type: 'string', minLength: 1, description });
+const boolean = (description: string): SchemaNode => ({ type: 'boolean', description });
+const integer = (description: string): SchemaNode => ({ type: 'integer', description });
+const arrayOf = (items: SchemaNode, description: string): SchemaNode => ({
+  type: 'array',
+  items,
+  description,
+});
+
+const OPTIONAL_REFERENCE =
+  'true: a missing object or key is not an error (the variable or volume is omitted, as Kubernetes does). Copied only when written.';
 
 /** A literal ConfigMap/Secret key selector. */
 const selectorRef: SchemaNode = {
   title: 'SelectorRef',
   type: 'object',
+  description: 'A key of a ConfigMap or Secret, named literally.',
   required: ['name', 'key'],
-  properties: { name: nonEmptyString, key: nonEmptyString, optional: boolean },
+  properties: {
+    name: nonEmptyString('Name of the ConfigMap or Secret.'),
+    key: nonEmptyString('Key in its data.'),
+    optional: boolean(OPTIONAL_REFERENCE),
+  },
 };
 
 /** A selector whose name and key are spec paths of the instance (env.md §6.3). */
 const specPathSelector: SchemaNode = {
   type: 'object',
+  description: 'A key of an object in the instance namespace whose name and key the instance spec holds.',
   required: ['name', 'key'],
   properties: {
-    name: str('Spec path of the object name.'),
-    key: str('Spec path of the key.'),
-    optional: boolean,
+    name: str('Spec path of the object name (spec.x.y); the instance must hold a non-empty string there.'),
+    key: str('Spec path of the key (spec.x.y); the instance must hold a non-empty string there.'),
+    optional: boolean(OPTIONAL_REFERENCE),
   },
 };
 
 const fieldSelector: SchemaNode = {
   type: 'object',
+  description: 'A field of the pod, as in a container env valueFrom.fieldRef.',
   required: ['fieldPath'],
-  properties: { fieldPath: nonEmptyString, apiVersion: str() },
+  properties: {
+    fieldPath: nonEmptyString('Path of the pod field, e.g. metadata.namespace or status.podIP.'),
+    apiVersion: str('Version of the schema fieldPath is written in; Kubernetes defaults it to v1.'),
+  },
 };
 
 const volumeItem: SchemaNode = {
   title: 'VolumeItem',
   type: 'object',
+  description: 'One key projected to a file; with items only the listed keys are projected.',
   required: ['key', 'path'],
-  properties: { key: str(), path: str(), mode: integer },
+  properties: {
+    key: str(
+      'Key of the ConfigMap or Secret: a spec path holding the key under fromSpec.toVolume, the key itself under add.toVolume.',
+    ),
+    path: str('Relative file path of the key inside the mount.'),
+    mode: integer('File mode bits of this file (0-0777 octal, given in decimal in JSON).'),
+  },
 };
+
+const projectedSource = (nameField: string, kind: string): SchemaNode => ({
+  type: 'object',
+  description: `Mount a ${kind}, as a pod ${kind === 'ConfigMap' ? 'configMap' : 'secret'} volume.`,
+  required: [nameField],
+  properties: {
+    [nameField]: str(
+      `Name of the ${kind}: a spec path holding the name under fromSpec.toVolume, the name itself under add.toVolume.`,
+    ),
+    items: arrayOf(volumeItem, 'Keys to project; absent or empty: every key, one file each.'),
+    defaultMode: integer('Default file mode bits (0-0777 octal, given in decimal in JSON).'),
+    optional: boolean(OPTIONAL_REFERENCE),
+  },
+});
 
 const mountFrom: SchemaNode = {
   title: 'MountFrom',
   type: 'object',
-  description: 'Exactly one of configMapPath, secretPath.',
+  description: 'Where the volume comes from: exactly one of configMapPath, secretPath.',
   properties: {
-    configMapPath: {
-      type: 'object',
-      required: ['name'],
-      properties: { name: str(), items: arrayOf(volumeItem), defaultMode: integer, optional: boolean },
-    },
-    secretPath: {
-      type: 'object',
-      required: ['secretName'],
-      properties: { secretName: str(), items: arrayOf(volumeItem), defaultMode: integer, optional: boolean },
-    },
+    configMapPath: projectedSource('name', 'ConfigMap'),
+    secretPath: projectedSource('secretName', 'Secret'),
   },
 };
 
 const fromSpecToEnv: SchemaNode = {
   title: 'FromSpecToEnv',
   type: 'object',
+  description:
+    'One environment variable for a spec path; the path and everything below it is not rendered by default.',
   required: ['path'],
   properties: {
-    path: str('Spec path of the value.'),
-    name: str('Explicit environment variable name.'),
+    path: str('Spec path of the value (spec.x.y; $.spec.x.y and .spec.x.y are the same path).'),
+    name: str(
+      'Explicit environment variable name, used verbatim (no prefix). Default: the generated name of path.',
+    ),
     default: {
       type: 'object',
-      description: 'Used when the path is absent. At most one of value, configMap, secret.',
-      properties: { value: str(), configMap: selectorRef, secret: selectorRef },
+      description: 'Used only when the path is absent or null. At most one of value, configMap, secret.',
+      properties: {
+        value: str('A literal value; $(VAR) references are expanded by Kubernetes.'),
+        configMap: describedUse(selectorRef, 'A key of a ConfigMap in the instance namespace.'),
+        secret: describedUse(selectorRef, 'A key of a Secret in the instance namespace.'),
+      },
     },
-    defaultValue: str('Legacy alias of default.value.'),
+    defaultValue: str('Legacy alias of default.value; setting both is a validation error.'),
     valueFrom: {
       type: 'object',
-      description: 'At most one of configMapPath, secretPath, builtInFunc.',
+      description:
+        'How a present value is turned into the variable. At most one of configMapPath, secretPath, builtInFunc.',
       properties: {
-        configMapPath: specPathSelector,
-        secretPath: specPathSelector,
+        configMapPath: describedUse(
+          specPathSelector,
+          'The variable reads a ConfigMap key (configMapKeyRef) whose name and key the spec holds.',
+        ),
+        secretPath: describedUse(
+          specPathSelector,
+          'The variable reads a Secret key (secretKeyRef) whose name and key the spec holds.',
+        ),
         builtInFunc: {
           type: 'object',
+          description: 'A function of the value at path.',
           required: ['name'],
-          properties: { name: str('Only resolveAddress.'), args: arrayOf(str()) },
+          properties: {
+            name: str(
+              'resolveAddress (the only function): the value is a destination {ref, uri}, the variable its URL.',
+            ),
+            args: arrayOf(str('An argument.'), 'Accepted and ignored.'),
+          },
         },
       },
     },
@@ -99,93 +151,172 @@ const fromSpecToEnv: SchemaNode = {
 const fromSpecToVolume: SchemaNode = {
   title: 'FromSpecToVolume',
   type: 'object',
+  description:
+    'A volume mounted on the adapter container when the spec path is present; the path renders no variables.',
   required: ['path', 'name', 'mountPath', 'mountFrom'],
-  properties: { path: str(), name: str(), mountPath: str(), mountFrom },
+  properties: {
+    path: str('Spec path that must be present for the volume to exist.'),
+    name: str('Pod volume name, unique across fromSpec.toVolume and add.toVolume.'),
+    mountPath: str('Where the adapter container mounts the volume.'),
+    mountFrom,
+  },
 };
 
 const addToEnv: SchemaNode = {
   title: 'AddToEnv',
   type: 'object',
   required: ['name'],
-  description: 'Exactly one of value, valueFrom, valueFromControllerConfigMap.',
+  description:
+    'A variable added to every instance, also one without spec. Exactly one of value, valueFrom, valueFromControllerConfigMap.',
   properties: {
-    name: str(),
-    value: str(),
+    name: str('Variable name, used verbatim (no prefix).'),
+    value: str('A literal value (also ""); $(VAR) references are expanded by Kubernetes.'),
     valueFrom: {
       type: 'object',
-      description: 'Exactly one of field (or its legacy alias fieldRef), configMap, secret.',
+      description:
+        'A value Kubernetes fills in. Exactly one of field (or its legacy alias fieldRef), configMap, secret.',
       properties: {
-        field: fieldSelector,
-        fieldRef: fieldSelector,
-        configMap: selectorRef,
-        secret: selectorRef,
+        field: describedUse(fieldSelector, 'A field of the pod (fieldRef).'),
+        fieldRef: describedUse(fieldSelector, 'Legacy alias of field; setting both is a validation error.'),
+        configMap: describedUse(
+          selectorRef,
+          'A key of a ConfigMap in the instance namespace (configMapKeyRef).',
+        ),
+        secret: describedUse(selectorRef, 'A key of a Secret in the instance namespace (secretKeyRef).'),
       },
     },
-    valueFromControllerConfigMap: selectorRef,
+    valueFromControllerConfigMap: describedUse(
+      selectorRef,
+      "The value of a key of a ConfigMap in Scoby's own namespace (SCOBY_NAMESPACE), read by the controller; a change reconciles every instance again.",
+    ),
   },
 };
 
 const addToVolume: SchemaNode = {
   title: 'AddToVolume',
   type: 'object',
+  description: 'A volume mounted on the adapter container of every instance; names and keys are literal.',
   required: ['name', 'mountPath', 'mountFrom'],
-  properties: { name: str(), mountPath: str(), mountFrom },
+  properties: {
+    name: str('Pod volume name, unique across fromSpec.toVolume and add.toVolume.'),
+    mountPath: str('Where the adapter container mounts the volume.'),
+    mountFrom,
+  },
 };
 
 const parameterConfiguration: SchemaNode = {
   title: 'ParameterConfiguration',
   type: 'object',
-  description: 'How instance spec fields become environment variables and volumes.',
+  description:
+    'How instance spec fields become environment variables and volumes of the adapter container. Without it every spec value becomes a variable named after its path (spec.maxBytes: MAXBYTES).',
   properties: {
-    global: { type: 'object', properties: { defaultPrefix: str('Prefix of generated variable names.') } },
-    fromSpec: {
+    global: {
       type: 'object',
+      description: 'Settings for every generated name.',
       properties: {
-        skip: arrayOf({ type: 'object', required: ['path'], properties: { path: str() } }),
-        toEnv: arrayOf(fromSpecToEnv),
-        toVolume: arrayOf(fromSpecToVolume),
+        defaultPrefix: str(
+          'Prepended verbatim to generated variable names (not to explicit names), e.g. KAFKA_ gives KAFKA_TOPIC.',
+        ),
       },
     },
-    add: { type: 'object', properties: { toEnv: arrayOf(addToEnv), toVolume: arrayOf(addToVolume) } },
+    fromSpec: {
+      type: 'object',
+      description: 'Instructions for spec paths; skip beats toVolume, which beats toEnv.',
+      properties: {
+        skip: arrayOf(
+          {
+            type: 'object',
+            description: 'A path to leave out.',
+            required: ['path'],
+            properties: { path: str('Spec path; nothing is rendered for it or below it.') },
+          },
+          'Spec paths that render nothing.',
+        ),
+        toEnv: arrayOf(
+          fromSpecToEnv,
+          'Spec paths rendered as one variable each, with a name, default or source.',
+        ),
+        toVolume: arrayOf(fromSpecToVolume, 'Spec paths that add a volume when present.'),
+      },
+    },
+    add: {
+      type: 'object',
+      description: 'Variables and volumes added to every instance, independent of its spec.',
+      properties: {
+        toEnv: arrayOf(addToEnv, 'Variables added to every instance.'),
+        toVolume: arrayOf(addToVolume, 'Volumes added to every instance.'),
+      },
+    },
   },
 };
 
 const statusConfiguration: SchemaNode = {
   title: 'StatusConfiguration',
   type: 'object',
+  description: 'What Scoby writes into instance status besides its conditions.',
   properties: {
-    add: arrayOf({
-      type: 'object',
-      required: ['path', 'valueFrom'],
-      properties: {
-        path: str('Status path to fill.'),
-        valueFrom: {
-          type: 'object',
-          required: ['path'],
-          properties: { path: str('Spec path of the value.') },
+    add: arrayOf(
+      {
+        type: 'object',
+        description: 'Copy one rendered spec value into the instance status.',
+        required: ['path', 'valueFrom'],
+        properties: {
+          path: str(
+            'Status path to fill (status.x.y), not status.conditions or status.observedGeneration; it must be allowed by the status schema of the CRD.',
+          ),
+          valueFrom: {
+            type: 'object',
+            description: 'Where the value comes from.',
+            required: ['path'],
+            properties: {
+              path: str(
+                'Spec path whose rendered literal value is copied as a string; absent or rendered from a ConfigMap or Secret: the status field is removed.',
+              ),
+            },
+          },
         },
       },
-    }),
+      'Rendered spec values copied into instance status, in order.',
+    ),
     conditionsFromHook: arrayOf(
-      { type: 'object', required: ['type'], properties: { type: str() } },
-      'Extra instance condition types reported by the pre-reconcile hook.',
+      {
+        type: 'object',
+        description: 'One condition type the hook sets.',
+        required: ['type'],
+        properties: {
+          type: str(
+            'Condition type, e.g. QuotaChecked; not Ready or a condition type of the form factor, no repeats.',
+          ),
+        },
+      },
+      'Extra instance condition types set by the pre-reconcile hook; Ready waits for them. Used only when the hook has the pre-reconcile capability.',
     ),
   },
 };
 
-const replicaCount: SchemaNode = { type: 'integer', minimum: 0 };
-const portNumber: SchemaNode = { type: 'integer', minimum: 1, maximum: 65535 };
+const replicaCount = (description: string): SchemaNode => ({ type: 'integer', minimum: 0, description });
+const portNumber = (description: string): SchemaNode => ({
+  type: 'integer',
+  minimum: 1,
+  maximum: 65535,
+  description,
+});
 
 const deploymentFormFactor: SchemaNode = {
   title: 'DeploymentFormFactor',
   type: 'object',
+  description: 'Run each instance as a Deployment named after it, with an optional Service.',
   nullable: true,
   properties: {
-    replicas: { ...replicaCount, description: 'Default 1.' },
+    replicas: replicaCount('Replicas of the Deployment (0 or more). Default 1.'),
     service: {
       type: 'object',
+      description: 'Also create a ClusterIP Service for the Deployment; its URL becomes status.address.url.',
       required: ['port', 'targetPort'],
-      properties: { port: portNumber, targetPort: portNumber },
+      properties: {
+        port: portNumber('Port the Service listens on (1-65535).'),
+        targetPort: portNumber('Container port the Service forwards to (1-65535).'),
+      },
     },
   },
 };
@@ -193,15 +324,21 @@ const deploymentFormFactor: SchemaNode = {
 const knativeServiceFormFactor: SchemaNode = {
   title: 'KnativeServiceFormFactor',
   type: 'object',
+  description:
+    'Run each instance as a Knative Service (needs Knative Serving); hooks see the form factor as ksvc.',
   nullable: true,
-  properties: { minScale: replicaCount, maxScale: replicaCount, visibility: str() },
+  properties: {
+    minScale: replicaCount('Minimum number of pods (autoscaling.knative.dev/min-scale).'),
+    maxScale: replicaCount('Maximum number of pods (autoscaling.knative.dev/max-scale).'),
+    visibility: str('Copied to the networking.knative.dev/visibility label: cluster-local or public.'),
+  },
 };
 
 const formFactorBlock: SchemaNode = {
   title: 'FormFactorBlock',
   type: 'object',
   description:
-    'At most one form factor; default a one-replica Deployment. Other keys configure plugin form factors.',
+    'How instances run: at most one form factor; default a one-replica Deployment without Service. Other keys configure plugin form factors, validated by the JSON Schema of the plugin.',
   'x-kubernetes-preserve-unknown-fields': true,
   properties: { deployment: deploymentFormFactor, knativeService: knativeServiceFormFactor },
 };
@@ -209,42 +346,66 @@ const formFactorBlock: SchemaNode = {
 const destination: SchemaNode = {
   title: 'Destination',
   type: 'object',
-  description: 'At least one of ref, uri.',
+  description:
+    'Where the hook listens: at least one of ref, uri. The resolved URL is published in status.annotations.hookURL.',
   properties: {
     ref: {
       type: 'object',
-      properties: { apiVersion: str(), kind: str(), name: str(), namespace: str() },
+      description:
+        'An object giving the host: a v1 Service (http://<name>.<namespace>.svc.<cluster domain>) or an addressable with status.address.url. All four fields are required.',
+      properties: {
+        apiVersion: str('API version of the object, e.g. v1 or serving.knative.dev/v1.'),
+        kind: str('Kind of the object, e.g. Service.'),
+        name: str('Name of the object.'),
+        namespace: str('Namespace of the object (required: a CRDRegistration is cluster scoped).'),
+      },
     },
-    uri: str(),
+    uri: str(
+      'An absolute http or https URI; with ref it must have no host and sets scheme, port, path and query, e.g. http://:8080/v1.',
+    ),
   },
 };
 
 const hookSpec: SchemaNode = {
   title: 'HookSpec',
   type: 'object',
+  description:
+    'An HTTP service Scoby calls before writing the children of an instance (pre-reconcile) and before letting a deleted instance go (finalize).',
   required: ['version', 'address'],
   properties: {
     version: { 'x-kubernetes-int-or-string': true, description: 'Hooks API version: "v1", "1" or 1.' },
     address: destination,
-    timeout: str('ISO 8601 duration, default PT15S.'),
-    capabilities: arrayOf(str(), 'pre-reconcile and/or finalize.'),
+    timeout: str(
+      'Bound of one call, connection and whole answer included: a positive ISO 8601 duration, e.g. PT5S. Default PT15S.',
+    ),
+    capabilities: arrayOf(
+      str('pre-reconcile or finalize (finalization is an alias of finalize).'),
+      'Phases the hook is called in; with none the hook is never called.',
+    ),
   },
 };
 
 const registrationSpec: SchemaNode = {
   title: 'CRDRegistrationSpec',
   type: 'object',
+  description: 'The CRD Scoby controls, the workload it runs for each instance, and an optional hook.',
   required: ['crd', 'workload'],
   properties: {
-    crd: { ...nonEmptyString, description: 'Name of the namespaced CRD to control, <plural>.<group>.' },
+    crd: nonEmptyString(
+      'Name of the namespaced CRD to control, <plural>.<group>; it may be created after the registration.',
+    ),
     workload: {
       type: 'object',
+      description: 'What runs for each instance: image, form factor, environment and status.',
       required: ['fromImage'],
       properties: {
         fromImage: {
           type: 'object',
+          description: 'The container image.',
           required: ['repo'],
-          properties: { repo: { ...nonEmptyString, description: 'Image of the adapter container.' } },
+          properties: {
+            repo: nonEmptyString('Image of the adapter container, e.g. registry.example.com/mailer:1.4.2.'),
+          },
         },
         formFactor: formFactorBlock,
         parameterConfiguration,
@@ -258,20 +419,37 @@ const registrationSpec: SchemaNode = {
 const registrationStatus: SchemaNode = {
   title: 'CRDRegistrationStatus',
   type: 'object',
+  description: 'Written by Scoby.',
   properties: {
-    observedGeneration: integer,
-    annotations: { type: 'object', additionalProperties: str() },
-    conditions: arrayOf({
+    observedGeneration: integer('metadata.generation of the spec this status describes.'),
+    annotations: {
       type: 'object',
-      required: ['type', 'status', 'reason', 'message', 'lastTransitionTime'],
-      properties: {
-        type: str(),
-        status: { type: 'string', enum: ['True', 'False', 'Unknown'] },
-        reason: str(),
-        message: str(),
-        lastTransitionTime: { type: 'string', format: 'date-time' },
+      description: 'hookURL: the resolved hook URL while spec.hook is set.',
+      additionalProperties: str('An annotation value.'),
+    },
+    conditions: arrayOf(
+      {
+        type: 'object',
+        description: 'A condition.',
+        required: ['type', 'status', 'reason', 'message', 'lastTransitionTime'],
+        properties: {
+          type: str('CRDExists, ControllerReady or Ready.'),
+          status: {
+            type: 'string',
+            enum: ['True', 'False', 'Unknown'],
+            description: 'True, False or Unknown.',
+          },
+          reason: str('Machine-readable reason, e.g. CONDITIONSOK, CRDERROR or InvalidFormFactor.'),
+          message: str('What is wrong, with the field path; "" when nothing is.'),
+          lastTransitionTime: {
+            type: 'string',
+            format: 'date-time',
+            description: 'When status last changed (RFC 3339, whole seconds).',
+          },
+        },
       },
-    }),
+      'CRDExists, ControllerReady and Ready, sorted by type.',
+    ),
   },
 };
 
@@ -281,9 +459,12 @@ export const SCHEMA: SchemaNode = {
   description: 'Makes Scoby the controller of an existing namespaced CRD.',
   required: ['spec'],
   properties: {
-    apiVersion: str(),
-    kind: str(),
-    metadata: { type: 'object' },
+    apiVersion: str('scoby.triggermesh.io/v1alpha1.'),
+    kind: str('CRDRegistration.'),
+    metadata: {
+      type: 'object',
+      description: 'Standard object metadata; a CRDRegistration is cluster scoped.',
+    },
     spec: registrationSpec,
     status: registrationStatus,
   },

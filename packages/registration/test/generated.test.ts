@@ -103,11 +103,13 @@ describe('CRD manifest (registration.md §1)', () => {
   it('keeps the legacy aliases so the API server does not prune them', () => {
     expect(schemaAt('.spec.workload.parameterConfiguration.fromSpec.toEnv[].defaultValue')).toEqual({
       type: 'string',
-      description: 'Legacy alias of default.value.',
+      description: 'Legacy alias of default.value; setting both is a validation error.',
     });
-    expect(schemaAt('.spec.workload.parameterConfiguration.add.toEnv[].valueFrom.fieldRef')).toBe(
-      schemaAt('.spec.workload.parameterConfiguration.add.toEnv[].valueFrom.field'),
-    );
+    const valueFrom = '.spec.workload.parameterConfiguration.add.toEnv[].valueFrom';
+    const { description: aliasDescription, ...alias } = schemaAt(`${valueFrom}.fieldRef`) ?? {};
+    const { description: _fieldDescription, ...field } = schemaAt(`${valueFrom}.field`) ?? {};
+    expect(alias).toEqual(field);
+    expect(aliasDescription).toBe('Legacy alias of field; setting both is a validation error.');
   });
 
   it('declares the built-in form factors and preserves plugin keys', () => {
@@ -116,6 +118,13 @@ describe('CRD manifest (registration.md §1)', () => {
     expect(Object.keys(formFactor?.properties ?? {})).toEqual(['deployment', 'knativeService']);
     expect(schemaAt('.spec.workload.formFactor.deployment')?.nullable).toBe(true);
     expect(schemaAt('.spec.workload.formFactor.knativeService')?.nullable).toBe(true);
+  });
+
+  it('describes every node, so kubectl explain and the reference say what each field is for', () => {
+    const undescribed = nodes(SCHEMA)
+      .filter(([, node]) => !node.description?.trim())
+      .map(([path]) => path || '(root)');
+    expect(undescribed).toEqual([]);
   });
 
   it('declares hook.version as int-or-string', () => {
