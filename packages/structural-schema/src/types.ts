@@ -46,7 +46,8 @@ export type CauseType =
   | 'FieldValueTypeInvalid'
   | 'FieldValueTooLong'
   | 'FieldValueTooMany'
-  | 'FieldValueForbidden';
+  | 'FieldValueForbidden'
+  | 'FieldValueDuplicate';
 
 /** One field error: `field` is the path (`spec.items[2].name`, or `<nil>` for errors about the whole object). */
 export interface Cause {

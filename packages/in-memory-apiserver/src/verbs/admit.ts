@@ -1,19 +1,21 @@
 import type { KubeObject } from '@scoby/kube-objects';
 import { validateName } from '../names.ts';
 import type { ResourceType } from '../resource-type.ts';
-import { pruneAndValidate, type Cause } from '@scoby/structural-schema';
+import type { Cause } from '@scoby/structural-schema';
 import { invalid, ok, type Outcome } from '../status.ts';
 import { strategyFor } from '../strategies/index.ts';
+import { admitCustomResourceValue } from '../validation/custom-resource.ts';
 
 /** Prune, default and validate a custom resource against its structural schema, like the real server. */
 function admitCustomResource(
   type: ResourceType,
   version: string,
   object: KubeObject,
+  old: KubeObject | undefined,
 ): { object: KubeObject; causes: Cause[] } {
   const schema = type.schemas.get(version) ?? type.schemas.get(type.versions[0] ?? '');
   if (schema === undefined) return { object, causes: [] };
-  const checked = pruneAndValidate(schema, object, { root: true });
+  const checked = admitCustomResourceValue(schema, object, old);
   return { object: checked.value as KubeObject, causes: checked.causes };
 }
 
@@ -33,14 +35,22 @@ function withoutEmptyMetadata(object: KubeObject): KubeObject {
   return { ...object, metadata };
 }
 
-/** API defaulting and validation every write goes through, before it is stored. */
-export function admit(type: ResourceType, version: string, object: KubeObject): Outcome<KubeObject> {
+/**
+ * API defaulting and validation every write goes through, before it is stored. `old` is the object an
+ * update replaces, at the same version (transition rules compare with it).
+ */
+export function admit(
+  type: ResourceType,
+  version: string,
+  object: KubeObject,
+  old?: KubeObject,
+): Outcome<KubeObject> {
   const strategy = strategyFor(type);
   const compacted = withoutEmptyMetadata(object);
   const defaulted = strategy.defaults ? strategy.defaults(compacted) : compacted;
   const custom = type.builtin
     ? { object: defaulted, causes: [] }
-    : admitCustomResource(type, version, defaulted);
+    : admitCustomResource(type, version, defaulted, old);
   const name = custom.object.metadata.name ?? '';
   const causes = [
     ...validateName(type, name),

@@ -1,5 +1,5 @@
 import type { KubeObject, ObjectMeta } from '@scoby/kube-objects';
-import { storageApiVersion, type Cluster } from '../cluster.ts';
+import { atVersion, storageApiVersion, type Cluster } from '../cluster.ts';
 import { deepEqual, omit } from '../json.ts';
 import { keyOf, type ResourceType } from '../resource-type.ts';
 import { invalid, ok, type Outcome } from '../status.ts';
@@ -64,7 +64,7 @@ export function commitUpdate(
   next: KubeObject,
   dryRun = false,
 ): Outcome<KubeObject> {
-  const admitted = admit(type, version, next);
+  const admitted = admit(type, version, next, atVersion(type, version, current));
   if (!admitted.ok) return admitted;
   const strategy = strategyFor(type);
   let object = strategy.prepareForUpdate

@@ -3,22 +3,14 @@
  * shown by asserting what either server answers, so that the list cannot go stale silently: a difference
  * that goes away makes its test fail on the in-memory server.
  */
-import {
-  AppsV1Api,
-  CoreV1Api,
-  CustomObjectsApi,
-  KubeConfig,
-  type V1CustomResourceDefinition,
-} from '@kubernetes/client-node';
+import { AppsV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   connect,
   CONTROLLER_PATIENCE_MS,
   eventually,
   freshNamespace,
-  installEstablished,
   rawRequest,
-  statusOf,
   uniqueName,
   type Target,
 } from './harness.ts';
@@ -80,101 +72,6 @@ describe('validation', () => {
         message:
           'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string',
       },
-    });
-  });
-
-  describe('custom resources', () => {
-    const group = `${uniqueName('checks')}.example.com`;
-    const crd: V1CustomResourceDefinition = {
-      metadata: { name: `checks.${group}` },
-      spec: {
-        group,
-        scope: 'Namespaced',
-        names: { plural: 'checks', kind: 'Check' },
-        versions: [
-          {
-            name: 'v1',
-            served: true,
-            storage: true,
-            schema: {
-              openAPIV3Schema: {
-                type: 'object',
-                properties: {
-                  spec: {
-                    type: 'object',
-                    x_kubernetes_validations: [
-                      { rule: 'self.size < 10', message: 'size must stay below 10' },
-                    ],
-                    properties: {
-                      size: { type: 'integer' },
-                      tags: { type: 'array', x_kubernetes_list_type: 'set', items: { type: 'string' } },
-                      ports: {
-                        type: 'array',
-                        x_kubernetes_list_type: 'map',
-                        x_kubernetes_list_map_keys: ['name'],
-                        items: {
-                          type: 'object',
-                          required: ['name'],
-                          properties: { name: { type: 'string' }, port: { type: 'integer' } },
-                        },
-                      },
-                    },
-                  },
-                },
-              },
-            },
-          },
-        ],
-      },
-    };
-    const check = (name: string, spec: unknown) =>
-      target.kubeConfig.makeApiClient(CustomObjectsApi).createNamespacedCustomObject({
-        group,
-        version: 'v1',
-        namespace,
-        plural: 'checks',
-        body: { apiVersion: `${group}/v1`, kind: 'Check', metadata: { name }, spec },
-      });
-
-    beforeAll(() => installEstablished(target, crd));
-
-    it('differs: CEL rules (x-kubernetes-validations) are not evaluated', async () => {
-      const created = check('big', { size: 12 });
-      if (target.server) {
-        expect((await created).spec).toEqual({ size: 12 });
-        return;
-      }
-      const status = statusOf(await created.catch((error: unknown) => error));
-      expect(status).toMatchObject({
-        code: 422,
-        message: `Check.${group} "big" is invalid: spec: Invalid value: "object": size must stay below 10`,
-      });
-    });
-
-    it('differs: list types (x-kubernetes-list-type set and map) are not checked for duplicates', async () => {
-      const spec = {
-        size: 1,
-        tags: ['a', 'a'],
-        ports: [
-          { name: 'x', port: 1 },
-          { name: 'x', port: 2 },
-        ],
-      };
-      const created = check('duplicates', spec);
-      if (target.server) {
-        expect((await created).spec).toEqual(spec);
-        return;
-      }
-      const status = statusOf(await created.catch((error: unknown) => error));
-      expect(status).toMatchObject({ code: 422, reason: 'Invalid' });
-      // Both, in no fixed order (the real server walks the properties of a Go map).
-      expect(status.details?.causes).toHaveLength(2);
-      expect(status.details?.causes).toEqual(
-        expect.arrayContaining([
-          { reason: 'FieldValueDuplicate', message: 'Duplicate value: "a"', field: 'spec.tags[1]' },
-          { reason: 'FieldValueDuplicate', message: 'Duplicate value: {"name":"x"}', field: 'spec.ports[1]' },
-        ]),
-      );
     });
   });
 });

@@ -1,0 +1,51 @@
+/**
+ * Field errors the structural-schema package has no constructor for, worded as
+ * k8s.io/apimachinery/pkg/util/validation/field prints them.
+ */
+import { goQuote, isJsonObject, type Cause } from '@scoby/structural-schema';
+
+/** JSON with map keys sorted, as Go's encoding/json writes a map. */
+function sortedJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(sortedJson).join(',')}]`;
+  if (isJsonObject(value)) {
+    const entries = Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${sortedJson(value[key])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** A bad value: strings quoted, the rest as JSON (Kubernetes 1.34's field.Error). */
+export function renderValue(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return goQuote(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return String(value);
+  return sortedJson(value);
+}
+
+export function duplicate(field: string, value: unknown): Cause {
+  return { type: 'FieldValueDuplicate', field, message: `Duplicate value: ${renderValue(value)}` };
+}
+
+export function forbidden(field: string, detail: string): Cause {
+  return {
+    type: 'FieldValueForbidden',
+    field,
+    message: detail === '' ? 'Forbidden' : `Forbidden: ${detail}`,
+  };
+}
+
+export function requiredValue(field: string, detail: string): Cause {
+  return {
+    type: 'FieldValueRequired',
+    field,
+    message: detail === '' ? 'Required value' : `Required value: ${detail}`,
+  };
+}
+
+export function invalidValue(field: string, value: unknown, detail: string): Cause {
+  const body = `Invalid value: ${renderValue(value)}`;
+  return { type: 'FieldValueInvalid', field, message: detail === '' ? body : `${body}: ${detail}` };
+}
