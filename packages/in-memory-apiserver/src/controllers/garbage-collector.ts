@@ -1,4 +1,6 @@
+import type { KubeObject, OwnerReference } from '@scoby/kube-objects';
 import type { Cluster } from '../cluster.ts';
+import { keyOf } from '../resource-type.ts';
 import type { StoreEvent } from '../store.ts';
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../verbs/delete.ts';
 import { deleteAs, deleting, updateAs, withoutFinalizer, type TypedObject } from './objects.ts';
@@ -50,11 +52,30 @@ function dropOwners(cluster: Cluster, dependent: TypedObject, ownerUids: Readonl
   });
 }
 
+/**
+ * Whether a reference names no live owner, as kube-controller-manager decides it: the owner is looked up
+ * by apiVersion, kind and name (in the dependent's namespace when the owner's kind is namespaced) and
+ * must have the reference's uid. A kind the server does not serve is not decided: the collector keeps
+ * the dependent, as kube's keeps retrying a reference it cannot map.
+ */
+function dangling(cluster: Cluster, dependent: KubeObject, reference: OwnerReference): boolean {
+  const slash = reference.apiVersion.lastIndexOf('/');
+  const group = slash < 0 ? '' : reference.apiVersion.slice(0, slash);
+  const version = reference.apiVersion.slice(slash + 1);
+  const type = cluster.registry
+    .inGroupVersion(group, version)
+    .find((candidate) => candidate.kind === reference.kind);
+  if (type === undefined) return false;
+  const namespace = type.namespaced ? dependent.metadata.namespace : undefined;
+  const owner = cluster.store.get(keyOf(type), namespace, reference.name);
+  return owner?.metadata.uid !== reference.uid;
+}
+
 /** Dependents whose owners are all gone are deleted in the background; references to gone owners are dropped. */
 function collectIfDangling(cluster: Cluster, dependent: TypedObject): void {
   const references = dependent.object.metadata.ownerReferences ?? [];
   if (references.length === 0 || deleting(dependent.object)) return;
-  const gone = references.filter((reference) => cluster.store.byUid(reference.uid) === undefined);
+  const gone = references.filter((reference) => dangling(cluster, dependent.object, reference));
   if (gone.length === references.length) deleteAs(cluster, dependent, 'Background');
   else if (gone.length > 0) dropOwners(cluster, dependent, new Set(gone.map((reference) => reference.uid)));
 }
