@@ -1,4 +1,7 @@
-/** A real API server: k3s in a container, through testcontainers. */
+/**
+ * A real API server: k3s in a container, through testcontainers. As on kwok, the admin applies Scoby's
+ * install manifests and the controller runs as their ServiceAccount.
+ */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,6 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { K3sContainer } from '@testcontainers/k3s';
 import { getContainerRuntimeClient, ImageName } from 'testcontainers';
 import type { ContainerRuntime } from './k3s-probe.ts';
+import { installScobyAccount } from './scoby-account.ts';
 import type { StartedCluster } from './started-cluster.ts';
 
 export const testcontainersRuntime: ContainerRuntime = {
@@ -30,15 +34,17 @@ export async function startK3sCluster(
   const container = await new K3sContainer(image).start();
   try {
     for (const name of preload) await importImage(container, name);
+    const kubeconfigYaml = container.getKubeConfig();
+    return {
+      provider: 'k3s',
+      kubeconfigYaml,
+      controllerKubeconfigYaml: await installScobyAccount(kubeconfigYaml, 'k3s'),
+      stop: async () => void (await container.stop()),
+    };
   } catch (error) {
     await container.stop();
     throw error;
   }
-  return {
-    provider: 'k3s',
-    kubeconfigYaml: container.getKubeConfig(),
-    stop: async () => void (await container.stop()),
-  };
 }
 
 type StartedK3s = Awaited<ReturnType<K3sContainer['start']>>;

@@ -4,27 +4,13 @@
  * by the admin as a user would, and the controller gets a token of their ServiceAccount, never admin.
  */
 import { startControlPlane } from '@scoby/kube-control-plane';
-import type { KubeObject } from '@scoby/kube-objects';
-import { deployManifests } from '../deploy-manifests.ts';
-import { ClusterHandle } from '../handle.ts';
+import { installScobyAccount } from './scoby-account.ts';
 import type { StartedCluster } from './started-cluster.ts';
-
-const CONTROLLER_ACCOUNT = { namespace: 'scoby-system', name: 'scoby-controller' };
 
 export async function startKwokCluster(log: (line: string) => void): Promise<StartedCluster> {
   const plane = await startControlPlane({ log: (line) => log(`kwok: ${line}`) });
   try {
-    const admin = new ClusterHandle(plane.kubeconfigYaml, 'kwok');
-    try {
-      const install = (await deployManifests()).filter((object: KubeObject) => object.kind !== 'Deployment');
-      await admin.apply(install);
-    } finally {
-      admin.close();
-    }
-    const controllerKubeconfigYaml = await plane.serviceAccountKubeconfig(
-      CONTROLLER_ACCOUNT.namespace,
-      CONTROLLER_ACCOUNT.name,
-    );
+    const controllerKubeconfigYaml = await installScobyAccount(plane.kubeconfigYaml, 'kwok');
     log(
       `kwok: control plane up in ${(plane.startupMs / 1000).toFixed(1)} s; Scoby runs as ServiceAccount scoby-system/scoby-controller`,
     );
