@@ -23,7 +23,12 @@ export async function forkBenchChild<Request, Answer extends Reply>(
   nodeArgs: string | undefined,
 ): Promise<BenchChild<Request, Answer>> {
   const child = fork(fileURLToPath(script), {
-    execArgv: ['--import', 'tsx', ...(nodeArgs?.split(' ').filter(Boolean) ?? [])],
+    execArgv: [
+      '--import',
+      'tsx',
+      '--conditions=@scoby/source',
+      ...(nodeArgs?.split(' ').filter(Boolean) ?? []),
+    ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ready = await nextReply<Answer, 'ready'>(child, 'ready');

@@ -6,7 +6,7 @@
  * hook answer budget cannot hold fails, and is retried) and how many instances got Ready. The API
  * server and the controller run in child processes of their own; the hook runs here.
  *
- * Run: npx tsx bench/hook-answer-memory.bench.ts. BENCH_N (default 40) instances; BENCH_SHAPES
+ * Run: npx tsx --conditions=@scoby/source bench/hook-answer-memory.bench.ts. BENCH_N (default 40) instances; BENCH_SHAPES
  * (default string,objects,numbers) the answers: one long string, `[{},{},…]` (the most memory per
  * byte once parsed) or `[0,0,…]`; BENCH_SECONDS (default 20) how long the hook keeps answering.
  * The controller runs with the heap Node gives it in a 512 Mi container (BENCH_CONTROLLER_NODE_ARGS

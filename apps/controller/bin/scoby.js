@@ -1,6 +1,20 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly: no build step after `npm ci`.
-import { register } from 'tsx/esm/api';
+// The `scoby` command. An installed package runs its compiled JavaScript (dist/). In the repository,
+// where the TypeScript sources are present, it runs them through tsx with no build step, and resolves
+// the other @scoby/* packages to their sources as well (their `@scoby/source` export condition).
+import { existsSync } from 'node:fs';
+import { register } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
-register();
-await import('../src/cli/main.ts');
+const sources = import.meta.resolve('../src/cli/main.ts');
+if (existsSync(fileURLToPath(sources))) {
+  const tsx = await import('tsx/esm/api');
+  tsx.register();
+  const addSourceCondition = `export function resolve(specifier, context, next) {
+    return next(specifier, { ...context, conditions: [...context.conditions, '@scoby/source'] });
+  }`;
+  register(`data:text/javascript,${encodeURIComponent(addSourceCondition)}`);
+  await import(sources);
+} else {
+  await import('../dist/cli/main.js');
+}

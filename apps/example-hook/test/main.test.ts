@@ -14,7 +14,10 @@ afterEach(() => {
 });
 
 function run(env: Record<string, string>): ChildProcess {
-  child = spawn(tsx, ['src/main.ts'], { cwd: appRoot, env: { ...process.env, ...env } });
+  child = spawn(tsx, ['--conditions=@scoby/source', 'src/main.ts'], {
+    cwd: appRoot,
+    env: { ...process.env, ...env },
+  });
   return child;
 }
 

@@ -48,7 +48,7 @@ function usage(): string {
     ([name, option]) => `  --${kebab(name)} N`.padEnd(28) + `${option.help} (default ${option.default})`,
   );
   return [
-    'Usage: tsx bench/chaos/run.ts [--only SCENARIO,...] [options]',
+    'Usage: tsx --conditions=@scoby/source bench/chaos/run.ts [--only SCENARIO,...] [options]',
     `Scenarios, in order: ${Object.keys(SCENARIOS).join(', ')}`,
     ...lines,
   ].join('\n');
