@@ -3,7 +3,15 @@
 // helm (the chart tests) is built beside it, into a folder of its own.
 // Honours KUBEBUILDER_ASSETS (controller-runtime's envtest convention) when it holds every binary.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync, renameSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  writeFileSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import {
   binariesCacheFolder,
@@ -171,6 +179,12 @@ const work = `${folder}.work`;
 const staging = `${folder}.partial`;
 mkdirSync(staging, { recursive: true });
 mkdirSync(work, { recursive: true });
+// A cache of an older pinned set lacking a newer binary (kubectl) keeps what it has: only the rest is built.
+for (const file of [...KUBE_BINARIES, KWOK_STAGES_FILE]) {
+  if (existsSync(join(folder, file)) && !existsSync(join(staging, file))) {
+    copyFileSync(join(folder, file), join(staging, file));
+  }
+}
 
 const k8s = release.kubernetes;
 const [, minor] = k8s.slice(1).split('.');
@@ -197,6 +211,16 @@ buildInto(
     'k8s.io/kubernetes/cmd/kube-controller-manager',
     'k8s.io/kubernetes/cmd/kube-scheduler',
   ],
+  `-s -w ${versionFlags}`,
+);
+// A module of its own, so a cache that has the server binaries builds kubectl alone.
+buildInto(
+  staging,
+  work,
+  'kubectl',
+  [['k8s.io/kubernetes', k8s]],
+  STAGING.map((m): [string, string] => [`k8s.io/${m}`, `k8s.io/${m} ${stagingVersion}`]),
+  ['k8s.io/kubernetes/cmd/kubectl'],
   `-s -w ${versionFlags}`,
 );
 buildInto(

@@ -23,6 +23,8 @@ export const KUBE_BINARIES = [
   'kube-controller-manager',
   'kube-scheduler',
   'kwok',
+  // The client of the same release, for tests that drive a server with kubectl's default flags.
+  'kubectl',
 ] as const;
 
 export type KubeBinary = (typeof KUBE_BINARIES)[number];

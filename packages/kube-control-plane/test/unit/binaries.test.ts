@@ -32,7 +32,7 @@ describe('the binaries folder', () => {
     const located = locateBinaries({ KUBEBUILDER_ASSETS: envtest, SCOBY_CACHE_DIR: cache });
     expect(located).toEqual({
       ok: false,
-      message: `the Kubernetes binaries are not built (${binariesCacheFolder({ SCOBY_CACHE_DIR: cache })} lacks etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok, kwok-stages.yaml): run \`npm run kube-binaries\``,
+      message: `the Kubernetes binaries are not built (${binariesCacheFolder({ SCOBY_CACHE_DIR: cache })} lacks etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok, kubectl, kwok-stages.yaml): run \`npm run kube-binaries\``,
     });
   });
 });
