@@ -84,3 +84,14 @@ export async function readSingleObject(file: string, cwd: string, what: string):
   }
   return { ok: true, object };
 }
+
+/** The objects of every file, in order; the first problem is reported. */
+export async function readAllObjects(files: readonly string[], cwd: string): Promise<ObjectsReading> {
+  const objects: KubeObject[] = [];
+  for (const file of files) {
+    const reading = await readObjects(file, cwd);
+    if (!reading.ok) return reading;
+    objects.push(...reading.objects);
+  }
+  return { ok: true, objects };
+}

@@ -1,15 +1,18 @@
 /**
  * The `scoby` command line: `run` (the controller, optionally against an embedded API server),
- * `render` (one instance offline, through the controller's own render code) and `crds`. Commands
+ * `render` (one instance offline, through the controller's own render code), `validate`
+ * (registrations offline) and `crds`. Commands
  * load their code when chosen, so `--help` and `crds` start quickly.
  */
 import { Command, CommanderError, Option } from 'commander';
 import { crdManifestYaml } from '@scoby/registration';
 import { buildCommandLine } from '../runtime/command-line.ts';
+import { buildInfo } from '../runtime/build-info.ts';
 import { DEFAULT_KUBECONFIG_OUT, DEFAULT_RENDER_NAMESPACE, EMBEDDED_NAMESPACE } from './defaults.ts';
 import type { CliIo } from './io.ts';
 import type { RenderOptions } from './render/render-command.ts';
 import type { RunOptions } from './run/run-command.ts';
+import type { ValidateOptions } from './validate/validate-command.ts';
 
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
@@ -58,10 +61,22 @@ function renderCommand(done: (code: Promise<number>) => void, io: CliIo): Comman
     )
     .option(
       '--crd <file>',
-      "the registered CRD: its chosen version and status schema (default: the instance's apiVersion, every status feature on)",
+      "the registered CRD: its chosen version and status schema; the instance is pruned, defaulted and validated with it (default: the instance's apiVersion, every status feature on)",
     )
+    .option(
+      '--observed <files...>',
+      'live children (kubectl get -o yaml): print the status the controller would write for them (default: just created)',
+    )
+    .option('-n, --namespace <namespace>', 'namespace of an instance without one (default: default)')
     .option('--hooks', "call the registration's pre-reconcile hook and apply its answer")
-    .addOption(new Option('-o, --output <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
+    .addOption(
+      new Option(
+        '-o, --output <format>',
+        'yaml: the instance with its status, then each child (for kubectl apply -f -); json: {children, status, warnings}',
+      )
+        .choices(['yaml', 'json'])
+        .default('yaml'),
+    )
     .option(
       '--scoby-namespace <namespace>',
       `namespace of the controller ConfigMaps (default: SCOBY_NAMESPACE or ${DEFAULT_RENDER_NAMESPACE})`,
@@ -78,6 +93,26 @@ function renderCommand(done: (code: Promise<number>) => void, io: CliIo): Comman
     );
 }
 
+function validateCommand(done: (code: Promise<number>) => void, io: CliIo): Command {
+  return new Command('validate')
+    .description(
+      'check CRDRegistrations before applying them, with the checks and messages of the controller; exit 1 with one line per problem',
+    )
+    .argument('<files...>', 'YAML or JSON files holding CRDRegistrations')
+    .option('--crd <files...>', 'the registered CRDs: check the registrations against their schemas too')
+    .addOption(
+      new Option(
+        '--form-factor-plugin <module>',
+        'form-factor plugin module to load; repeatable (default: SCOBY_FORM_FACTOR_PLUGINS)',
+      ).argParser(collect),
+    )
+    .action((files: string[], options: ValidateOptions) =>
+      done(
+        import('./validate/validate-command.ts').then((command) => command.runValidate(files, options, io)),
+      ),
+    );
+}
+
 /** Runs the command line `args` (without node and script); resolves with the process exit code. */
 export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
   let outcome: Promise<number> = Promise.resolve(0);
@@ -87,9 +122,11 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
   const program = new Command('scoby')
     .description('Scoby: declarative controllers for registered CRDs')
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .version(buildInfo().version, '--version', 'print the version of scoby');
   program.addCommand(runCommand(program, done, io));
   program.addCommand(renderCommand(done, io).copyInheritedSettings(program));
+  program.addCommand(validateCommand(done, io).copyInheritedSettings(program));
   program.addCommand(
     new Command('crds')
       .description('print the CRD manifests Scoby needs (pipe into kubectl apply -f -)')

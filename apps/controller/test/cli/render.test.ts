@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HookError, startHookServer, type HookRequest } from '@scoby/hooks-v1';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
+import { withDesiredHash } from '../../src/children/update-detection.ts';
 import { runCli } from '../../src/cli/program.ts';
 import { FIXTURES, recordingIo } from './cli-io.ts';
 
@@ -60,6 +61,9 @@ const deploymentWith = (container: Record<string, unknown>) => ({
     template: { metadata: { labels: SELECTOR }, spec: { containers: [container] } },
   },
 });
+/** A child as the controller sends it: with its desired-hash annotation. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- expected objects are plain literals
+const written = (child: any) => withDesiredHash(child);
 const SERVICE = {
   apiVersion: 'v1',
   kind: 'Service',
@@ -91,30 +95,43 @@ async function render(args: string[], env: Record<string, string> = ENV) {
 }
 
 describe('scoby render', () => {
-  it('renders the registration.md §2 example as the controller would write it before observing children', async () => {
+  it('renders the registration.md §2 example as a stream kubectl apply takes: the instance with the status of the first write, then the children', async () => {
     const result = await render(MAILER);
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(parse(result.stdout)).toEqual({
-      children: { deployment: deploymentWith(ADAPTER), service: SERVICE },
-      status: {
-        observedGeneration: 3,
-        address: { url: 'http://mailer-orders.shop.svc.cluster.local' },
-        conditions: [
-          condition('DeploymentReady', 'Unknown', 'DeploymentUnknown'),
-          condition('QuotaChecked', 'Unknown', 'UNKNOWN'),
-          condition('Ready', 'False', 'CONDITIONSNOTOK'),
-          condition('ServiceReady', 'False', 'ServiceDoesNotExist'),
-        ],
+    const documents = parseAllDocuments(result.stdout) as { toJS(): unknown }[];
+    expect(documents.map((document) => document.toJS())).toEqual([
+      {
+        apiVersion: 'notify.example.com/v1',
+        kind: 'Mailer',
+        metadata: { name: 'orders', namespace: 'shop', uid: OWNER.uid },
+        spec: { smtp: { host: 'mail.internal', passwordRef: { secretName: 'smtp', key: 'password' } } },
+        status: {
+          observedGeneration: 3,
+          address: { url: 'http://mailer-orders.shop.svc.cluster.local' },
+          // The controller's first status write sees the children it has just created: the Service
+          // exists, the Deployment reports nothing yet.
+          conditions: [
+            condition('DeploymentReady', 'Unknown', 'DeploymentUnknown'),
+            condition('QuotaChecked', 'Unknown', 'UNKNOWN'),
+            condition('Ready', 'Unknown', 'UNKNOWN'),
+            condition('ServiceReady', 'True', 'ServiceExist'),
+          ],
+        },
       },
-      warnings: [],
-    });
+      written(deploymentWith(ADAPTER)),
+      written(SERVICE),
+    ]);
   });
 
-  it('prints the same document as JSON with -o json', async () => {
-    const yaml = await render(MAILER);
+  it('prints {children, status, warnings} with -o json', async () => {
+    const yaml = parseAllDocuments((await render(MAILER)).stdout) as { toJS(): Record<string, unknown> }[];
     const json = await render([...MAILER, '-o', 'json']);
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toEqual(parse(yaml.stdout));
+    expect(JSON.parse(json.stdout)).toEqual({
+      children: { deployment: yaml[1]?.toJS(), service: yaml[2]?.toJS() },
+      status: yaml[0]?.toJS().status,
+      warnings: [],
+    });
   });
 
   it('uses the chosen version and the status features of --crd, pruning the status like the API server', async () => {
@@ -127,8 +144,8 @@ describe('scoby render', () => {
       conditions: [
         { type: 'DeploymentReady', status: 'Unknown', reason: 'DeploymentUnknown' },
         { type: 'QuotaChecked', status: 'Unknown', reason: 'UNKNOWN' },
-        { type: 'Ready', status: 'False', reason: 'CONDITIONSNOTOK' },
-        { type: 'ServiceReady', status: 'False', reason: 'ServiceDoesNotExist' },
+        { type: 'Ready', status: 'Unknown', reason: 'UNKNOWN' },
+        { type: 'ServiceReady', status: 'True', reason: 'ServiceExist' },
       ],
     });
   });
@@ -140,7 +157,7 @@ describe('scoby render', () => {
     const result = await render([...MAILER, '--crd', crd, '-o', 'json']);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({
-      children: { deployment: deploymentWith(ADAPTER), service: SERVICE },
+      children: { deployment: written(deploymentWith(ADAPTER)), service: written(SERVICE) },
       status: null,
       warnings: [],
     });
@@ -374,7 +391,11 @@ describe('scoby render --hooks', () => {
       '-o',
       'json',
     ]);
-    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result).toMatchObject({
+      code: 0,
+      stderr:
+        'Warning: HookObjectChangesIgnored: hook changes to metadata.labels are ignored; only status is applied\n',
+    });
 
     expect(requests).toHaveLength(1);
     const [request] = requests;
@@ -393,8 +414,8 @@ describe('scoby render --hooks', () => {
 
     const output = JSON.parse(result.stdout);
     expect(output.children).toEqual({
-      deployment: deploymentWith({ ...ADAPTER, resources: { requests: { cpu: '100m' } } }),
-      service: SERVICE,
+      deployment: written(deploymentWith({ ...ADAPTER, resources: { requests: { cpu: '100m' } } })),
+      service: written(SERVICE),
     });
     expect(output.status).toEqual({
       observedGeneration: 3,
@@ -402,8 +423,8 @@ describe('scoby render --hooks', () => {
       conditions: [
         condition('DeploymentReady', 'Unknown', 'DeploymentUnknown'),
         condition('QuotaChecked', 'True', 'QuotaAvailable', '120 of 500 messages sent today'),
-        condition('Ready', 'False', 'CONDITIONSNOTOK'),
-        condition('ServiceReady', 'False', 'ServiceDoesNotExist'),
+        condition('Ready', 'Unknown', 'UNKNOWN'),
+        condition('ServiceReady', 'True', 'ServiceExist'),
       ],
     });
     expect(output.warnings).toEqual([
@@ -480,7 +501,11 @@ describe('scoby render --hooks', () => {
     ]);
     expect(result.code).toBe(0);
     const output = JSON.parse(result.stdout);
-    expect(output.children).toEqual({ deployment: deploymentWith(ADAPTER), service: SERVICE });
+    expect(output.children).toEqual({
+      deployment: written(deploymentWith(ADAPTER)),
+      service: written(SERVICE),
+    });
+    expect(result.stderr).toBe('Warning: HookFailed: pre-reconcile hook: HTTP 500: metrics backend down\n');
     expect(output.warnings).toEqual([
       { reason: 'HookFailed', message: 'pre-reconcile hook: HTTP 500: metrics backend down' },
     ]);

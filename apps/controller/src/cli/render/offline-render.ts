@@ -1,7 +1,8 @@
 /**
  * `scoby render`'s core: one instance reconcile without a cluster (children-and-status.md §1 steps
  * 5–11), built from the controller's own functions, so the output is what the controller would write
- * for an instance whose children have not been observed yet.
+ * for the instance as the API server stores it: its children, and the status of its write after
+ * creating them (or, with live children given, after applying them).
  */
 import type { RenderLookups } from '@scoby/env';
 import type { FormFactorRegistry } from '@scoby/formfactor';
@@ -13,11 +14,15 @@ import { desiredStatus } from '../../instance/desired-status.ts';
 import { finalChildren, instanceIdentity } from '../../instance/final-children.ts';
 import { renderInstance } from '../../instance/render-instance.ts';
 import { startWorkingStatus, type Status } from '../../status/instance-status.ts';
+import { admitInstance, instanceNamespace } from './instance-admission.ts';
 import { callPreReconcile, type HookAccess, type Warning } from './offline-hook.ts';
+import { observedChildren } from './observed-children.ts';
 import type { RenderFailure } from './render-failure.ts';
 import { renderTargetCrd } from './render-target.ts';
+import { writtenChildren } from './written-children.ts';
 
 export interface RenderOutput {
+  /** As the controller writes them (see written-children.ts). */
   children: Record<string, KubeObject>;
   /** The status the controller would write; null when the CRD has no status subresource. */
   status: Status | null;
@@ -27,7 +32,11 @@ export interface RenderOutput {
 export interface OfflineRenderInput {
   registration: KubeObject;
   instance: KubeObject;
+  /** Where an instance without metadata.namespace is created; default: its own namespace, else `default`. */
+  namespace?: string;
   crd?: KubeObject;
+  /** Live children (e.g. from kubectl get): the status is computed for them; absent ones are created. */
+  observed?: readonly KubeObject[];
   formFactors: FormFactorRegistry;
   lookups: RenderLookups;
   clusterDomain: string;
@@ -37,7 +46,14 @@ export interface OfflineRenderInput {
   hooks?: HookAccess;
 }
 
-export type OfflineRender = { ok: true; output: RenderOutput } | { ok: false; failure: RenderFailure };
+export type OfflineRender =
+  | {
+      ok: true;
+      output: RenderOutput;
+      /** The instance as stored (namespace, generation, the CRD's pruning and defaults) with `output.status`. */
+      instance: KubeObject;
+    }
+  | { ok: false; failure: RenderFailure };
 
 export async function renderOffline(input: OfflineRenderInput): Promise<OfflineRender> {
   const validation = validateRegistration(input.registration, input.formFactors);
@@ -52,12 +68,16 @@ export async function renderOffline(input: OfflineRenderInput): Promise<OfflineR
   const targetCrd = renderTargetCrd(spec.crd, input.instance, input.crd);
   if (!targetCrd.ok) return targetCrd;
   const { instanceApiVersion, features } = targetCrd.target;
+  const namespace = instanceNamespace(input.instance, input.namespace);
+  const admission = admitInstance(input.instance, namespace, input.crd);
+  if (!admission.ok) return admission;
+  const { instance } = admission;
   const conditionSet = instanceConditionSet(resolved.formFactor.conditionTypes, spec);
   const registrationName = input.registration.metadata.name ?? '';
 
-  let working = startWorkingStatus(undefined, conditionSet.conditionTypes, input.now);
+  let working = startWorkingStatus(instance.status, conditionSet.conditionTypes, input.now);
   const rendered = await renderInstance(
-    input.instance,
+    instance,
     working,
     {
       registrationName,
@@ -77,7 +97,7 @@ export async function renderOffline(input: OfflineRenderInput): Promise<OfflineR
   if (input.hooks && spec.hook?.capabilities.includes('pre-reconcile')) {
     const outcome = await callPreReconcile(input.hooks, spec.hook, {
       plugin,
-      instance: input.instance,
+      instance,
       working,
       children: desired,
       conditionSet,
@@ -89,25 +109,30 @@ export async function renderOffline(input: OfflineRenderInput): Promise<OfflineR
     desired = outcome.children;
   }
 
-  const children = finalChildren(
-    desired,
-    registrationName,
-    instanceIdentity(input.instance, instanceApiVersion),
-  );
+  const identity = instanceIdentity(instance, instanceApiVersion);
+  const children = finalChildren(desired, registrationName, identity);
+  const observed = observedChildren(children, input.observed ?? [], identity);
+  if (!observed.ok) return observed;
   const verdict = plugin.status({
     block: spec.formFactor.config,
     children,
-    observed: {},
+    observed: observed.observed,
     clusterDomain: input.clusterDomain,
   });
   const status = features.subresource
     ? desiredStatus(working, {
         formFactor: verdict,
-        generation: input.instance.metadata.generation,
+        generation: instance.metadata.generation,
         features,
-        stored: undefined,
+        stored: instance.status,
         now: input.now,
       })
     : null;
-  return { ok: true, output: { children, status, warnings } };
+  const written = writtenChildren(children, identity.uid);
+  warnings.push(...written.warnings);
+  return {
+    ok: true,
+    output: { children: written.children, status, warnings },
+    instance: status === null ? instance : { ...instance, status },
+  };
 }

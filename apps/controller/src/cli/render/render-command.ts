@@ -1,25 +1,29 @@
 /**
  * `scoby render`: reads the files, sets up the lookups, the form factors and (with --hooks) the hook
- * client as the controller would, runs renderOffline, and prints the result or the failure.
+ * client as the controller would, runs renderOffline, and prints the result (warnings on stderr) or
+ * the failure.
  */
 import { loadClusterDomain, resolveDestination } from '@scoby/address';
 import { createHookClient } from '@scoby/hooks-v1';
 import type { KubeObject } from '@scoby/kube-objects';
-import { stringify } from 'yaml';
 import { formatTime } from '../../status/conditions.ts';
 import { loadConfig } from '../../runtime/index.ts';
-import { readObjects, readSingleObject } from '../documents.ts';
+import { readAllObjects, readSingleObject } from '../documents.ts';
 import { DEFAULT_RENDER_NAMESPACE } from '../defaults.ts';
 import type { CliIo } from '../io.ts';
 import { loadFormFactors } from '../plugins.ts';
+import { instanceNamespace } from './instance-admission.ts';
 import { objectLookups, objectReader } from './object-lookups.ts';
-import { renderOffline, type RenderOutput } from './offline-render.ts';
+import { renderOffline } from './offline-render.ts';
 import { formatFailure } from './render-failure.ts';
+import { formatOutput, formatWarning } from './render-output.ts';
 
 export interface RenderOptions {
   registration: string;
   instance: string;
   objects?: string[];
+  observed?: string[];
+  namespace?: string;
   crd?: string;
   hooks?: boolean;
   output: string;
@@ -28,21 +32,21 @@ export interface RenderOptions {
   now?: string;
 }
 
-export function formatOutput(output: RenderOutput, format: 'yaml' | 'json'): string {
-  return format === 'json' ? `${JSON.stringify(output, null, 2)}\n` : stringify(output, { lineWidth: 0 });
-}
+/** Kinds without a namespace; every other object of the files is namespaced. */
+const CLUSTER_SCOPED = new Set([
+  'CustomResourceDefinition',
+  'Namespace',
+  'ClusterRole',
+  'ClusterRoleBinding',
+]);
 
-async function readAll(
-  files: readonly string[],
-  cwd: string,
-): Promise<{ ok: true; objects: KubeObject[] } | { ok: false; message: string }> {
-  const objects: KubeObject[] = [];
-  for (const file of files) {
-    const reading = await readObjects(file, cwd);
-    if (!reading.ok) return reading;
-    objects.push(...reading.objects);
-  }
-  return { ok: true, objects };
+/** Objects without a namespace land in `namespace`, as `kubectl apply -f` would create them. */
+function placed(objects: readonly KubeObject[], namespace: string): KubeObject[] {
+  return objects.map((object) =>
+    object.metadata.namespace || CLUSTER_SCOPED.has(object.kind)
+      ? object
+      : { ...object, metadata: { ...object.metadata, namespace } },
+  );
 }
 
 function parseNow(value: string | undefined): string | undefined {
@@ -80,13 +84,16 @@ export async function runRender(options: RenderOptions, io: CliIo): Promise<numb
       ? undefined
       : await readSingleObject(options.crd, io.cwd, 'CustomResourceDefinition');
   if (crd && !crd.ok) return fail(crd.message);
-  const objects = await readAll(options.objects ?? [], io.cwd);
+  const namespace = instanceNamespace(instance.object, options.namespace);
+  const objects = await readAllObjects(options.objects ?? [], io.cwd);
   if (!objects.ok) return fail(objects.message);
+  const observed = await readAllObjects(options.observed ?? [], io.cwd);
+  if (!observed.ok) return fail(observed.message);
   const formFactors = await loadFormFactors(config.formFactorPlugins, io.cwd);
   if (!formFactors.ok) return fail(formFactors.message);
 
   const clusterDomain = config.clusterDomain ?? (await loadClusterDomain({ environment: io.env }));
-  const known = crd?.ok ? [...objects.objects, crd.object] : objects.objects;
+  const known = placed(crd?.ok ? [...objects.objects, crd.object] : objects.objects, namespace);
   const hookClient = options.hooks
     ? createHookClient({ formFactorFormat: config.hookFormFactorFormat })
     : undefined;
@@ -94,7 +101,9 @@ export async function runRender(options: RenderOptions, io: CliIo): Promise<numb
     const result = await renderOffline({
       registration: registration.object,
       instance: instance.object,
+      namespace,
       ...(crd?.ok ? { crd: crd.object } : {}),
+      observed: placed(observed.objects, namespace),
       formFactors: formFactors.registry,
       lookups: objectLookups(known, { scobyNamespace: config.scobyNamespace, clusterDomain }),
       clusterDomain,
@@ -113,7 +122,8 @@ export async function runRender(options: RenderOptions, io: CliIo): Promise<numb
       io.stderr(formatFailure(result.failure));
       return 1;
     }
-    io.stdout(formatOutput(result.output, options.output));
+    for (const warning of result.output.warnings) io.stderr(formatWarning(warning));
+    io.stdout(formatOutput(result.output, result.instance, options.output));
     return 0;
   } finally {
     hookClient?.close();
