@@ -7,8 +7,8 @@ import { createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { K3sContainer } from '@testcontainers/k3s';
-import { getContainerRuntimeClient, ImageName } from 'testcontainers';
+import { K3sContainer, StartedK3sContainer } from '@testcontainers/k3s';
+import { GenericContainer, getContainerRuntimeClient, ImageName } from 'testcontainers';
 import type { ContainerRuntime } from './k3s-probe.ts';
 import { installScobyAccount } from './scoby-account.ts';
 import type { StartedCluster } from './started-cluster.ts';
@@ -24,6 +24,25 @@ export const testcontainersRuntime: ContainerRuntime = {
 };
 
 /**
+ * K3sContainer's settings (privileged, host cgroups, tmpfs /run, waiting for "Node controller sync
+ * successful"), with the kubeconfig read by k3s's own kubectl. K3sContainer's start() reads it with
+ * whichever tar-stream is hoisted (@testcontainers/k3s 11.14 declares none), and this workspace hoists
+ * v2 (for nx and dockerode), whose extract is not async iterable: start() fails with "extract is not
+ * async iterable" after the container is up.
+ */
+class K3sContainerReadByKubectl extends K3sContainer {
+  override async start(): Promise<StartedK3sContainer> {
+    const started = await GenericContainer.prototype.start.call(this);
+    const kubeconfig = await started.exec(['k3s', 'kubectl', 'config', 'view', '--raw']);
+    if (kubeconfig.exitCode !== 0) {
+      await started.stop();
+      throw new Error(`cannot read k3s's kubeconfig: ${kubeconfig.output.trim()}`);
+    }
+    return new StartedK3sContainer(started, kubeconfig.stdout);
+  }
+}
+
+/**
  * Starts k3s; `preload` names host images copied into k3s's containerd (e.g. the controller image of
  * E2E_CONTROLLER_IMAGE), so pods can use them without a registry.
  */
@@ -31,7 +50,7 @@ export async function startK3sCluster(
   image: string,
   preload: readonly string[] = [],
 ): Promise<StartedCluster> {
-  const container = await new K3sContainer(image).start();
+  const container = await new K3sContainerReadByKubectl(image).start();
   try {
     for (const name of preload) await importImage(container, name);
     const kubeconfigYaml = container.getKubeConfig();
@@ -47,9 +66,7 @@ export async function startK3sCluster(
   }
 }
 
-type StartedK3s = Awaited<ReturnType<K3sContainer['start']>>;
-
-async function importImage(container: StartedK3s, image: string): Promise<void> {
+async function importImage(container: StartedK3sContainer, image: string): Promise<void> {
   const client = await getContainerRuntimeClient();
   const directory = await mkdtemp(join(tmpdir(), 'scoby-e2e-'));
   const archive = join(directory, 'image.tar');
