@@ -35,4 +35,4 @@ if [ -z "${TESTCONTAINERS_RYUK_DISABLED:-}" ] && ! docker image inspect "$reaper
   say "$reaper is not in the engine: testcontainers' reaper is off (TESTCONTAINERS_RYUK_DISABLED=true)"
 fi
 say "E2E_CLUSTER=k3s K3S_IMAGE=$image (load $(cut -d' ' -f1-3 /proc/loadavg))"
-E2E_CLUSTER=k3s K3S_IMAGE="$image" npm run e2e -w @scoby/e2e
+E2E_CLUSTER=k3s K3S_IMAGE="$image" npm run e2e

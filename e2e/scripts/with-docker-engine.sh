@@ -28,7 +28,7 @@ say() { echo "with-docker-engine: $*" >&2; }
 
 unavailable() {
   if $if_possible; then
-    say "skipped ($*): $1"
+    say "skipped: $1"
     exit 0
   fi
   say "$1"
