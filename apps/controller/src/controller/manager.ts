@@ -18,6 +18,7 @@ import { DEFAULT_REQUEST_TIMEOUT_MS, DynamicClient, type ResourceRef } from '../
 import { ParkingLot } from '../instance/parking.ts';
 import { InstanceReconciler, type EventSink } from '../instance/reconcile.ts';
 import { REGISTRATION_RESOURCE, RegistrationReconciler } from '../registration/reconcile.ts';
+import { AccessReviewer } from '../access/access-reviewer.ts';
 import {
   ConcurrencyLimit,
   DEFAULT_HOOK_ADDRESS_REFRESH_MS,
@@ -138,6 +139,7 @@ class Controller implements RunningController {
       ...(options.leaderElection.enabled
         ? { writeFence: { refusal: () => this.#elector?.writeRefusal() } }
         : {}),
+      onForbidden: () => this.#work?.forbidden(),
     });
     this.metrics = options.metrics ?? createMetrics();
     this.#health = new QueueHealth(
@@ -244,6 +246,7 @@ class Work {
   readonly #hookClient: HookClient;
   readonly #unwatchHealth: () => void;
   readonly #registrationReconciler: RegistrationReconciler;
+  readonly #access: AccessReviewer;
   #served: Promise<ReadonlySet<string>> | undefined;
 
   constructor(
@@ -313,8 +316,13 @@ class Work {
       },
       onSynced: (name) => this.#queue.add(name),
     });
+    this.#access = new AccessReviewer(client, {
+      namespaces: options.workingNamespaces,
+      now: () => now().getTime(),
+    });
     const registrationReconciler = new RegistrationReconciler({
       client,
+      access: this.#access,
       events: sink,
       formFactors,
       controllers: this.#controllers,
@@ -357,6 +365,13 @@ class Work {
     });
     this.#unwatchHealth = health.watch('crdregistrations', this.#queue);
     this.#wire();
+  }
+
+  /** A request was refused (403): permissions changed, so the registrations are checked again. */
+  forbidden(): void {
+    if (!this.#access.forgetAfterForbidden()) return;
+    for (const registration of this.#registrations.informer.list())
+      this.#queue.add(registration.metadata.name ?? '');
   }
 
   synced(): boolean {

@@ -43,6 +43,8 @@ export interface DynamicClientOptions {
   requestTimeoutMs?: number;
   /** Consulted before every write (POST, PUT, PATCH, DELETE); a refused write is not sent. */
   writeFence?: WriteFence;
+  /** Told of every 403 answer: the permissions it had may have been taken away. */
+  onForbidden?: () => void;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -81,6 +83,7 @@ export class DynamicClient {
   readonly #discovery = new Map<string, Promise<Map<string, ResourceRef>>>();
   readonly #requestTimeoutMs: number;
   readonly #writeFence: WriteFence | undefined;
+  readonly #onForbidden: (() => void) | undefined;
   /** How to cut off each write that was sent and is not answered yet. */
   readonly #writesInFlight = new Set<(reason: string) => void>();
 
@@ -95,6 +98,7 @@ export class DynamicClient {
     this.#agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
     this.#requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.#writeFence = options.writeFence;
+    this.#onForbidden = options.onForbidden;
   }
 
   get kubeConfig(): KubeConfig {
@@ -172,6 +176,7 @@ export class DynamicClient {
             resolve(parsed as T);
             return;
           }
+          if (code === 403) this.#onForbidden?.();
           const status = (parsed ?? {}) as { reason?: string; message?: string };
           const retryAfter = Number(response.headers['retry-after']);
           reject(

@@ -30,6 +30,8 @@ import { instanceConditionSet } from '../instance/condition-set.ts';
 import type { EventSink } from '../instance/reconcile.ts';
 import { errorMessage } from '../kube/api-error.ts';
 import { SupersededVersions } from '../runtime/superseded-versions.ts';
+import { checkRegistrationAccess, type AccessCheck } from '../access/registration-access.ts';
+import { MISSING_PERMISSIONS_REASON } from '../access/missing-access.ts';
 import { activeRegistration } from './active.ts';
 import { BackgroundJobs } from './background-jobs.ts';
 import { registrationConditions, type ControllerOutcome, type RegistrationFindings } from './conditions.ts';
@@ -42,6 +44,9 @@ export const REGISTRATION_RESOURCE: ResourceRef = {
 };
 
 const CONDITION_TYPES = ['CRDExists', 'ControllerReady', 'Ready'];
+
+/** Nothing announces a new grant (aggregated ClusterRoles change without an event Scoby watches). */
+export const MISSING_PERMISSIONS_RECHECK_MS = 15_000;
 
 /** The instance controllers, one per active registration. */
 export interface InstanceControllerHost {
@@ -84,6 +89,8 @@ export interface RegistrationWorld {
     address: Destination,
   ): Promise<{ ok: true; url: string } | { ok: false; message: string }>;
   resourceForCrd(info: CrdInfo & { version: string }): ResourceRef;
+  /** Whether the controller may do what a registration needs (SelfSubjectAccessReviews). */
+  access: AccessCheck;
   /**
    * Period of re-resolving a hook address given by `ref`: referenced objects are not watched
    * (address.md §2), so a changed address is picked up within this bound. Absent: never.
@@ -187,6 +194,9 @@ export class RegistrationReconciler {
       return { kind: 'retry', reason: outcome.message };
     }
     if (outcome?.kind === 'starting') return { kind: 'wait' };
+    if (outcome?.kind === 'failed' && outcome.reason === MISSING_PERMISSIONS_REASON) {
+      return { kind: 'done', refreshAfterMs: MISSING_PERMISSIONS_RECHECK_MS };
+    }
     const refreshAfterMs = world.hookRefreshMs;
     return validation.ok && validation.spec.hook?.address.ref && refreshAfterMs !== undefined
       ? { kind: 'done', refreshAfterMs }
@@ -240,6 +250,12 @@ export class RegistrationReconciler {
     const preReconcile = hook?.capabilities.includes('pre-reconcile') === true;
     const conditionSet = instanceConditionSet(conditionTypes, spec);
     const prunableKinds = world.formFactors.allManagedKinds().filter((kind) => served.has(kind.apiVersion));
+    const denied = await checkRegistrationAccess(world.client, world.access, {
+      instance: { group: crd.group, resource: crd.plural, statusSubresource: crd.status.subresource },
+      workloadKinds: plugin.managedKinds,
+      prunableKinds,
+    });
+    if (denied) return pause(denied, hookUrl);
     const config: InstanceConfig = {
       registrationName: name,
       registrationUid: registration.metadata.uid ?? '',

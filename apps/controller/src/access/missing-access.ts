@@ -1,0 +1,44 @@
+/**
+ * The registration condition for permissions the controller lacks: which verb on which resource, and
+ * the ClusterRole rules that grant them, ready to paste.
+ */
+import type { Grantor, ResourceNeed } from './access-needs.ts';
+
+export const MISSING_PERMISSIONS_REASON = 'MissingPermissions';
+
+/** One verb the API server refused; `namespace: ''` asked about all namespaces. */
+export interface Denial {
+  need: ResourceNeed;
+  verb: string;
+  namespace: string;
+}
+
+function qualifiedResource(need: ResourceNeed): string {
+  const resource = need.group === '' ? need.resource : `${need.resource}.${need.group}`;
+  return need.subresource ? `${resource}/${need.subresource}` : resource;
+}
+
+function rule(need: ResourceNeed): string {
+  const resource = need.subresource ? `${need.resource}/${need.subresource}` : need.resource;
+  return `{apiGroups: ["${need.group}"], resources: [${resource}], verbs: [${need.verbs.join(', ')}]}`;
+}
+
+const ROLE: Record<Grantor, string> = {
+  registered: 'a ClusterRole labelled scoby.triggermesh.io/crdregistration: "true"',
+  'scoby-controller': 'the ClusterRole scoby-controller (deploy/10-rbac.yaml)',
+};
+
+export function missingAccessMessage(denials: readonly Denial[]): string {
+  const refused = denials.map(
+    ({ need, verb, namespace }) =>
+      `${verb} ${qualifiedResource(need)} ${namespace === '' ? '(all namespaces)' : `in namespace ${namespace}`}`,
+  );
+  const needs = [...new Set(denials.map((denial) => denial.need))];
+  const grants = (['registered', 'scoby-controller'] as const)
+    .map((grantor) => {
+      const rules = needs.filter((need) => need.grantor === grantor).map(rule);
+      return rules.length === 0 ? undefined : `add to ${ROLE[grantor]} the rules ${rules.join(', ')}`;
+    })
+    .filter((grant) => grant !== undefined);
+  return `the controller may not ${refused.join(', ')}; ${grants.join('; ')} (see docs/migration.md)`;
+}
