@@ -1,58 +1,43 @@
-import type { Cause } from '@scoby/structural-schema';
 import type { ResourceType } from './resource-type.ts';
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 
-function invalidName(name: string, message: string): Cause[] {
+const LABEL_MESSAGE =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+const DNS1035_MESSAGE =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+const SUBDOMAIN_MESSAGE =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+
+function pattern(name: string, maxLength: number, regex: RegExp, message: string): string[] {
   return [
-    { type: 'FieldValueInvalid', field: 'metadata.name', message: `Invalid value: "${name}": ${message}` },
+    ...(name.length > maxLength ? [`must be no more than ${maxLength} characters`] : []),
+    ...(regex.test(name) ? [] : [message]),
   ];
 }
 
-function label(name: string): Cause[] {
-  if (name.length > 63) return invalidName(name, 'must be no more than 63 characters');
-  if (DNS1123_LABEL.test(name)) return [];
-  return invalidName(
-    name,
-    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
-  );
-}
-
-function dns1035(name: string): Cause[] {
-  if (name.length > 63) return invalidName(name, 'must be no more than 63 characters');
-  if (DNS1035_LABEL.test(name)) return [];
-  return invalidName(
-    name,
-    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
-  );
-}
-
-function subdomain(name: string): Cause[] {
-  if (name.length > 253) return invalidName(name, 'must be no more than 253 characters');
-  if (DNS1123_SUBDOMAIN.test(name)) return [];
-  return invalidName(
-    name,
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
-  );
-}
-
 /** RBAC objects only need to be usable as a path segment (they allow `system:` names). */
-function pathSegment(name: string): Cause[] {
-  if (name === '.' || name === '..') return invalidName(name, `may not be '${name}'`);
-  for (const forbidden of ['/', '%']) {
-    if (name.includes(forbidden)) return invalidName(name, `may not contain '${forbidden}'`);
-  }
-  return [];
+function pathSegment(name: string): string[] {
+  if (name === '.' || name === '..') return [`may not be '${name}'`];
+  return ['/', '%']
+    .filter((forbidden) => name.includes(forbidden))
+    .map((forbidden) => `may not contain '${forbidden}'`);
 }
 
-/** metadata.name rules of each resource, with the real server's messages. */
-export function validateName(type: ResourceType, name: string): Cause[] {
-  if (type.group === '' && type.plural === 'namespaces') return label(name);
-  if (type.group === '' && type.plural === 'services') return dns1035(name);
-  if (type.group === 'rbac.authorization.k8s.io') return pathSegment(name);
-  return subdomain(name);
+/**
+ * Why `name` is no valid metadata.name of the resource, with the real server's messages. A generateName
+ * `prefix` may end in '-' (kube-apiserver checks it with its last dash masked).
+ */
+export function nameErrors(type: ResourceType, name: string, prefix: boolean): string[] {
+  const checked = prefix && name.length > 1 && name.endsWith('-') ? `${name.slice(0, -1)}a` : name;
+  if (type.group === '' && type.plural === 'namespaces')
+    return pattern(checked, 63, DNS1123_LABEL, LABEL_MESSAGE);
+  if (type.group === '' && type.plural === 'services')
+    return pattern(checked, 63, DNS1035_LABEL, DNS1035_MESSAGE);
+  if (type.group === 'rbac.authorization.k8s.io') return pathSegment(checked);
+  return pattern(checked, 253, DNS1123_SUBDOMAIN, SUBDOMAIN_MESSAGE);
 }
 
 const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';

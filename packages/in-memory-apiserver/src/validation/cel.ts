@@ -124,6 +124,23 @@ function evaluateRule(rule: ValidationRule, node: SchemaNode, hasOld: boolean): 
   }
 }
 
+const withRules = new WeakMap<JSONSchemaProps, boolean>();
+
+/** Whether any node of the schema has rules: kube-apiserver builds a CEL validator only then. */
+export function hasCelRules(schema: JSONSchemaProps): boolean {
+  let known = withRules.get(schema);
+  if (known === undefined) {
+    const children = [
+      ...Object.values(schema.properties ?? {}),
+      ...(typeof schema.additionalProperties === 'object' ? [schema.additionalProperties] : []),
+      ...(schema.items === undefined ? [] : [schema.items]),
+    ];
+    known = rulesOf(schema).length > 0 || children.some(hasCelRules);
+    withRules.set(schema, known);
+  }
+  return known;
+}
+
 /**
  * The failed rules of a custom resource. `old` is the object before an update, undefined on create.
  */

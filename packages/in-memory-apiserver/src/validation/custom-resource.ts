@@ -1,10 +1,11 @@
 /**
  * The checks kube-apiserver runs on a custom resource after pruning and defaulting, in its order:
- * the schema, embedded resources, list types, then the CEL rules, which it skips when the object
- * already failed a check they may depend on (wrong type, missing, too long, too many, unsupported).
+ * the schema, embedded resources, list types, then the CEL rules if the schema has any, which it skips
+ * when the object already failed a check they may depend on (wrong type, missing, too long, too many,
+ * unsupported).
  */
 import { pruneAndValidate, type Cause, type JSONSchemaProps } from '@scoby/structural-schema';
-import { validateCelRules } from './cel.ts';
+import { hasCelRules, validateCelRules } from './cel.ts';
 import { invalidValue } from './field-errors.ts';
 import { validateListTypes } from './list-types.ts';
 
@@ -29,6 +30,7 @@ export function admitCustomResourceValue(
 ): { value: unknown; causes: Cause[] } {
   const checked = pruneAndValidate(schema, value, { root: true });
   const causes = [...checked.causes, ...validateListTypes(schema, checked.value)];
+  if (!hasCelRules(schema)) return { value: checked.value, causes };
   const blocked = causes.some((cause) => BLOCKING.has(cause.type));
   causes.push(...(blocked ? [RULES_NOT_CHECKED] : validateCelRules(schema, checked.value, old)));
   return { value: checked.value, causes };

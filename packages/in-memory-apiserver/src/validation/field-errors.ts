@@ -46,6 +46,15 @@ export function requiredValue(field: string, detail: string): Cause {
 }
 
 export function invalidValue(field: string, value: unknown, detail: string): Cause {
-  const body = `Invalid value: ${renderValue(value)}`;
+  return invalidRendered(field, renderValue(value), detail);
+}
+
+/** An Invalid error whose bad value is rendered already. */
+export function invalidRendered(field: string, rendered: string, detail: string): Cause {
+  const body = `Invalid value: ${rendered}`;
   return { type: 'FieldValueInvalid', field, message: detail === '' ? body : `${body}: ${detail}` };
+}
+
+export function tooLong(field: string, limitBytes: number): Cause {
+  return { type: 'FieldValueTooLong', field, message: `Too long: may not be more than ${limitBytes} bytes` };
 }

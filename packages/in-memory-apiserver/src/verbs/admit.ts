@@ -1,10 +1,10 @@
 import type { KubeObject } from '@scoby/kube-objects';
-import { validateName } from '../names.ts';
 import type { ResourceType } from '../resource-type.ts';
 import type { Cause } from '@scoby/structural-schema';
 import { invalid, ok, type Outcome } from '../status.ts';
 import { strategyFor } from '../strategies/index.ts';
 import { admitCustomResourceValue } from '../validation/custom-resource.ts';
+import { validateObjectMeta } from '../validation/object-meta.ts';
 
 /** Prune, default and validate a custom resource against its structural schema, like the real server. */
 function admitCustomResource(
@@ -53,7 +53,7 @@ export function admit(
     : admitCustomResource(type, version, defaulted, old);
   const name = custom.object.metadata.name ?? '';
   const causes = [
-    ...validateName(type, name),
+    ...validateObjectMeta(type, custom.object),
     ...custom.causes,
     ...(strategy.validate ? strategy.validate(custom.object) : []),
   ];
