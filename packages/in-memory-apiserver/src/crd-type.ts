@@ -1,13 +1,30 @@
 import { compareVersionPriority, type KubeObject } from '@scoby/kube-objects';
-import { CUSTOM_RESOURCE_VERBS, storageVersionHash, type ResourceType } from './resource-type.ts';
+import {
+  CUSTOM_RESOURCE_VERBS,
+  storageVersionHash,
+  type ResourceType,
+  type ScaleSubresource,
+} from './resource-type.ts';
 import type { JSONSchemaProps } from '@scoby/structural-schema';
 
-interface CrdVersion {
+/** additionalPrinterColumns[] of a CRD version. */
+export interface PrinterColumn {
+  name: string;
+  type: string;
+  format?: string;
+  description?: string;
+  priority?: number;
+  jsonPath: string;
+}
+
+export interface CrdVersion {
   name: string;
   served?: boolean;
   storage?: boolean;
   schema?: { openAPIV3Schema?: JSONSchemaProps };
-  subresources?: { status?: unknown };
+  subresources?: { status?: unknown; scale?: ScaleSubresource };
+  additionalPrinterColumns?: PrinterColumn[];
+  selectableFields?: { jsonPath: string }[];
 }
 
 export interface CrdSpec {
@@ -50,6 +67,7 @@ export function resourceTypeOfCrd(crd: KubeObject): ResourceType {
   const spec = crdSpec(crd);
   const names = acceptedNames(spec);
   const served = spec.versions.filter((version) => version.served !== false);
+  const scale = served.find((version) => version.subresources?.scale !== undefined)?.subresources?.scale;
   const schemas = new Map<string, JSONSchemaProps>();
   for (const version of served) {
     const schema = version.schema?.openAPIV3Schema;
@@ -73,5 +91,7 @@ export function resourceTypeOfCrd(crd: KubeObject): ResourceType {
     etcdPrefix: `${spec.group}/${names.plural}`,
     allowUnconditionalUpdate: false,
     storageVersionHash: storageVersionHash(spec.group, storageVersion(spec) ?? '', names.kind),
+    ...(scale === undefined ? {} : { scale }),
+    customResource: spec,
   };
 }

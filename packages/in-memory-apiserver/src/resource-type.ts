@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { JSONSchemaProps } from '@scoby/structural-schema';
+import type { CrdSpec } from './crd-type.ts';
 import type { Verb } from './faults.ts';
 
 /** Everything the server needs to know to serve one kind of object under /api or /apis. */
@@ -31,6 +32,8 @@ export interface ResourceType {
   readonly allowUnconditionalUpdate: boolean;
   /** The scale subresource, when served: where the replicas and the selector are. */
   readonly scale?: ScaleSubresource;
+  /** The spec of the CRD a custom resource type is made from (its per-version details: columns, subresources). */
+  readonly customResource?: CrdSpec;
 }
 
 /** As a CRD's `subresources.scale`: JSON paths (`.spec.replicas`). A selector found there may be a string or a LabelSelector. */
