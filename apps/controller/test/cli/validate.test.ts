@@ -1,0 +1,179 @@
+/**
+ * `scoby validate`: registrations checked offline with the registration controller's own checks and
+ * messages (registration.md §4), and with --crd against the registered CRD.
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { validateRegistration } from '@scoby/registration';
+import { builtInFormFactors } from '../../src/controller/manager.ts';
+import { runCli } from '../../src/cli/program.ts';
+import { FIXTURES, recordingIo } from './cli-io.ts';
+
+const SAMPLES = join(FIXTURES, 'scoby-samples');
+
+async function validate(args: string[]) {
+  const recorded = recordingIo({}, SAMPLES);
+  const code = await runCli(['validate', ...args], recorded.io);
+  return { code, stdout: recorded.stdout(), stderr: recorded.stderr() };
+}
+
+async function written(name: string, objects: unknown[]): Promise<string> {
+  const file = join(await mkdtemp(join(tmpdir(), 'scoby-validate-')), name);
+  await writeFile(file, objects.map((object) => stringify(object)).join('---\n'));
+  return file;
+}
+
+/** Six problems across the §4 table, as a user might write them. */
+const BROKEN = {
+  apiVersion: 'scoby.triggermesh.io/v1alpha1',
+  kind: 'CRDRegistration',
+  metadata: { name: 'broken' },
+  spec: {
+    crd: 'kuards.extensions.triggermesh.io',
+    workload: {
+      fromImage: { repo: 'gcr.io/kuar-demo/kuard-amd64:blue' },
+      formFactor: { deployment: { replicas: 1 }, knativeService: {} },
+      parameterConfiguration: {
+        fromSpec: {
+          toEnv: [
+            { path: 'variable1', name: 'V1' },
+            {
+              path: 'spec.refToAddress',
+              name: 'SINK',
+              valueFrom: { builtInFunc: { name: 'resolveAddres' } },
+            },
+          ],
+        },
+      },
+    },
+    hook: {
+      version: 'v2',
+      address: { uri: 'ftp://hooks.example.com' },
+      timeout: '10s',
+      capabilities: ['pre-reconcile'],
+    },
+  },
+};
+
+describe('scoby validate', () => {
+  it('accepts the Go Scoby samples, one line each on stdout', async () => {
+    expect(await validate(['kafkasource-registration.yaml', 'kuard-addressable-registration.yaml'])).toEqual({
+      code: 0,
+      stdout: 'CRDRegistration "kafkasource" is valid\nCRDRegistration "kuard" is valid\n',
+      stderr: '',
+    });
+  });
+
+  it('prints one `<path>: <message>` line per problem, the messages of the registration status, and exits 1', async () => {
+    const result = await validate([await written('broken.yaml', [BROKEN])]);
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: [
+        'spec.workload.formFactor: exactly one form factor may be set, found "deployment", "knativeService"',
+        'spec.workload.parameterConfiguration.fromSpec.toEnv[0].path: invalid path "variable1": must start with "spec."',
+        'spec.workload.parameterConfiguration.fromSpec.toEnv[1].valueFrom.builtInFunc.name: unknown built-in function "resolveAddres" (available: "resolveAddress")',
+        'spec.hook.version: unsupported hooks API version "v2" (supported: "v1")',
+        'spec.hook.address.uri: unsupported scheme "ftp" (supported: http, https)',
+        'spec.hook.timeout: "10s" is not an ISO 8601 duration (for example "PT10S")',
+        '',
+      ].join('\n'),
+    });
+    // One source: the controller's validation, whose message its Ready condition carries.
+    const validation = validateRegistration(BROKEN, builtInFormFactors([]));
+    expect(validation.ok).toBe(false);
+    if (!validation.ok)
+      expect(result.stderr).toBe(validation.problems.map((found) => `${found.message}\n`).join(''));
+  });
+
+  it('names the registration on each line when the files hold several', async () => {
+    const result = await validate([
+      'kuard-addressable-registration.yaml',
+      await written('broken.yaml', [BROKEN]),
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('CRDRegistration "kuard" is valid\n');
+    expect(result.stderr.split('\n')[0]).toBe(
+      'CRDRegistration "broken": spec.workload.formFactor: exactly one form factor may be set, found "deployment", "knativeService"',
+    );
+  });
+
+  it('with --crd, reports spec paths the CRD schema does not have (the Go Scoby httptarget sample)', async () => {
+    const missing = (index: number, field: string, path: string) =>
+      `spec.workload.parameterConfiguration.fromSpec.toEnv[${index}].valueFrom.secretPath.${field}: ` +
+      `"${path}" is not in the schema of CRD "httptargets.targets.triggermesh.io" version v1alpha1\n`;
+    expect(await validate(['httptarget-registration.yaml', '--crd', 'httptarget-crd.yaml'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        missing(7, 'name', 'spec.credentials.name') +
+        missing(7, 'key', 'spec.preferences.key') +
+        missing(9, 'name', 'spec.credentials.name') +
+        missing(9, 'key', 'spec.preferences.key'),
+    });
+    expect(
+      await validate(['kafkasource-registration.yaml', '--crd', 'kafkasource-crd.yaml', 'kuard-crd.yaml']),
+    ).toEqual({ code: 0, stdout: 'CRDRegistration "kafkasource" is valid\n', stderr: '' });
+  });
+
+  it('with --crd, reports status paths the status schema lacks, and the CRD checks of the registration status', async () => {
+    const registration = await written('kuard.yaml', [
+      {
+        apiVersion: 'scoby.triggermesh.io/v1alpha1',
+        kind: 'CRDRegistration',
+        metadata: { name: 'kuard' },
+        spec: {
+          crd: 'kuards.extensions.triggermesh.io',
+          workload: {
+            fromImage: { repo: 'gcr.io/kuar-demo/kuard-amd64:blue' },
+            statusConfiguration: {
+              add: [{ path: 'status.sinkURL', valueFrom: { path: 'spec.refToAddress' } }],
+            },
+          },
+        },
+      },
+    ]);
+    expect(await validate([registration, '--crd', 'kuard-crd.yaml'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'spec.workload.statusConfiguration.add[0].path: "status.sinkURL" is not in the status schema of ' +
+        'CRD "kuards.extensions.triggermesh.io" version v1: the controller does not write it\n',
+    });
+    const clusterScoped = await written('kuard-crd.yaml', [
+      {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: 'kuards.extensions.triggermesh.io' },
+        spec: {
+          group: 'extensions.triggermesh.io',
+          scope: 'Cluster',
+          names: { kind: 'Kuard', plural: 'kuards' },
+          versions: [],
+        },
+      },
+    ]);
+    expect(await validate([registration, '--crd', clusterScoped])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'spec.crd: CRD "kuards.extensions.triggermesh.io" is cluster scoped; only namespaced CRDs can be registered\n',
+    });
+    expect(await validate([registration, '--crd', 'httptarget-crd.yaml'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'spec.crd: CRD "kuards.extensions.triggermesh.io" is not in the --crd files\n',
+    });
+  });
+
+  it('exits 1 with an error line when the files hold no registration', async () => {
+    expect(await validate(['kuard-crd.yaml'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: no CRDRegistration in kuard-crd.yaml\n',
+    });
+  });
+});
