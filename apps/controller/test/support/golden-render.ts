@@ -1,0 +1,236 @@
+/**
+ * The golden comparison of `scoby render` with what the controller wrote on a cluster, shared by the
+ * in-memory server's test and the real control plane's. For one sample (CRD, registration, objects,
+ * instance of test/cli/fixtures/scoby-samples) it registers the kind, creates the instance, catches
+ * the controller's first status write with a watch, and checks that:
+ *
+ * - the instance document `scoby render` prints for the instance as created carries exactly that
+ *   status (rendered with `--now` at the write's time, the one value render cannot know);
+ * - every child it prints is on the cluster: same desired-hash annotation (the SHA-256 of the object
+ *   the controller sent), every printed field with the printed value, and no other child exists;
+ * - once the instance is Ready, `--observed` with the live children gives exactly the live status.
+ */
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Watch } from '@kubernetes/client-node';
+import type { KubeObject } from '@scoby/kube-objects';
+import { expect } from 'vitest';
+import { parse, parseAllDocuments } from 'yaml';
+import { DESIRED_HASH_ANNOTATION } from '../../src/children/update-detection.ts';
+import { runCli } from '../../src/cli/program.ts';
+import { FIXTURES, recordingIo } from '../cli/cli-io.ts';
+import type { ClusterVerbs } from './cluster.ts';
+import { conditionOf, namespaceObject, REGISTRATION_API } from './scoby.ts';
+
+export const SAMPLES = join(FIXTURES, 'scoby-samples');
+
+export interface GoldenSample {
+  crd: string;
+  registration: string;
+  instance: string;
+  /** Objects the instance's references name (created in the namespace first). */
+  objects: string[];
+  /** Where the instance is created (its manifest may name none). */
+  namespace: string;
+}
+
+export interface GoldenOutcome {
+  /** The instance as created, and the children render printed for it (for server-specific checks). */
+  created: KubeObject;
+  children: KubeObject[];
+}
+
+export async function sampleObjects(file: string): Promise<KubeObject[]> {
+  return parseAllDocuments(await readFile(join(SAMPLES, file), 'utf8'))
+    .map((document) => (document as { toJS(): unknown }).toJS() as KubeObject | null)
+    .filter((object): object is KubeObject => object !== null);
+}
+
+async function sampleObject(file: string): Promise<KubeObject> {
+  return parse(await readFile(join(SAMPLES, file), 'utf8')) as KubeObject;
+}
+
+async function tempFile(name: string, objects: readonly KubeObject[]): Promise<string> {
+  const file = join(await mkdtemp(join(tmpdir(), 'scoby-golden-')), name);
+  await writeFile(file, objects.map((object) => JSON.stringify(object)).join('\n---\n'));
+  return file;
+}
+
+async function render(args: string[]): Promise<KubeObject[]> {
+  const recorded = recordingIo({ CLUSTER_DOMAIN: 'cluster.local' }, SAMPLES);
+  const code = await runCli(['render', ...args], recorded.io);
+  expect({ code, stderr: recorded.stderr() }).toEqual({ code: 0, stderr: '' });
+  return parseAllDocuments(recorded.stdout()).map(
+    (document) => (document as { toJS(): unknown }).toJS() as KubeObject,
+  );
+}
+
+/** `live` cut down to the fields `shape` has (arrays item by item), for a readable comparison. */
+function projectOnto(live: unknown, shape: unknown): unknown {
+  if (Array.isArray(shape)) {
+    return Array.isArray(live) ? shape.map((item, index) => projectOnto(live[index], item)) : live;
+  }
+  if (typeof shape === 'object' && shape !== null) {
+    if (typeof live !== 'object' || live === null || Array.isArray(live)) return live;
+    const record = live as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.entries(shape).map(([key, value]) => [key, projectOnto(record[key], value)]),
+    );
+  }
+  return live;
+}
+
+/** The first object of the instance's watch, from `resourceVersion` on, that has status conditions. */
+async function firstStatusWrite(
+  cluster: ClusterVerbs,
+  path: string,
+  created: KubeObject,
+  timeoutMs: number,
+): Promise<KubeObject> {
+  const watch = new Watch(cluster.client.kubeConfig);
+  let abort: AbortController | undefined;
+  try {
+    return await new Promise<KubeObject>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`no status write on ${path} within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      watch
+        .watch(
+          path,
+          { resourceVersion: created.metadata.resourceVersion },
+          (_type: string, object: KubeObject) => {
+            const conditions = (object.status as { conditions?: unknown[] } | undefined)?.conditions;
+            if (object.metadata?.name === created.metadata.name && Array.isArray(conditions)) {
+              clearTimeout(timer);
+              resolve(object);
+            }
+          },
+          (error: unknown) => {
+            if (error) reject(error as Error);
+          },
+        )
+        .then((controller) => (abort = controller), reject);
+    });
+  } finally {
+    abort?.abort();
+  }
+}
+
+function crdNames(crd: KubeObject): { group: string; version: string; plural: string } {
+  const spec = crd.spec as { group: string; names: { plural: string }; versions: { name: string }[] };
+  return { group: spec.group, version: spec.versions[0]?.name ?? '', plural: spec.names.plural };
+}
+
+/** Registers the sample's kind; `grants` are what the cluster needs besides (RBAC on a real one). */
+export async function registerSample(
+  cluster: ClusterVerbs,
+  sample: GoldenSample,
+  grants: KubeObject[],
+  timeoutMs: number,
+): Promise<void> {
+  await cluster.apply(namespaceObject(sample.namespace));
+  for (const object of [...grants, await sampleObject(sample.crd)]) await cluster.apply(object);
+  for (const file of sample.objects) {
+    for (const object of await sampleObjects(file)) {
+      await cluster.apply({ ...object, metadata: { ...object.metadata, namespace: sample.namespace } });
+    }
+  }
+  const registration = await sampleObject(sample.registration);
+  await cluster.apply(registration);
+  await cluster.waitFor(
+    `registration ${registration.metadata.name ?? ''} Ready`,
+    async () =>
+      conditionOf(
+        await cluster.get(REGISTRATION_API, 'CRDRegistration', undefined, registration.metadata.name ?? ''),
+        'Ready',
+      )?.status === 'True',
+    timeoutMs,
+  );
+}
+
+export async function checkGolden(
+  cluster: ClusterVerbs,
+  sample: GoldenSample,
+  timeoutMs: number,
+): Promise<GoldenOutcome> {
+  const crd = await sampleObject(sample.crd);
+  const { group, version, plural } = crdNames(crd);
+  const manifest = await sampleObject(sample.instance);
+  const created = await cluster.apply({
+    ...manifest,
+    metadata: { ...manifest.metadata, namespace: sample.namespace },
+  });
+  const path = `/apis/${group}/${version}/namespaces/${sample.namespace}/${plural}`;
+  const firstWrite = await firstStatusWrite(cluster, path, created, timeoutMs);
+  const writeTime = (firstWrite.status as { conditions: { lastTransitionTime: string }[] }).conditions[0]
+    ?.lastTransitionTime;
+  const args = ['--registration', sample.registration, '--crd', sample.crd];
+  for (const file of sample.objects) args.push('--objects', file);
+
+  const [instance, ...children] = await render([
+    ...args,
+    '--instance',
+    await tempFile('instance.json', [created]),
+    '--now',
+    writeTime ?? '',
+  ]);
+  expect(instance?.status).toEqual(firstWrite.status);
+
+  const owned = (
+    await Promise.all(
+      [
+        ['apps/v1', 'Deployment'],
+        ['v1', 'Service'],
+      ].map(([apiVersion, kind]) => cluster.list(apiVersion ?? '', kind ?? '', sample.namespace)),
+    )
+  )
+    .flat()
+    .filter((object) =>
+      object.metadata.ownerReferences?.some((reference) => reference.uid === created.metadata.uid),
+    );
+  expect(owned.map((object) => `${object.kind}/${object.metadata.name ?? ''}`).sort()).toEqual(
+    children.map((child) => `${child.kind}/${child.metadata.name ?? ''}`).sort(),
+  );
+  for (const child of children) {
+    const live = owned.find(
+      (object) => object.kind === child.kind && object.metadata.name === child.metadata.name,
+    );
+    expect(live?.metadata.annotations?.[DESIRED_HASH_ANNOTATION]).toBe(
+      child.metadata.annotations?.[DESIRED_HASH_ANNOTATION],
+    );
+    expect(projectOnto(live, child)).toEqual(child);
+  }
+
+  const ready = await cluster.waitFor(
+    'the instance Ready',
+    async () => {
+      const current = await cluster.get(
+        manifest.apiVersion,
+        manifest.kind,
+        sample.namespace,
+        created.metadata.name ?? '',
+      );
+      return conditionOf(current, 'Ready')?.status === 'True' ? current : undefined;
+    },
+    timeoutMs,
+  );
+  const liveChildren = await Promise.all(
+    children.map((child) =>
+      cluster.get(child.apiVersion, child.kind, sample.namespace, child.metadata.name ?? ''),
+    ),
+  );
+  const [settled] = await render([
+    ...args,
+    '--instance',
+    await tempFile('instance.json', [ready]),
+    '--observed',
+    await tempFile(
+      'children.json',
+      liveChildren.filter((child): child is KubeObject => child !== undefined),
+    ),
+  ]);
+  expect(settled?.status).toEqual(ready.status);
+  return { created, children };
+}
