@@ -8,7 +8,8 @@ export function renderDeployment(input: RenderInput<DeploymentBlock>): Record<st
   const deployment: KubeObject = {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: standardMetadata(input),
+    // Deployments take dotted names; Services do not (DNS-1035 labels).
+    metadata: standardMetadata(input, {}, 'subdomain'),
     spec: {
       replicas: block.replicas,
       selector: { matchLabels: { ...standard.selectorLabels } },

@@ -34,10 +34,16 @@ export const REGISTRY = createRegistry();
 export function renderFor(
   formFactor: unknown,
   container: RenderedContainer = NOTHING_RENDERED,
+  registrationName = 'mailer',
 ): Record<string, KubeObject> {
   const block = resolvedBlock(formFactor);
   return deploymentFormFactor.render(
-    renderInputFor({ block, registration: { name: 'mailer', image: IMAGE }, instance: INSTANCE, container }),
+    renderInputFor({
+      block,
+      registration: { name: registrationName, image: IMAGE },
+      instance: INSTANCE,
+      container,
+    }),
   );
 }
 

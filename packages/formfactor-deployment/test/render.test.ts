@@ -23,6 +23,16 @@ describe('deployment children (§3.1, §3.2)', () => {
     expect(renderFor({ deployment: null })).toStrictEqual(expected);
   });
 
+  it("names the Deployment of a dotted registration as Go Scoby did, and shortens only the Service's name", () => {
+    const children = renderFor(
+      { deployment: { service: { port: 80, targetPort: 8080 } } },
+      undefined,
+      'sources.acme',
+    );
+    expect(children['deployment']!.metadata.name).toBe('sources.acme-orders');
+    expect(children['service']!.metadata.name).toBe('sources-acme-orders-1ec62930');
+  });
+
   it('keeps zero replicas', () => {
     expect(
       (renderFor({ deployment: { replicas: 0 } })['deployment']!.spec as { replicas: number }).replicas,

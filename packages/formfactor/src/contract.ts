@@ -36,8 +36,13 @@ export interface InstanceIdentity {
 
 /** The standard name, labels and owner reference of children (§4), computed by Scoby. */
 export interface StandardChildMeta {
-  /** §4.1 */
+  /** §4.1: valid for every kind (a DNS-1035 label of at most 63 characters). */
   name: string;
+  /**
+   * For kinds whose names are DNS-1123 subdomains: `<registration>-<instance>` unchanged (dots and up
+   * to 253 characters), as Go Scoby named them, when valid; otherwise `name`.
+   */
+  subdomainName: string;
   /** The five labels of §4.2. */
   labels: Record<string, string>;
   /** The three labels of §4.2 used in selectors and pod templates. */

@@ -12,7 +12,7 @@ export {
   standardLabels,
 } from './labels.ts';
 export { loadFormFactorPlugin, type PluginLoad } from './loader.ts';
-export { childName, labelValue } from './names.ts';
+export { childName, labelValue, subdomainChildName } from './names.ts';
 export { observedCondition, type ObservedCondition } from './observed-condition.ts';
 export { ownerReference } from './owner-reference.ts';
 export { checkPluginShape, type ShapeCheck } from './plugin-shape.ts';

@@ -2,7 +2,7 @@ import type { RenderedContainer } from '@scoby/kube-objects';
 import { adapterContainer, adapterPodSpec } from './adapter.ts';
 import type { InstanceIdentity, RenderInput } from './contract.ts';
 import { selectorLabels, standardLabels } from './labels.ts';
-import { childName } from './names.ts';
+import { childName, subdomainChildName } from './names.ts';
 import { ownerReference } from './owner-reference.ts';
 
 export interface RenderContext<Block> {
@@ -19,6 +19,7 @@ export function renderInputFor<Block>(context: RenderContext<Block>): RenderInpu
     ...context,
     standard: {
       name: childName(registration.name, instance.name),
+      subdomainName: subdomainChildName(registration.name, instance.name),
       labels: standardLabels(registration.name, instance.name),
       selectorLabels: selectorLabels(registration.name, instance.name),
       ownerReference: ownerReference(instance),

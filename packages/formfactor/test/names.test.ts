@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { childName, labelValue } from '../src/index.ts';
+import { childName, labelValue, subdomainChildName } from '../src/index.ts';
 
 describe('childName (§4.1)', () => {
   it.each([
@@ -50,5 +50,23 @@ describe('labelValue L(v) (§4.2)', () => {
 
   it('strips trailing "-", "_" and "." from the prefix', () => {
     expect(labelValue(`${'x'.repeat(51)}.-_${'y'.repeat(20)}`)).toBe(`${'x'.repeat(51)}-82cde2e8`);
+  });
+});
+
+describe('subdomainChildName (kinds that take DNS-1123 subdomains)', () => {
+  it("keeps Go Scoby's name with a dot, where childName must shorten it", () => {
+    expect(subdomainChildName('sources.acme', 'orders')).toBe('sources.acme-orders');
+    expect(childName('sources.acme', 'orders')).toBe('sources-acme-orders-1ec62930');
+  });
+
+  it('keeps a name longer than 63 characters, up to 253', () => {
+    const instance = 'x'.repeat(251);
+    expect(subdomainChildName('r', instance)).toBe(`r-${instance}`);
+    expect(subdomainChildName('r', `${instance}x`)).toBe(childName('r', `${instance}x`));
+  });
+
+  it('falls back to childName for what no subdomain may be', () => {
+    expect(subdomainChildName('a.', 'b')).toBe(childName('a.', 'b'));
+    expect(subdomainChildName('Mailer', 'orders')).toBe(childName('Mailer', 'orders'));
   });
 });

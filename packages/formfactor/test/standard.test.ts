@@ -95,6 +95,7 @@ describe('renderInputFor', () => {
       ...context,
       standard: {
         name: 'mailer-orders',
+        subdomainName: 'mailer-orders',
         labels: standardLabels('mailer', 'orders'),
         selectorLabels: selectorLabels('mailer', 'orders'),
         ownerReference: ownerReference(INSTANCE),
