@@ -5,12 +5,14 @@ import { namespaceStrategy } from './namespace.ts';
 import { secretStrategy } from './secret.ts';
 import { serviceStrategy } from './service.ts';
 import type { TypeStrategy } from './strategy.ts';
+import { validateDataUpdate } from '../validation/immutable-data.ts';
 import { deploymentStrategy, statefulSetStrategy } from './workloads.ts';
 
 export type { TypeStrategy } from './strategy.ts';
 
 const STRATEGIES: ReadonlyMap<string, TypeStrategy> = new Map([
   ['namespaces', namespaceStrategy],
+  ['configmaps', { validateUpdate: validateDataUpdate }],
   ['secrets', secretStrategy],
   ['services', serviceStrategy],
   ['deployments.apps', deploymentStrategy],

@@ -1,9 +1,11 @@
 import type { KubeObject } from '@scoby/kube-objects';
 import { isJsonMap } from '../json.ts';
 import type { TypeStrategy } from './strategy.ts';
+import { validateSecretUpdate } from '../validation/immutable-data.ts';
 
 /** stringData is write-only: merged into data (base64) and never stored. */
 export const secretStrategy: TypeStrategy = {
+  validateUpdate: validateSecretUpdate,
   defaults(object: KubeObject): KubeObject {
     const { stringData, ...rest } = object;
     const data: Record<string, unknown> = isJsonMap(object.data) ? { ...object.data } : {};

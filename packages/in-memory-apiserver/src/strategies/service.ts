@@ -2,6 +2,7 @@ import type { KubeObject } from '@scoby/kube-objects';
 import type { Cluster } from '../cluster.ts';
 import { isJsonMap, type JsonMap } from '../json.ts';
 import type { TypeStrategy } from './strategy.ts';
+import { validateService, validateServiceUpdate } from '../validation/service.ts';
 
 function specOf(object: KubeObject): JsonMap {
   return isJsonMap(object.spec) ? object.spec : {};
@@ -14,6 +15,8 @@ function defaultPort(port: unknown): unknown {
 
 /** Service defaults, and cluster IP allocation when the Service simulation is on. */
 export const serviceStrategy: TypeStrategy = {
+  validate: validateService,
+  validateUpdate: validateServiceUpdate,
   defaults(object: KubeObject): KubeObject {
     const spec = specOf(object);
     const type = typeof spec.type === 'string' ? spec.type : 'ClusterIP';

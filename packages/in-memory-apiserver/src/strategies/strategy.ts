@@ -11,4 +11,6 @@ export interface TypeStrategy {
   /** Server-owned fields an update keeps from the current object. */
   prepareForUpdate?(next: KubeObject, current: KubeObject): KubeObject;
   validate?(object: KubeObject): Cause[];
+  /** Checks of an update against the object it replaces (immutable fields), after `validate`. */
+  validateUpdate?(next: KubeObject, current: KubeObject): Cause[];
 }

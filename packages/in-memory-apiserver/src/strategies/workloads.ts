@@ -2,12 +2,20 @@ import type { KubeObject } from '@scoby/kube-objects';
 import { isJsonMap, type JsonMap } from '../json.ts';
 import { defaultPodTemplate } from './pod-template.ts';
 import type { TypeStrategy } from './strategy.ts';
+import {
+  validateDeployment,
+  validateDeploymentUpdate,
+  validateStatefulSet,
+  validateStatefulSetUpdate,
+} from '../validation/workloads.ts';
 
 function specOf(object: KubeObject): JsonMap {
   return isJsonMap(object.spec) ? object.spec : {};
 }
 
 export const deploymentStrategy: TypeStrategy = {
+  validate: validateDeployment,
+  validateUpdate: validateDeploymentUpdate,
   defaults(object: KubeObject): KubeObject {
     const spec = specOf(object);
     return {
@@ -28,6 +36,8 @@ export const deploymentStrategy: TypeStrategy = {
 };
 
 export const statefulSetStrategy: TypeStrategy = {
+  validate: validateStatefulSet,
+  validateUpdate: validateStatefulSetUpdate,
   defaults(object: KubeObject): KubeObject {
     const spec = specOf(object);
     return {

@@ -56,6 +56,7 @@ export function admit(
     ...validateObjectMeta(type, custom.object),
     ...custom.causes,
     ...(strategy.validate ? strategy.validate(custom.object) : []),
+    ...(old !== undefined && strategy.validateUpdate ? strategy.validateUpdate(custom.object, old) : []),
   ];
   if (causes.length > 0) return invalid(type, name, causes);
   return ok(custom.object);

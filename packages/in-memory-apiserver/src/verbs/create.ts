@@ -5,6 +5,7 @@ import { generateName } from '../names.ts';
 import { groupVersion, keyOf, type ResourceType } from '../resource-type.ts';
 import { alreadyExists, badRequest, invalid, invalidKind, ok, type Outcome } from '../status.ts';
 import { strategyFor } from '../strategies/index.ts';
+import { decodeMicroTimes } from '../validation/micro-time.ts';
 import { admit } from './admit.ts';
 import { creationEntries, recordCreation } from './managed-fields.ts';
 import { checkNamespaceAcceptsCreate } from './namespace-check.ts';
@@ -66,12 +67,20 @@ export function checkBody(
     ]);
   }
   const { namespace: _ignored, ...withoutNamespace } = metadata;
-  return ok({
+  const object = {
     ...body,
     apiVersion: expected,
     kind: type.kind,
     metadata: type.namespaced ? { ...withoutNamespace, namespace } : withoutNamespace,
-  });
+  };
+  const decoded = decodeMicroTimes(type, object);
+  if (!decoded.ok) return cannotDecode(type, version, decoded.message);
+  return ok(decoded.value as KubeObject);
+}
+
+/** A built-in body the real server's Go decoding rejects. */
+function cannotDecode(type: ResourceType, version: string, message: string): Outcome<never> {
+  return badRequest(`${type.kind} in version "${version}" cannot be handled as a ${type.kind}: ${message}`);
 }
 
 export interface CreateOptions {

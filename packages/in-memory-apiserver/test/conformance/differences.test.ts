@@ -43,28 +43,16 @@ function apply(name: string, manager: string, data: Record<string, string>) {
 }
 
 describe('validation', () => {
-  it('differs: built-in kinds are stored without their type’s validation', async () => {
-    const deployment = await post(`/apis/apps/v1/namespaces/${namespace}/deployments`, {
-      metadata: { name: 'bare' },
-    });
+  it('differs: built-in bodies are not decoded by their Go types (a wrong JSON type is stored)', async () => {
     const configMap = await post(`/api/v1/namespaces/${namespace}/configmaps`, {
       metadata: { name: 'numeric' },
       data: { a: 1 },
     });
     if (target.server) {
-      expect(deployment.status).toBe(201);
       expect(configMap.status).toBe(201);
       expect((configMap.json as { data: unknown }).data).toEqual({ a: 1 });
       return;
     }
-    expect(deployment).toMatchObject({
-      status: 422,
-      json: {
-        reason: 'Invalid',
-        message:
-          'Deployment.apps "bare" is invalid: [spec.selector: Required value, spec.template.metadata.labels: Invalid value: null: `selector` does not match template `labels`, spec.template.spec.containers: Required value]',
-      },
-    });
     expect(configMap).toMatchObject({
       status: 400,
       json: {

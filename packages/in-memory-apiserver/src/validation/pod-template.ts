@@ -1,0 +1,57 @@
+/**
+ * The part of kube-apiserver's pod template validation that workloads written by Scoby, plugins and
+ * tests reach: containers present, named by unique RFC 1123 labels, with an image, container ports
+ * in range. The rest of a PodSpec is taken as it is (see the README's differences).
+ */
+import { isJsonObject, type Cause } from '@scoby/structural-schema';
+import { duplicate, invalidValue, requiredValue } from './field-errors.ts';
+import { childPath } from './schema-walk.ts';
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const LABEL_MESSAGE =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+
+export function portRangeCauses(field: string, port: unknown): Cause[] {
+  if (typeof port !== 'number') return [];
+  return port >= 1 && port <= 65535
+    ? []
+    : [invalidValue(field, port, 'must be between 1 and 65535, inclusive')];
+}
+
+function containerCauses(container: unknown, path: string): Cause[] {
+  if (!isJsonObject(container)) return [];
+  const causes: Cause[] = [];
+  const name = typeof container.name === 'string' ? container.name : '';
+  if (name === '') causes.push(requiredValue(childPath(path, 'name'), ''));
+  else {
+    if (name.length > 63)
+      causes.push(invalidValue(childPath(path, 'name'), name, 'must be no more than 63 characters'));
+    if (!DNS1123_LABEL.test(name)) causes.push(invalidValue(childPath(path, 'name'), name, LABEL_MESSAGE));
+  }
+  if (typeof container.image !== 'string' || container.image.trim() === '')
+    causes.push(requiredValue(childPath(path, 'image'), ''));
+  const ports = Array.isArray(container.ports) ? container.ports : [];
+  ports.forEach((port, index) => {
+    if (!isJsonObject(port)) return;
+    const field = `${childPath(path, 'ports')}[${index}].containerPort`;
+    if (port.containerPort === undefined || port.containerPort === 0) causes.push(requiredValue(field, ''));
+    else causes.push(...portRangeCauses(field, port.containerPort));
+  });
+  return causes;
+}
+
+/** Causes of `template.spec.containers` (path is the template's, e.g. `spec.template`). */
+export function podTemplateCauses(template: unknown, path: string): Cause[] {
+  const spec = isJsonObject(template) && isJsonObject(template.spec) ? template.spec : {};
+  const field = childPath(childPath(path, 'spec'), 'containers');
+  const containers = Array.isArray(spec.containers) ? spec.containers : [];
+  if (containers.length === 0) return [requiredValue(field, '')];
+  const causes = containers.flatMap((container, index) => containerCauses(container, `${field}[${index}]`));
+  const seen = new Set<string>();
+  containers.forEach((container, index) => {
+    const name = isJsonObject(container) && typeof container.name === 'string' ? container.name : '';
+    if (name !== '' && seen.has(name)) causes.push(duplicate(`${field}[${index}].name`, name));
+    seen.add(name);
+  });
+  return causes;
+}
