@@ -3,6 +3,7 @@
  * resources and subresources (no deprecated /watch/ paths, which it does not serve) and the definitions
  * and shared parameters those paths reach, transitively.
  */
+import { reachable } from '../src/openapi/references.ts';
 
 /** One served resource: `/api/v1/…` when group is ''. */
 export interface ServedResource {
@@ -12,8 +13,7 @@ export interface ServedResource {
   subresources: readonly string[];
 }
 
-type Json = unknown;
-type JsonObject = Record<string, Json>;
+type JsonObject = Record<string, unknown>;
 
 function groupVersionPrefix(group: string, version: string): string {
   return group === '' ? `/api/${version}/` : `/apis/${group}/${version}/`;
@@ -37,47 +37,6 @@ export function isServedPath(path: string, served: readonly ServedResource[]): b
     if (subresource === undefined || resource.subresources.includes(subresource)) return true;
   }
   return false;
-}
-
-/** Every `$ref` inside a value. */
-function collectRefs(value: Json, into: Set<string>): void {
-  if (Array.isArray(value)) {
-    for (const item of value) collectRefs(item, into);
-  } else if (value !== null && typeof value === 'object') {
-    for (const [key, inner] of Object.entries(value)) {
-      if (key === '$ref' && typeof inner === 'string') into.add(inner);
-      else collectRefs(inner, into);
-    }
-  }
-}
-
-/** The named entries of `pools` reached from `roots`, following refs `#/<pool path>/<name>`. */
-function reachable(roots: Json, pools: Record<string, JsonObject>): Record<string, JsonObject> {
-  const kept: Record<string, JsonObject> = Object.fromEntries(Object.keys(pools).map((pool) => [pool, {}]));
-  const pending = new Set<string>();
-  collectRefs(roots, pending);
-  const seen = new Set<string>();
-  for (const ref of pending) {
-    if (seen.has(ref)) continue;
-    seen.add(ref);
-    for (const [pool, entries] of Object.entries(pools)) {
-      const prefix = `#/${pool}/`;
-      if (!ref.startsWith(prefix)) continue;
-      const name = ref.slice(prefix.length);
-      const entry = entries[name];
-      if (entry === undefined) throw new Error(`dangling reference ${ref}`);
-      kept[pool]![name] = entry;
-      const inner = new Set<string>();
-      collectRefs(entry, inner);
-      for (const next of inner) pending.add(next);
-    }
-  }
-  for (const pool of Object.keys(kept)) kept[pool] = sortedKeys(kept[pool]!);
-  return kept;
-}
-
-function sortedKeys(object: JsonObject): JsonObject {
-  return Object.fromEntries(Object.entries(object).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 function servedPaths(paths: JsonObject, served: readonly ServedResource[]): JsonObject {

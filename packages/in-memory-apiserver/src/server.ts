@@ -8,6 +8,7 @@ import { startGarbageCollector } from './controllers/garbage-collector.ts';
 import { startNamespaceController } from './controllers/namespace-controller.ts';
 import { AccessPolicy, type Authorization } from './authorization.ts';
 import { FaultInjector, type Faults } from './faults.ts';
+import { OpenApiDocuments } from './openapi/documents.ts';
 import { handleRequest } from './http/handler.ts';
 import { kubeconfigYaml } from './kubeconfig.ts';
 import { ResourceRegistry } from './registry.ts';
@@ -96,6 +97,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<In
   const hub = new WatchHub(store, options.bookmarkIntervalMs ?? 1000);
   const faults = new FaultInjector();
   const access = new AccessPolicy();
+  const openapi = new OpenApiDocuments(cluster.registry);
   const log = new BoundedRequestLog(options.requestLogLimit ?? 10_000);
   const stops = [
     startCrdController(cluster, (key) => hub.closeAll(key)),
@@ -115,7 +117,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<In
   const sockets = new Set<Socket>();
   const server = createServer((request, response) => {
     handleRequest(
-      { cluster, hub, faults, access, log, serverAddress: () => url.replace('http://', '') },
+      { cluster, hub, faults, access, openapi, log, serverAddress: () => url.replace('http://', '') },
       request,
       response,
     ).catch((error: unknown) => {

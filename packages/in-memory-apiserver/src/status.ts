@@ -2,10 +2,12 @@ import type { ResourceType } from './resource-type.ts';
 import { kindDotGroup } from './resource-type.ts';
 import { formatInvalidMessage, type Cause } from '@scoby/structural-schema';
 
-/** A response as the handlers compute it: HTTP code and JSON body. */
+/** A response as the handlers compute it: HTTP code and JSON body (a string is sent as it is). */
 export interface Reply {
   readonly code: number;
   readonly body: unknown;
+  /** Extra response headers; a Content-Type here replaces the default. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export interface StatusCause {

@@ -5,6 +5,8 @@ import type { AccessPolicy } from '../authorization.ts';
 import type { Cluster } from '../cluster.ts';
 import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions, VERSION_INFO } from '../discovery.ts';
 import type { FaultHooks } from '../faults.ts';
+import type { OpenApiDocuments } from '../openapi/documents.ts';
+import { openApiReply } from '../openapi/http.ts';
 import type { BoundedRequestLog, RequestLogEntry } from '../request-log.ts';
 import { resourceNotFoundReply, type Reply } from '../status.ts';
 import type { WatchHub, WatchSink } from '../watch.ts';
@@ -17,6 +19,7 @@ export interface HandlerContext {
   hub: WatchHub;
   faults: FaultHooks;
   access: AccessPolicy;
+  openapi: OpenApiDocuments;
   log: BoundedRequestLog;
   serverAddress(): string;
 }
@@ -60,7 +63,12 @@ function found(body: unknown): Reply {
 }
 
 /** Discovery and the other non-resource paths; undefined for resource paths. */
-function nonResourceReply(context: HandlerContext, route: ReturnType<typeof parseRoute>): Reply | undefined {
+function nonResourceReply(
+  context: HandlerContext,
+  route: ReturnType<typeof parseRoute>,
+  url: URL,
+  accept: string | undefined,
+): Reply | undefined {
   const { registry } = context.cluster;
   switch (route.kind) {
     case 'version':
@@ -75,6 +83,8 @@ function nonResourceReply(context: HandlerContext, route: ReturnType<typeof pars
       return found(apiGroupDocument(registry, route.group));
     case 'resources':
       return found(apiResourceList(registry, route.group, route.version));
+    case 'openapi':
+      return openApiReply(context.openapi, route.openapi, url.searchParams, accept, context.cluster.now());
     case 'unknown':
       return { code: 404, body: '404 page not found\n' };
     case 'resource':
@@ -100,9 +110,10 @@ function route(
   contentType: string,
   text: string,
   user: string | undefined,
+  accept: string | undefined,
 ): Dispatched & { injected?: true } {
   const parsed = parseRoute(url.pathname);
-  const direct = nonResourceReply(context, parsed);
+  const direct = nonResourceReply(context, parsed, url, accept);
   if (direct !== undefined || parsed.kind !== 'resource') return { reply: direct ?? { code: 404, body: '' } };
   const resolved = resolveRequest(context.cluster, method, parsed, url.searchParams);
   if (!resolved.ok) return { reply: resolved.failure };
@@ -117,6 +128,7 @@ function send(response: ServerResponse, reply: Reply): void {
   const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
   response.writeHead(reply.code, {
     'Content-Type': typeof reply.body === 'string' ? 'text/plain; charset=utf-8' : 'application/json',
+    ...reply.headers,
     'Content-Length': Buffer.byteLength(text),
   });
   response.end(text);
@@ -169,7 +181,7 @@ export async function handleRequest(
   const contentType = request.headers['content-type'];
   const latency = context.faults.latencyMs();
   if (latency > 0) await delay(latency);
-  const outcome = route(context, method, url, contentType ?? '', text, user);
+  const outcome = route(context, method, url, contentType ?? '', text, user, request.headers.accept);
   context.log.add(
     logEntry(
       {

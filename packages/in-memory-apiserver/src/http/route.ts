@@ -1,3 +1,5 @@
+import type { OpenApiRoute } from '../openapi/http.ts';
+
 /** Where a request goes, from its path alone. */
 export type Route =
   | { kind: 'version' }
@@ -15,6 +17,7 @@ export type Route =
       name: string | undefined;
       subresource: string | undefined;
     }
+  | { kind: 'openapi'; openapi: OpenApiRoute }
   | { kind: 'unknown' };
 
 /** Subresources of a namespace that must not be read as a resource inside it. */
@@ -42,6 +45,12 @@ export function parseRoute(pathname: string): Route {
   if (root === 'version' && rest.length === 0) return { kind: 'version' };
   if ((root === 'healthz' || root === 'readyz' || root === 'livez') && rest.length === 0)
     return { kind: 'health' };
+  if (root === 'openapi' && rest[0] === 'v2' && rest.length === 1)
+    return { kind: 'openapi', openapi: { version: 'v2' } };
+  if (root === 'openapi' && rest[0] === 'v3') {
+    const path = rest.slice(1).join('/');
+    return { kind: 'openapi', openapi: { version: 'v3', path: path === '' ? undefined : path } };
+  }
   if (root === 'api') {
     const [version, ...resource] = rest;
     if (version === undefined) return { kind: 'api' };

@@ -280,13 +280,6 @@ describe('reads', () => {
 });
 
 describe('discovery', () => {
-  it('differs: no OpenAPI documents (kubectl apply needs --validate=false)', async () => {
-    for (const path of ['/openapi/v2', '/openapi/v3']) {
-      const reply = await rawRequest(target, 'GET', path);
-      expect(reply.status).toBe(target.server ? 404 : 200);
-    }
-  });
-
   it('differs: no aggregated discovery (clients fall back to /api and /apis)', async () => {
     const apis = await rawRequest(target, 'GET', '/apis', undefined, {
       Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json',
