@@ -461,10 +461,8 @@ export const SCHEMA: SchemaNode = {
   properties: {
     apiVersion: str('scoby.triggermesh.io/v1alpha1.'),
     kind: str('CRDRegistration.'),
-    metadata: {
-      type: 'object',
-      description: 'Standard object metadata; a CRDRegistration is cluster scoped.',
-    },
+    // kube-apiserver refuses a CRD whose root metadata schema says more than its type (a description too).
+    metadata: { type: 'object' },
     spec: registrationSpec,
     status: registrationStatus,
   },
