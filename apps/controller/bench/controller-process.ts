@@ -31,7 +31,7 @@ process.on('message', (message: ControllerRequest) => {
       return;
     }
     case 'reconciles':
-      void countOf(controller?.metrics.registry, 'scoby_reconcile_total').then((count) =>
+      void countOf(controller?.metrics.registry, 'controller_runtime_reconcile_total').then((count) =>
         reply({ kind: 'reconciles', count }),
       );
       return;
@@ -56,7 +56,7 @@ async function countOf(registry: Registry | undefined, name: string): Promise<nu
   if (!metric) return 0;
   const { values } = await metric.get();
   return values
-    .filter((value) => value.labels.registration === REGISTRATION)
+    .filter((value) => value.labels.controller === REGISTRATION)
     .reduce((sum, value) => sum + value.value, 0);
 }
 

@@ -12,7 +12,7 @@ export type ControllerReply =
   /** `rssMiB`: the process's RSS with its code loaded, before the controller starts. */
   | { kind: 'ready'; rssMiB: number }
   | { kind: 'started' }
-  /** Reconciles of the bench's registration so far (scoby_reconcile_total). */
+  /** Reconciles of the bench's registration so far (controller_runtime_reconcile_total). */
   | { kind: 'reconciles'; count: number }
   /** Hook calls of the bench's registration so far, and how many of them failed. */
   | { kind: 'hook-calls'; calls: number; failures: number }

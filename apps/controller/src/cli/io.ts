@@ -7,6 +7,8 @@ export interface CliIo {
   cwd: string;
   /** Resolves with the first termination signal (SIGTERM or SIGINT) received from now on. */
   terminationSignal(): Promise<string>;
+  /** Standard output is a terminal (logs default to the console format there). */
+  stdoutIsTerminal?: boolean;
 }
 
 export function processIo(): CliIo {
@@ -15,6 +17,7 @@ export function processIo(): CliIo {
     stderr: (text) => void process.stderr.write(text),
     env: process.env,
     cwd: process.cwd(),
+    stdoutIsTerminal: process.stdout.isTTY === true,
     terminationSignal: () =>
       new Promise((resolve) => {
         const signals = ['SIGTERM', 'SIGINT'] as const;

@@ -58,6 +58,16 @@ async function forEachConcurrently<T>(
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
+/** The fields of a registration controller's log lines. */
+function describeController(config: InstanceConfig): Record<string, unknown> {
+  return {
+    registration: config.registrationName,
+    crd: config.crd.name,
+    version: config.crd.version,
+    formFactor: config.plugin.name,
+  };
+}
+
 export class InstanceControllers implements InstanceControllerHost {
   readonly #options: InstanceControllersOptions;
   readonly #running = new Map<string, InstanceController>();
@@ -83,7 +93,10 @@ export class InstanceControllers implements InstanceControllerHost {
     const childKinds = await this.#childKinds(config);
     const existing = this.#running.get(config.registrationName);
     if (existing && existing.config.instanceResource.version === config.instanceResource.version) {
-      if (existing.config.revision !== config.revision) existing.reconfigure(config, childKinds);
+      if (existing.config.revision !== config.revision) {
+        existing.reconfigure(config, childKinds);
+        this.#options.logger.info(describeController(config), 'registration controller reconfigured');
+      }
     } else {
       if (existing) await this.pause(config.registrationName);
       const controller = new InstanceController(
@@ -94,7 +107,10 @@ export class InstanceControllers implements InstanceControllerHost {
             this.#options.concurrency.shared,
             this.#options.concurrency.perRegistration,
           ),
-          observer: this.#options.metrics.queueObserver(config.registrationName),
+          observer: this.#options.metrics.queueObserver(
+            config.registrationName,
+            this.#options.concurrency.perRegistration,
+          ),
           logger: this.#options.logger.child({ registration: config.registrationName }),
           ...(this.#options.reconcileTimeoutMs === undefined
             ? {}
@@ -105,6 +121,7 @@ export class InstanceControllers implements InstanceControllerHost {
         childKinds,
       );
       this.#running.set(config.registrationName, controller);
+      this.#options.logger.info(describeController(config), 'registration controller started');
       void controller.waitForSync(SYNC_TIMEOUT_MS).then((synced) => {
         if (synced && this.#running.get(config.registrationName) === controller) {
           controller.enqueueAll();
@@ -121,6 +138,7 @@ export class InstanceControllers implements InstanceControllerHost {
     if (!controller) return;
     this.#running.delete(registrationName);
     await controller.stop();
+    this.#options.logger.info({ registration: registrationName }, 'registration controller stopped');
   }
 
   async release(

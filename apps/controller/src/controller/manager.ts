@@ -36,6 +36,7 @@ import {
   type InformerHandle,
   type LeaderElectionConfig,
 } from '../runtime/index.ts';
+import { registrationEvents } from '../status/registration-events.ts';
 import { InstanceControllers } from './instance-controllers.ts';
 
 export interface ControllerOptions {
@@ -82,6 +83,9 @@ export interface RunningController {
    */
   stop(options?: { releaseLease?: boolean }): Promise<void>;
 }
+
+/** Registrations reconciled at once. */
+const REGISTRATION_WORKERS = 2;
 
 /** The process-wide bound on reconciles, in multiples of one registration's. */
 const PROCESS_SLOTS_PER_REGISTRATION_SLOT = 4;
@@ -133,15 +137,17 @@ class Controller implements RunningController {
   constructor(options: ControllerOptions) {
     this.#options = options;
     const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.metrics = options.metrics ?? createMetrics();
+    const onResponse = this.metrics.recordRequest;
     this.client = new DynamicClient(options.kubeConfig, {
       requestTimeoutMs,
+      onResponse,
       // Every write of the controller (children, status, finalizers, Events) passes the fence.
       ...(options.leaderElection.enabled
         ? { writeFence: { refusal: () => this.#elector?.writeRefusal() } }
         : {}),
       onForbidden: () => this.#work?.forbidden(),
     });
-    this.metrics = options.metrics ?? createMetrics();
     this.#health = new QueueHealth(
       options.stallAfterMs ?? (options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS) + STALL_MARGIN_MS,
     );
@@ -167,15 +173,22 @@ class Controller implements RunningController {
       // As client-go bounds a renewal by the renew deadline, no Lease call may outlast it.
       this.#leaseClient = new DynamicClient(options.kubeConfig, {
         requestTimeoutMs: Math.min(requestTimeoutMs, timings.renewDeadlineMs ?? DEFAULT_RENEW_DEADLINE_MS),
+        onResponse,
       });
+      const leaseName = options.leaderElection.leaseName;
+      this.metrics.setLeader(leaseName, false);
       this.#elector = new LeaderElector({
         client: dynamicLeaseClient(this.#leaseClient),
         namespace: options.leaderElection.namespace,
         name: options.leaderElection.leaseName,
         identity: defaultIdentity(),
         ...timings,
-        onStartedLeading: () => this.#lead(),
+        onStartedLeading: () => {
+          this.metrics.setLeader(leaseName, true);
+          this.#lead();
+        },
         onStoppedLeading: (reason) => {
+          this.metrics.setLeader(leaseName, false);
           // Writes already on the wire must not land once another replica may have taken over.
           this.client.abortWrites(`this process stopped leading: ${reason}`);
           void this.#stopWork();
@@ -290,6 +303,7 @@ class Work {
       parking: new ParkingLot(),
       clusterDomain,
       now,
+      logger: options.logger,
       recordHookCall: (registration, ms, outcome) => metrics.recordHookCall(registration, ms, outcome),
     });
     this.#controllers = new InstanceControllers({
@@ -358,13 +372,22 @@ class Work {
           ? { requeueAfterMs: outcome.refreshAfterMs }
           : undefined;
       },
-      concurrency: 2,
-      observer: metrics.queueObserver('crdregistrations'),
+      concurrency: REGISTRATION_WORKERS,
+      observer: metrics.queueObserver('crdregistrations', REGISTRATION_WORKERS),
       reconcileTimeoutMs,
       logger: options.logger.child({ queue: 'crdregistrations' }),
     });
     this.#unwatchHealth = health.watch('crdregistrations', this.#queue);
     this.#wire();
+    this.#registrations.addHandlers({
+      update: (registration, old) => {
+        for (const { type, reason, message } of registrationEvents(old, registration)) {
+          sink.emit(registration, type, reason, message);
+          const fields = { registration: registration.metadata.name, reason, message };
+          if (type === 'Warning') options.logger.error(fields, 'registration not ready');
+        }
+      },
+    });
   }
 
   /** A request was refused (403): permissions changed, so the registrations are checked again. */

@@ -8,7 +8,8 @@ import type { HookCall, HookClient, HookFailure, HookResult } from '@scoby/hooks
 import { labelValue } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
 import { FINALIZER } from '@scoby/registration';
-import { formatTime } from '../status/conditions.ts';
+import type { Logger } from 'pino';
+import { conditionSubjects, formatTime } from '../status/conditions.ts';
 import {
   startWorkingStatus,
   type FailureReason,
@@ -21,7 +22,7 @@ import { statusPathAllowed } from '../crd/status-paths.ts';
 import { errorMessage, isNotFound } from '../kube/api-error.ts';
 import type { DynamicClient } from '../kube/dynamic-client.ts';
 import { renderInstance } from './render-instance.ts';
-import { writeChildren, type ChildStore } from './write-children.ts';
+import { writeChildren, type ChildChange, type ChildStore } from './write-children.ts';
 import { hasFinalizer, setFinalizer } from './finalizers.ts';
 import { SupersededVersions } from '../runtime/superseded-versions.ts';
 import { parkingFingerprint, type ParkingLot } from './parking.ts';
@@ -41,6 +42,8 @@ export interface ReconcileDependencies {
   hooks: HookClient;
   events: EventSink;
   parking: ParkingLot;
+  /** Where the children created, updated and pruned are logged (info). */
+  logger?: Logger;
   /** Hook calls per registration, for the hook metrics. */
   recordHookCall?(registration: string, durationMs: number, outcome: 'success' | 'failure'): void;
   formFactorFormat?: 'string' | 'object';
@@ -75,6 +78,8 @@ class StatusWriteError extends Error {
     this.failure = failure;
   }
 }
+
+const CHANGE_REASONS = { created: 'Created', updated: 'Updated', pruned: 'Pruned' } as const;
 
 const MANAGED_BY = 'app.kubernetes.io/managed-by';
 const INSTANCE_LABEL = 'app.kubernetes.io/instance';
@@ -203,6 +208,7 @@ export class InstanceReconciler {
       { [MANAGED_BY]: 'scoby-controller', [INSTANCE_LABEL]: labelValue(identity.name) },
     );
     writes += outcome.writes;
+    this.#announce(instance, outcome.changes);
     if (outcome.errors.length > 0) {
       const failure: Failure = { reason: 'ApplyFailed', message: outcome.errors.join('; ') };
       await this.#recordFailure(config, instance, working, failure);
@@ -215,7 +221,10 @@ export class InstanceReconciler {
       observed: outcome.observed,
       clusterDomain: deps.clusterDomain,
     });
-    writes += await this.#writeStatus(config, instance, working, { formFactor: verdict });
+    writes += await this.#writeStatus(config, instance, working, {
+      formFactor: verdict,
+      conditionSubjects: conditionSubjects(Object.values(finalChildren), config.conditionTypes),
+    });
     return { kind: 'done', writes };
   }
 
@@ -265,6 +274,15 @@ export class InstanceReconciler {
     }
   }
 
+  /** A Normal Event and an info line per child created, updated or pruned. */
+  #announce(instance: KubeObject, changes: readonly ChildChange[]): void {
+    const subject = `${instance.metadata.namespace ?? ''}/${instance.metadata.name ?? ''}`;
+    for (const { action, child } of changes) {
+      this.#deps.events.emit(instance, 'Normal', CHANGE_REASONS[action], `${action} ${child}`);
+      this.#deps.logger?.info({ instance: subject, kind: instance.kind, child }, `child ${action}`);
+    }
+  }
+
   #warnOnChange(key: string, reason: string, instance: KubeObject, messages: readonly string[]): void {
     const slot = `${key}\u0000${reason}`;
     const fingerprint = messages.join('\n');
@@ -306,7 +324,7 @@ export class InstanceReconciler {
     config: InstanceConfig,
     instance: KubeObject,
     working: Status,
-    completion: Pick<StatusCompletion, 'formFactor'> & { failure?: Failure },
+    completion: Pick<StatusCompletion, 'formFactor' | 'conditionSubjects'> & { failure?: Failure },
   ): Promise<number> {
     const deps = this.#deps;
     if (!config.crd.status.subresource) return 0;

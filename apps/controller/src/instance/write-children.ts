@@ -36,11 +36,24 @@ export interface ChildOwner {
   namespace: string;
 }
 
+/** A child this reconcile changed on the API server, as its Event and log line name it. */
+export interface ChildChange {
+  action: 'created' | 'updated' | 'pruned';
+  /** `Kind namespace/name`. */
+  child: string;
+}
+
 export interface ChildrenOutcome {
   observed: Record<string, KubeObject | undefined>;
   errors: string[];
   /** How many create/apply/patch/delete requests were made (steady state: zero). */
   writes: number;
+  /** What changed, in the order it happened (steady state: nothing). */
+  changes: ChildChange[];
+}
+
+function childName(object: KubeObject): string {
+  return `${object.kind} ${object.metadata.namespace ?? ''}/${object.metadata.name ?? ''}`;
 }
 
 function describe(object: KubeObject): string {
@@ -59,6 +72,8 @@ type Attempt = { observed: KubeObject } | { refused: KubeObject | undefined | ty
 /** Writes one child; `writes` counts its requests that change something. */
 class ChildWriter {
   writes = 0;
+  /** Set once the child was created or updated on the API server. */
+  action: 'created' | 'updated' | undefined;
   readonly #client: DynamicClient;
   readonly #resource: ResourceRef;
   readonly #desired: KubeObject;
@@ -116,6 +131,7 @@ class ChildWriter {
       if (isAlreadyExists(error)) return { refused: UNREAD };
       throw error;
     }
+    this.action = 'created';
     return { observed: created };
   }
 
@@ -128,7 +144,9 @@ class ChildWriter {
     const expected = { ...written, metadata: { ...written.metadata, uid: adopted.metadata.uid } };
     try {
       this.writes++;
-      return { observed: await this.#client.apply(this.#resource, expected, FIELD_MANAGER) };
+      const applied = await this.#client.apply(this.#resource, expected, FIELD_MANAGER);
+      this.action ??= 'updated';
+      return { observed: applied };
     } catch (error) {
       // The API server answers 422 to an apply whose uid is not the current object's, 409 when it is gone.
       if (!(error instanceof ApiError) || (error.code !== 422 && error.code !== 409)) throw error;
@@ -169,6 +187,7 @@ export async function writeChildren(
 ): Promise<ChildrenOutcome> {
   const errors: string[] = [];
   const observed: Record<string, KubeObject | undefined> = {};
+  const changes: ChildChange[] = [];
   let writes = 0;
 
   for (const stale of selectPrunable(store.list(owner.namespace, selector), children, owner.uid)) {
@@ -180,6 +199,7 @@ export async function writeChildren(
       await client.delete(resource, stale.metadata.namespace, stale.metadata.name ?? '', {
         preconditions: { uid },
       });
+      changes.push({ action: 'pruned', child: childName(stale) });
     } catch (error) {
       // A failed uid precondition (409) means our child is gone and another object holds the name.
       if (!isNotFound(error) && !isConflict(error)) errors.push(`${describe(stale)}: ${errorMessage(error)}`);
@@ -197,8 +217,9 @@ export async function writeChildren(
       store.get(desired.apiVersion, desired.kind, owner.namespace, desired.metadata.name ?? ''),
     );
     writes += writer.writes;
+    if (writer.action !== undefined) changes.push({ action: writer.action, child: childName(desired) });
     if ('error' in outcome) errors.push(outcome.error);
     else observed[key] = outcome.observed;
   }
-  return { observed, errors, writes };
+  return { observed, errors, writes, changes };
 }

@@ -32,6 +32,14 @@ export interface RequestOptions {
   timeoutMs?: number;
 }
 
+/** Told of every request sent: its status code, or undefined when no answer came (for metrics). */
+export type RequestObserver = (
+  method: string,
+  host: string,
+  code: number | undefined,
+  durationMs: number,
+) => void;
+
 /** Decides whether this process may write to the cluster at all (leader election). */
 export interface WriteFence {
   /** Why writes are refused now; undefined while they are allowed. */
@@ -41,6 +49,7 @@ export interface WriteFence {
 export interface DynamicClientOptions {
   /** How long a request may go unanswered before it is abandoned. Default 30 s. */
   requestTimeoutMs?: number;
+  onResponse?: RequestObserver;
   /** Consulted before every write (POST, PUT, PATCH, DELETE); a refused write is not sent. */
   writeFence?: WriteFence;
   /** Told of every 403 answer: the permissions it had may have been taken away. */
@@ -82,6 +91,7 @@ export class DynamicClient {
   readonly #agent: http.Agent;
   readonly #discovery = new Map<string, Promise<Map<string, ResourceRef>>>();
   readonly #requestTimeoutMs: number;
+  readonly #onResponse: RequestObserver | undefined;
   readonly #writeFence: WriteFence | undefined;
   readonly #onForbidden: (() => void) | undefined;
   /** How to cut off each write that was sent and is not answered yet. */
@@ -97,6 +107,7 @@ export class DynamicClient {
     const secure = this.#server.protocol === 'https:';
     this.#agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
     this.#requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.#onResponse = options.onResponse;
     this.#writeFence = options.writeFence;
     this.#onForbidden = options.onForbidden;
   }
@@ -158,6 +169,10 @@ export class DynamicClient {
     const refusal = writing ? this.#writeFence?.refusal() : undefined;
     if (refusal !== undefined) return Promise.reject(new WriteRefusedError(method, path, refusal));
     const timeoutMs = requestTimeoutMs ?? this.#requestTimeoutMs;
+    const sentAt = performance.now();
+    const observe = (code: number | undefined) =>
+      this.#onResponse?.(method, this.#server.host, code, performance.now() - sentAt);
+    let answered = false;
     return new Promise<T>((resolve, reject) => {
       const request = transport.request(requestOptions, (response) => {
         const chunks: Buffer[] = [];
@@ -166,6 +181,8 @@ export class DynamicClient {
         response.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
           const code = response.statusCode ?? 0;
+          answered = true;
+          observe(code);
           let parsed: unknown;
           try {
             parsed = text === '' ? undefined : JSON.parse(text);
@@ -189,9 +206,10 @@ export class DynamicClient {
           );
         });
       });
-      request.on('error', (error: NodeJS.ErrnoException) =>
-        reject(error.code === 'ECONNRESET' && request.reusedSocket ? new StaleConnectionError(error) : error),
-      );
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        if (!answered) observe(undefined);
+        reject(error.code === 'ECONNRESET' && request.reusedSocket ? new StaleConnectionError(error) : error);
+      });
       // Rejects first: once an answer has begun, destroying the request reports a plain reset.
       const abandon = (error: Error) => {
         reject(error);

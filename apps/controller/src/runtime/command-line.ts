@@ -14,6 +14,12 @@ export interface CommandLineOptions {
   reconcileTimeout?: string;
   watchSilenceTimeout?: string;
   logLevel?: string;
+  logFormat?: string;
+  /** Go Scoby's zap flags, aliases of --log-level and --log-format. */
+  zapLogLevel?: string;
+  zapDevel?: string | boolean;
+  zapEncoder?: string;
+  gracefulShutdownTimeout?: string;
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {
@@ -62,6 +68,17 @@ export function buildCommandLine(): Command {
     .option(
       '--log-level <level>',
       'trace, debug, info, warn, error, fatal or silent (default: LOG_LEVEL or info)',
+    )
+    .option(
+      '--log-format <format>',
+      'console (one line per record for people) or json (default: console on a terminal, json otherwise)',
+    )
+    .option('--zap-log-level <level>', "Go Scoby's flag: debug, info, error, ... or a verbosity (1 = debug)")
+    .option('--zap-devel [bool]', "Go Scoby's flag: console format and debug level")
+    .option('--zap-encoder <encoder>', "Go Scoby's flag: console or json, as --log-format")
+    .option(
+      '--graceful-shutdown-timeout <duration>',
+      'after SIGTERM or SIGINT, exit after this even if in-flight work has not finished (default 30s); a second signal exits at once',
     );
 }
 

@@ -5,6 +5,14 @@ import { DEFAULT_WATCH_SILENCE_MS } from './shared-informer.ts';
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_FORMATS = ['console', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/** What loadConfig needs to know of the process beyond flags and environment. */
+export interface ProcessFacts {
+  /** Standard output is a terminal: logs default to the console format. */
+  stdoutIsTerminal?: boolean;
+}
 
 export type KubeConfigSource =
   { source: 'file'; path: string } | { source: 'in-cluster' } | { source: 'default' };
@@ -34,6 +42,9 @@ export interface ControllerConfig {
   /** How long a watch may deliver nothing, not even a bookmark, before it is restarted. */
   watchSilenceMs: number;
   logLevel: LogLevel;
+  logFormat: LogFormat;
+  /** After a termination signal, how long the graceful stop may take before the process exits anyway. */
+  gracefulShutdownTimeoutMs: number;
 }
 
 /** A setting that cannot be used: `setting` is the flag or environment variable to fix. */
@@ -53,6 +64,8 @@ export const DEFAULT_RESYNC_MS = 10 * 3_600_000;
 export const DEFAULT_HOOK_ADDRESS_REFRESH_MS = 60_000;
 /** Above any reasonable hook timeout plus the API requests of one reconcile. */
 export const DEFAULT_RECONCILE_TIMEOUT_MS = 5 * 60_000;
+/** controller-runtime's GracefulShutdownTimeout. */
+export const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS = 30_000;
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -65,7 +78,11 @@ const LEASE_NAME_RULE =
  * Turns the command-line flags and the environment into the controller's settings. Flags win
  * over environment variables. Every problem is reported, each naming the flag or variable to fix.
  */
-export function loadConfig(flags: CommandLineOptions, env: Environment): ConfigResult {
+export function loadConfig(
+  flags: CommandLineOptions,
+  env: Environment,
+  facts: ProcessFacts = {},
+): ConfigResult {
   const errors: ConfigError[] = [];
   const fail = (setting: string, message: string): undefined => {
     errors.push({ setting, message: `${setting}: ${message}` });
@@ -102,7 +119,14 @@ export function loadConfig(flags: CommandLineOptions, env: Environment): ConfigR
     DEFAULT_WATCH_SILENCE_MS,
     fail,
   );
-  const logLevel = readLogLevel(flags.logLevel, env.LOG_LEVEL, fail);
+  const zapDevel = readZapDevel(flags.zapDevel, fail);
+  const logLevel = readLogLevel(flags, env.LOG_LEVEL, zapDevel === true, fail);
+  const logFormat = readLogFormat(flags, zapDevel === true, facts.stdoutIsTerminal === true, fail);
+  const gracefulShutdownTimeoutMs = readPositiveDuration(
+    ['--graceful-shutdown-timeout', flags.gracefulShutdownTimeout],
+    DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS,
+    fail,
+  );
 
   if (
     errors.length > 0 ||
@@ -117,7 +141,9 @@ export function loadConfig(flags: CommandLineOptions, env: Environment): ConfigR
     apiRequestTimeoutMs === undefined ||
     reconcileTimeoutMs === undefined ||
     watchSilenceMs === undefined ||
-    logLevel === undefined
+    logLevel === undefined ||
+    logFormat === undefined ||
+    gracefulShutdownTimeoutMs === undefined
   ) {
     return { ok: false, errors };
   }
@@ -143,6 +169,8 @@ export function loadConfig(flags: CommandLineOptions, env: Environment): ConfigR
       reconcileTimeoutMs,
       watchSilenceMs,
       logLevel,
+      logFormat,
+      gracefulShutdownTimeoutMs,
     },
   };
 }
@@ -254,16 +282,83 @@ function readPositiveDuration(
   return parsed;
 }
 
+/** Go Scoby's `--zap-devel` is a Go boolean flag: bare, or `=true`/`=false`. */
+function readZapDevel(value: string | boolean | undefined, fail: Fail): boolean | undefined {
+  if (value === undefined || typeof value === 'boolean') return value ?? false;
+  const normalized = value.trim().toLowerCase();
+  if (['true', '1', 't'].includes(normalized)) return true;
+  if (['false', '0', 'f'].includes(normalized)) return false;
+  return fail('--zap-devel', `must be true or false, got "${value}"`);
+}
+
+/** One setting given by at most one of two flags that mean the same. */
+function oneOf(
+  [flag, value]: [string, string | undefined],
+  [alias, aliasValue]: [string, string | undefined],
+  fail: Fail,
+): [string, string | undefined] | undefined {
+  if (value !== undefined && aliasValue !== undefined) {
+    return fail(alias, `means the same as ${flag}: give only one of them`);
+  }
+  return value !== undefined ? [flag, value] : [alias, aliasValue];
+}
+
+/**
+ * `--zap-log-level` takes zap's levels or a verbosity: 1 is debug, more is trace (controller-runtime
+ * logs V(1) as debug).
+ */
+function zapLevel(value: string): LogLevel | undefined {
+  const normalized = value.trim().toLowerCase();
+  if (/^\d+$/.test(normalized)) {
+    const verbosity = Number(normalized);
+    if (verbosity === 0) return undefined;
+    return verbosity === 1 ? 'debug' : 'trace';
+  }
+  const zapNames: Record<string, LogLevel> = {
+    debug: 'debug',
+    info: 'info',
+    warn: 'warn',
+    error: 'error',
+    dpanic: 'fatal',
+    panic: 'fatal',
+    fatal: 'fatal',
+  };
+  return zapNames[normalized];
+}
+
 function readLogLevel(
-  flagValue: string | undefined,
+  flags: CommandLineOptions,
   envValue: string | undefined,
+  zapDevel: boolean,
   fail: Fail,
 ): LogLevel | undefined {
-  const [setting, value] =
-    flagValue !== undefined ? ['--log-level', flagValue] : ['LOG_LEVEL', nonEmpty(envValue)];
-  if (value === undefined) return 'info';
+  const flag = oneOf(['--log-level', flags.logLevel], ['--zap-log-level', flags.zapLogLevel], fail);
+  if (flag === undefined) return undefined;
+  const [setting, value] = flag[1] !== undefined ? flag : ['LOG_LEVEL', nonEmpty(envValue)];
+  if (value === undefined) return zapDevel ? 'debug' : 'info';
+  if (setting === '--zap-log-level') {
+    return (
+      zapLevel(value) ??
+      fail(setting, `must be debug, info, warn, error, panic, fatal or an integer above 0, got "${value}"`)
+    );
+  }
   const level = LOG_LEVELS.find((candidate) => candidate === value.trim().toLowerCase());
   return level ?? fail(setting, `must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);
+}
+
+/** console on a terminal and with --zap-devel (zap's development mode), JSON otherwise. */
+function readLogFormat(
+  flags: CommandLineOptions,
+  zapDevel: boolean,
+  terminal: boolean,
+  fail: Fail,
+): LogFormat | undefined {
+  const flag = oneOf(['--log-format', flags.logFormat], ['--zap-encoder', flags.zapEncoder], fail);
+  if (flag === undefined) return undefined;
+  const [setting, value] = flag;
+  if (value === undefined) return zapDevel || terminal ? 'console' : 'json';
+  const format = LOG_FORMATS.find((candidate) => candidate === value.trim().toLowerCase());
+  return format ?? fail(setting, `must be console or json, got "${value}"`);
 }
 
 function kubeConfigSource(flagPath: string | undefined, env: Environment): KubeConfigSource {

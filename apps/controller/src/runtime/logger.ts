@@ -1,18 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { pino, type DestinationStream, type Logger } from 'pino';
-import type { LogLevel } from './config.ts';
+import type { LogFormat, LogLevel } from './config.ts';
+import { consoleDestination } from './console-format.ts';
 
 export type { Logger } from 'pino';
+export type { LogFormat } from './config.ts';
 
 export interface LoggerOptions {
   level?: LogLevel;
-  /** Where the JSON lines go; standard output by default. */
+  /** `json` (default) or `console` (see console-format.ts). */
+  format?: LogFormat;
+  /** Colour the level of console lines. Default false. */
+  colour?: boolean;
+  /** Where the lines go; standard output by default. */
   destination?: DestinationStream;
 }
 
 /**
  * The process logger: one JSON object per line, `level` as a word, `time` in ISO 8601, the
- * component name on every line.
+ * component name on every line; or the same records as console lines for people.
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const settings = {
@@ -21,6 +27,10 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label: string) => ({ level: label }) },
   };
+  if (options.format === 'console') {
+    const target = options.destination ?? process.stdout;
+    return pino(settings, consoleDestination(target, { colour: options.colour ?? false }));
+  }
   return options.destination === undefined ? pino(settings) : pino(settings, options.destination);
 }
 

@@ -19,8 +19,9 @@ export interface OpsServer {
 }
 
 /**
- * The operations endpoint: /metrics (Prometheus text), /healthz (200 unless the process reports a
- * problem, e.g. a wedged work queue: then 500 naming it, so a kubelet restarts the process) and
+ * The operations endpoint: /metrics (Prometheus text), /healthz and /livez (the same check: 200
+ * unless the process reports a problem, e.g. a wedged work queue: then 500 naming it, so a kubelet
+ * restarts the process) and
  * /readyz (200 once set ready, 503 before and after).
  */
 export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
@@ -33,7 +34,7 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
     const path = new URL(request.url ?? '/', 'http://ops').pathname;
     if (path === '/metrics') {
       reply(response, 200, options.registry.contentType, await options.registry.metrics());
-    } else if (path === '/healthz') {
+    } else if (path === '/healthz' || path === '/livez') {
       const problems = options.healthProblems?.() ?? [];
       if (problems.length === 0) reply(response, 200, 'text/plain; charset=utf-8', 'ok\n');
       else reply(response, 500, 'text/plain; charset=utf-8', `${problems.join('\n')}\n`);

@@ -2,7 +2,7 @@
  * Condition bookkeeping shared by registration and instance status (registration.md §5,
  * children-and-status.md §8.2–§8.6): initialisation, lastTransitionTime, message limits.
  */
-import { compareByteOrder, type Condition } from '@scoby/kube-objects';
+import { compareByteOrder, type Condition, type KubeObject } from '@scoby/kube-objects';
 
 export type ConditionStatus = Condition['status'];
 
@@ -95,11 +95,47 @@ export function settleConditions(
   });
 }
 
-/** children-and-status.md §8.4. */
-export function readyFrom(conditions: readonly Condition[]): ConditionValue {
+/**
+ * The child each condition type reports on, where that is plain: the built-in form factors name a
+ * child's condition `<Kind>Ready` (DeploymentReady, ServiceReady), so one child of that kind is it.
+ */
+export function conditionSubjects(
+  children: readonly KubeObject[],
+  types: readonly string[],
+): Record<string, string> {
+  const subjects: Record<string, string> = {};
+  for (const type of types) {
+    const matching = children.filter((child) => `${child.kind}Ready` === type);
+    const [only] = matching;
+    if (matching.length === 1 && only) {
+      subjects[type] = `${only.kind} ${only.metadata.namespace ?? ''}/${only.metadata.name ?? ''}`;
+    }
+  }
+  return subjects;
+}
+
+/** `DeploymentReady=False for Deployment shop/mailer: MinimumReplicasUnavailable: <its message>`. */
+function blockingMessage(condition: Condition, subject: string | undefined): string {
+  const about = subject === undefined ? '' : ` for ${subject}`;
+  const detail = [condition.reason, condition.message].filter((part) => part !== '').join(': ');
+  return `${condition.type}=${condition.status}${about}${detail === '' ? '' : `: ${detail}`}`;
+}
+
+/**
+ * children-and-status.md §8.4, with Scoby's reasons; `Ready=False` says in its message which
+ * conditions are False and why, naming their child where `subjects` knows it (issue 15).
+ */
+export function readyFrom(
+  conditions: readonly Condition[],
+  subjects: Readonly<Record<string, string>> = {},
+): ConditionValue {
   const others = conditions.filter((condition) => condition.type !== 'Ready');
-  if (others.some((condition) => condition.status === 'False')) {
-    return { status: 'False', reason: 'CONDITIONSNOTOK', message: '' };
+  const blocking = others.filter((condition) => condition.status === 'False');
+  if (blocking.length > 0) {
+    const message = blocking
+      .map((condition) => blockingMessage(condition, subjects[condition.type]))
+      .join('; ');
+    return { status: 'False', reason: 'CONDITIONSNOTOK', message };
   }
   if (others.some((condition) => condition.status !== 'True')) return { ...UNKNOWN };
   return { status: 'True', reason: 'CONDITIONSOK', message: '' };

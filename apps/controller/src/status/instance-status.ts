@@ -76,6 +76,8 @@ export type FailureReason =
 export interface StatusCompletion {
   /** The form factor's verdict; absent when the reconcile failed before it ran. */
   formFactor?: { conditions: Record<string, ConditionValue>; address: AddressOutcome };
+  /** The child a condition type reports on, for the message of Ready=False (conditionSubjects). */
+  conditionSubjects?: Readonly<Record<string, string>>;
   /** A failed reconcile (§8.5) overrides Ready. */
   failure?: { reason: FailureReason; message: string };
   generation: number | undefined;
@@ -105,7 +107,7 @@ export function completeStatus(working: Status, completion: StatusCompletion): S
   }
   const ready = completion.failure
     ? { status: 'False' as const, reason: completion.failure.reason, message: completion.failure.message }
-    : readyFrom(conditions);
+    : readyFrom(conditions, completion.conditionSubjects);
   conditions = setConditionValues(conditions, { Ready: ready });
   const storedConditions = isObject(completion.stored) ? completion.stored.conditions : undefined;
   const fields = completion.features.conditionFields;

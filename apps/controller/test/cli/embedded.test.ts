@@ -109,7 +109,7 @@ describe('scoby run --embedded', () => {
       (await fetch(`${ops}/readyz`)).status === 200 ? true : undefined,
     );
     expect((await fetch(`${ops}/healthz`)).status).toBe(200);
-    expect(await (await fetch(`${ops}/metrics`)).text()).toContain('scoby_reconcile_total');
+    expect(await (await fetch(`${ops}/metrics`)).text()).toContain('controller_runtime_reconcile_total');
 
     const stopping = Date.now();
     scoby.child.kill('SIGTERM');

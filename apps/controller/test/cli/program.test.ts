@@ -16,6 +16,15 @@ describe('scoby', () => {
     expect(await cli(['crds'])).toEqual({ code: 0, stdout: await readFile(MANIFEST, 'utf8'), stderr: '' });
   });
 
+  it('prints its version with --version', async () => {
+    const { version } = JSON.parse(
+      await readFile(new URL('../../package.json', import.meta.url), 'utf8'),
+    ) as {
+      version: string;
+    };
+    expect(await cli(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
   it('lists its commands with --help', async () => {
     const result = await cli(['--help']);
     expect(result.code).toBe(0);

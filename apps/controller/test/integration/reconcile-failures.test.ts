@@ -108,10 +108,12 @@ function errorLines(instance: string): Record<string, unknown>[] {
   return logs.lines().filter((line) => line.level === 'error' && line.instance === `shop/${instance}`);
 }
 
-/** scoby_reconcile_errors_total{registration}. */
+/** controller_runtime_reconcile_errors_total{controller}. */
 async function reconcileErrors(registration: string): Promise<number> {
-  const metric = await controller.metrics.registry.getSingleMetric('scoby_reconcile_errors_total')?.get();
-  return metric?.values.find((value) => value.labels.registration === registration)?.value ?? 0;
+  const metric = await controller.metrics.registry
+    .getSingleMetric('controller_runtime_reconcile_errors_total')
+    ?.get();
+  return metric?.values.find((value) => value.labels.controller === registration)?.value ?? 0;
 }
 
 /** The status merge patches sent for one instance: the request's code and the conditions it carried. */

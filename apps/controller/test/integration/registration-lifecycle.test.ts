@@ -148,6 +148,13 @@ describe('invalid registration', () => {
       { type: 'Ready', status: 'False', reason: 'InvalidBuiltInFunc', message },
     ]);
 
+    // The registration says why in a Warning Event too (issue 15).
+    const warned = await cluster.waitFor('the Warning Event of the invalid registration', async () => {
+      const views = eventViews(await cluster.events('default', 'probe'));
+      return views.length > 0 ? views : undefined;
+    });
+    expect(warned).toEqual([{ type: 'Warning', reason: 'InvalidBuiltInFunc', message }]);
+
     cluster.server.requestLog.clear();
     await createInstance(api, 'Probe', 'ping', { host: 'example.org' });
     await sleep(300);

@@ -34,6 +34,8 @@ describe('loadConfig', () => {
       reconcileTimeoutMs: 300_000,
       watchSilenceMs: 90_000,
       logLevel: 'info',
+      logFormat: 'json',
+      gracefulShutdownTimeoutMs: 30_000,
     });
   });
 
@@ -63,6 +65,10 @@ describe('loadConfig', () => {
         '3m',
         '--log-level',
         'debug',
+        '--log-format',
+        'console',
+        '--graceful-shutdown-timeout',
+        '5s',
       ],
       {
         SCOBY_NAMESPACE: 'triggermesh',
@@ -90,7 +96,55 @@ describe('loadConfig', () => {
       reconcileTimeoutMs: 120_000,
       watchSilenceMs: 180_000,
       logLevel: 'debug',
+      logFormat: 'console',
+      gracefulShutdownTimeoutMs: 5_000,
     });
+  });
+
+  it('logs in the console format on a terminal and JSON otherwise, unless told', () => {
+    const load = (args: string[], stdoutIsTerminal: boolean) => {
+      const result = loadConfig(parseCommandLine(args), BASE_ENV, { stdoutIsTerminal });
+      return result.ok ? result.config.logFormat : result.errors.map((error) => error.message);
+    };
+    expect(load([], true)).toBe('console');
+    expect(load([], false)).toBe('json');
+    expect(load(['--log-format', 'json'], true)).toBe('json');
+    expect(load(['--log-format', 'console'], false)).toBe('console');
+    expect(load(['--log-format', 'text'], false)).toEqual([
+      '--log-format: must be console or json, got "text"',
+    ]);
+  });
+
+  it("takes Go Scoby's zap flags: --zap-log-level, --zap-encoder, --zap-devel", () => {
+    const settings = (args: string[]) => {
+      const { logLevel, logFormat } = configOf(args, BASE_ENV);
+      return { logLevel, logFormat };
+    };
+    expect(settings(['--zap-log-level', 'error'])).toEqual({ logLevel: 'error', logFormat: 'json' });
+    expect(settings(['--zap-log-level=debug', '--zap-encoder=console'])).toEqual({
+      logLevel: 'debug',
+      logFormat: 'console',
+    });
+    expect(settings(['--zap-log-level', '1'])).toEqual({ logLevel: 'debug', logFormat: 'json' });
+    expect(settings(['--zap-log-level', '5'])).toEqual({ logLevel: 'trace', logFormat: 'json' });
+    expect(settings(['--zap-log-level', 'panic'])).toEqual({ logLevel: 'fatal', logFormat: 'json' });
+    // Development mode: console and debug, as zap's development config.
+    expect(settings(['--zap-devel'])).toEqual({ logLevel: 'debug', logFormat: 'console' });
+    expect(settings(['--zap-devel=true', '--zap-log-level=info'])).toEqual({
+      logLevel: 'info',
+      logFormat: 'console',
+    });
+    expect(settings(['--zap-devel=false'])).toEqual({ logLevel: 'info', logFormat: 'json' });
+    expect(errorsOf(['--zap-log-level', 'loud'], BASE_ENV)).toEqual([
+      '--zap-log-level: must be debug, info, warn, error, panic, fatal or an integer above 0, got "loud"',
+    ]);
+    expect(errorsOf(['--zap-devel=maybe', '--zap-encoder', 'xml'], BASE_ENV)).toEqual([
+      '--zap-devel: must be true or false, got "maybe"',
+      '--zap-encoder: must be console or json, got "xml"',
+    ]);
+    expect(errorsOf(['--log-level', 'info', '--zap-log-level', 'debug'], BASE_ENV)).toEqual([
+      '--zap-log-level: means the same as --log-level: give only one of them',
+    ]);
   });
 
   it('takes form-factor plugins and the log level from the environment when no flag is given', () => {

@@ -75,4 +75,32 @@ describe('logger', () => {
     expect(ids.size).toBe(100);
     expect([...ids][0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
+
+  it('writes console lines for people: time, level, message, then the other fields as JSON', () => {
+    const chunks: string[] = [];
+    const logger = createLogger({
+      format: 'console',
+      destination: { write: (text: string) => void chunks.push(text) },
+    });
+    logger.info({ instance: 'default/hello', child: 'Deployment default/greeter-hello' }, 'child created');
+    logger.error('cannot start');
+    expect(chunks.join('').split('\n')).toEqual([
+      expect.stringMatching(
+        /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\tINFO\tchild created\t\{"instance":"default\/hello","child":"Deployment default\/greeter-hello"\}$/,
+      ),
+      expect.stringMatching(/^\S+\tERROR\tcannot start$/),
+      '',
+    ]);
+  });
+
+  it('colours the level of console lines when asked', () => {
+    const chunks: string[] = [];
+    createLogger({
+      format: 'console',
+      colour: true,
+      destination: { write: (text: string) => void chunks.push(text) },
+    }).warn('slow');
+    const [, level, message] = chunks.join('').split('\t');
+    expect({ level, message }).toEqual({ level: '\u001b[33mWARN\u001b[0m', message: 'slow\n' });
+  });
 });

@@ -3,8 +3,8 @@ import { createMetrics } from '../../src/runtime/metrics.ts';
 import { startOpsServer, type OpsServer } from '../../src/runtime/ops-server.ts';
 
 function feedQueueEvents(metrics: ReturnType<typeof createMetrics>) {
-  const mailer = metrics.queueObserver('mailer');
-  const relay = metrics.queueObserver('relay');
+  const mailer = metrics.queueObserver('mailer', 8);
+  const relay = metrics.queueObserver('relay', 8);
   mailer.added?.('shop/a');
   mailer.added?.('shop/b');
   mailer.depth?.(2);
@@ -15,123 +15,174 @@ function feedQueueEvents(metrics: ReturnType<typeof createMetrics>) {
   mailer.depth?.(0);
   mailer.retried?.('shop/b', 5);
   mailer.finished?.('shop/b', 'error', 1500, new Error('x'));
+  relay.started?.('infra/c', 1);
   relay.finished?.('infra/c', 'requeue', 7);
 }
 
+/** The sample lines of one metric family. */
+async function samples(metrics: ReturnType<typeof createMetrics>, name: string): Promise<string[]> {
+  const text = await metrics.registry.getSingleMetricAsString(name);
+  return text.split('\n').filter((line) => !line.startsWith('#'));
+}
+
 describe('metrics', () => {
-  it('exposes reconcile counters by registration and result; abandoned reconciles count as errors', async () => {
+  it("counts reconciles under controller-runtime's names, results and labels, error series from 0", async () => {
     const metrics = createMetrics();
     feedQueueEvents(metrics);
-    metrics.queueObserver('relay').finished?.('infra/d', 'timeout', 300_000, new Error('deadline'));
-    expect(await metrics.registry.getSingleMetricAsString('scoby_reconcile_total')).toBe(
-      [
-        '# HELP scoby_reconcile_total Reconciles finished, by registration and result (success, requeue, error, timeout).',
-        '# TYPE scoby_reconcile_total counter',
-        'scoby_reconcile_total{registration="mailer",result="success"} 1',
-        'scoby_reconcile_total{registration="mailer",result="error"} 1',
-        'scoby_reconcile_total{registration="relay",result="requeue"} 1',
-        'scoby_reconcile_total{registration="relay",result="timeout"} 1',
-      ].join('\n'),
-    );
-    expect(await metrics.registry.getSingleMetricAsString('scoby_reconcile_errors_total')).toBe(
-      [
-        '# HELP scoby_reconcile_errors_total Reconciles that ended in an error or were abandoned at their deadline, by registration.',
-        '# TYPE scoby_reconcile_errors_total counter',
-        'scoby_reconcile_errors_total{registration="mailer"} 1',
-        'scoby_reconcile_errors_total{registration="relay"} 1',
-      ].join('\n'),
-    );
-  });
-
-  it('exposes queue depth, adds and retries', async () => {
-    const metrics = createMetrics();
-    feedQueueEvents(metrics);
-    expect(await metrics.registry.getSingleMetricAsString('scoby_workqueue_depth')).toBe(
-      [
-        '# HELP scoby_workqueue_depth Keys waiting in the work queue of a registration.',
-        '# TYPE scoby_workqueue_depth gauge',
-        'scoby_workqueue_depth{name="mailer"} 0',
-      ].join('\n'),
-    );
-    expect(await metrics.registry.getSingleMetricAsString('scoby_workqueue_adds_total')).toBe(
-      [
-        '# HELP scoby_workqueue_adds_total Keys added to the work queue of a registration.',
-        '# TYPE scoby_workqueue_adds_total counter',
-        'scoby_workqueue_adds_total{name="mailer"} 2',
-      ].join('\n'),
-    );
-    expect(await metrics.registry.getSingleMetricAsString('scoby_workqueue_retries_total')).toBe(
-      [
-        '# HELP scoby_workqueue_retries_total Keys scheduled again after a failed reconcile.',
-        '# TYPE scoby_workqueue_retries_total counter',
-        'scoby_workqueue_retries_total{name="mailer"} 1',
-      ].join('\n'),
-    );
-  });
-
-  it('exposes the reconcile duration histogram in seconds', async () => {
-    const metrics = createMetrics();
-    feedQueueEvents(metrics);
-    const text = await metrics.registry.getSingleMetricAsString('scoby_reconcile_duration_seconds');
-    expect(text.split('\n').filter((line) => line.includes('registration="mailer"'))).toEqual([
-      'scoby_reconcile_duration_seconds_bucket{le="0.005",registration="mailer"} 0',
-      'scoby_reconcile_duration_seconds_bucket{le="0.01",registration="mailer"} 0',
-      'scoby_reconcile_duration_seconds_bucket{le="0.025",registration="mailer"} 0',
-      'scoby_reconcile_duration_seconds_bucket{le="0.05",registration="mailer"} 1',
-      'scoby_reconcile_duration_seconds_bucket{le="0.1",registration="mailer"} 1',
-      'scoby_reconcile_duration_seconds_bucket{le="0.25",registration="mailer"} 1',
-      'scoby_reconcile_duration_seconds_bucket{le="0.5",registration="mailer"} 1',
-      'scoby_reconcile_duration_seconds_bucket{le="1",registration="mailer"} 1',
-      'scoby_reconcile_duration_seconds_bucket{le="2.5",registration="mailer"} 2',
-      'scoby_reconcile_duration_seconds_bucket{le="5",registration="mailer"} 2',
-      'scoby_reconcile_duration_seconds_bucket{le="10",registration="mailer"} 2',
-      'scoby_reconcile_duration_seconds_bucket{le="30",registration="mailer"} 2',
-      'scoby_reconcile_duration_seconds_bucket{le="60",registration="mailer"} 2',
-      'scoby_reconcile_duration_seconds_bucket{le="+Inf",registration="mailer"} 2',
-      'scoby_reconcile_duration_seconds_sum{registration="mailer"} 1.54',
-      'scoby_reconcile_duration_seconds_count{registration="mailer"} 2',
+    metrics.queueObserver('relay', 8).finished?.('infra/d', 'timeout', 300_000, new Error('deadline'));
+    metrics.queueObserver('idle', 2);
+    expect(await samples(metrics, 'controller_runtime_reconcile_total')).toEqual([
+      'controller_runtime_reconcile_total{controller="mailer",result="success"} 1',
+      'controller_runtime_reconcile_total{controller="mailer",result="error"} 1',
+      'controller_runtime_reconcile_total{controller="mailer",result="requeue"} 0',
+      'controller_runtime_reconcile_total{controller="mailer",result="requeue_after"} 0',
+      'controller_runtime_reconcile_total{controller="relay",result="success"} 0',
+      'controller_runtime_reconcile_total{controller="relay",result="error"} 1',
+      'controller_runtime_reconcile_total{controller="relay",result="requeue"} 0',
+      'controller_runtime_reconcile_total{controller="relay",result="requeue_after"} 1',
+      'controller_runtime_reconcile_total{controller="idle",result="success"} 0',
+      'controller_runtime_reconcile_total{controller="idle",result="error"} 0',
+      'controller_runtime_reconcile_total{controller="idle",result="requeue"} 0',
+      'controller_runtime_reconcile_total{controller="idle",result="requeue_after"} 0',
+    ]);
+    expect(await samples(metrics, 'controller_runtime_reconcile_errors_total')).toEqual([
+      'controller_runtime_reconcile_errors_total{controller="mailer"} 1',
+      'controller_runtime_reconcile_errors_total{controller="relay"} 1',
+      'controller_runtime_reconcile_errors_total{controller="idle"} 0',
+    ]);
+    expect(await samples(metrics, 'controller_runtime_max_concurrent_reconciles')).toEqual([
+      'controller_runtime_max_concurrent_reconciles{controller="mailer"} 8',
+      'controller_runtime_max_concurrent_reconciles{controller="relay"} 8',
+      'controller_runtime_max_concurrent_reconciles{controller="idle"} 2',
     ]);
   });
 
-  it('exposes queue latency in seconds', async () => {
+  it('counts active workers while reconciles run', async () => {
     const metrics = createMetrics();
-    feedQueueEvents(metrics);
-    const text = await metrics.registry.getSingleMetricAsString('scoby_workqueue_queue_duration_seconds');
-    expect(
-      text.split('\n').filter((line) => /_(sum|count)\{/.test(line) || line.includes('le="0.005"')),
-    ).toEqual([
-      'scoby_workqueue_queue_duration_seconds_bucket{le="0.005",name="mailer"} 1',
-      'scoby_workqueue_queue_duration_seconds_sum{name="mailer"} 0.203',
-      'scoby_workqueue_queue_duration_seconds_count{name="mailer"} 2',
+    const mailer = metrics.queueObserver('mailer', 8);
+    mailer.started?.('shop/a', 0);
+    mailer.started?.('shop/b', 0);
+    expect(await samples(metrics, 'controller_runtime_active_workers')).toEqual([
+      'controller_runtime_active_workers{controller="mailer"} 2',
+    ]);
+    const [unfinished] = await samples(metrics, 'workqueue_unfinished_work_seconds');
+    expect(unfinished).toMatch(/^workqueue_unfinished_work_seconds\{name="mailer"\} \d/);
+    mailer.finished?.('shop/a', 'success', 1);
+    mailer.finished?.('shop/b', 'success', 1);
+    expect(await samples(metrics, 'controller_runtime_active_workers')).toEqual([
+      'controller_runtime_active_workers{controller="mailer"} 0',
+    ]);
+    expect(await samples(metrics, 'workqueue_unfinished_work_seconds')).toEqual([
+      'workqueue_unfinished_work_seconds{name="mailer"} 0',
+    ]);
+    expect(await samples(metrics, 'workqueue_longest_running_processor_seconds')).toEqual([
+      'workqueue_longest_running_processor_seconds{name="mailer"} 0',
     ]);
   });
 
-  it('counts hook calls, failures and latency per registration', async () => {
+  it("exposes client-go's work queue metrics under name", async () => {
+    const metrics = createMetrics();
+    feedQueueEvents(metrics);
+    expect(await samples(metrics, 'workqueue_depth')).toEqual([
+      'workqueue_depth{name="mailer"} 0',
+      'workqueue_depth{name="relay"} 0',
+    ]);
+    expect(await samples(metrics, 'workqueue_adds_total')).toEqual([
+      'workqueue_adds_total{name="mailer"} 2',
+      'workqueue_adds_total{name="relay"} 0',
+    ]);
+    expect(await samples(metrics, 'workqueue_retries_total')).toEqual([
+      'workqueue_retries_total{name="mailer"} 1',
+      'workqueue_retries_total{name="relay"} 0',
+    ]);
+    const queued = await samples(metrics, 'workqueue_queue_duration_seconds');
+    expect(queued.filter((line) => /_(sum|count)\{/.test(line))).toEqual([
+      'workqueue_queue_duration_seconds_sum{name="mailer"} 0.203',
+      'workqueue_queue_duration_seconds_count{name="mailer"} 2',
+      'workqueue_queue_duration_seconds_sum{name="relay"} 0.001',
+      'workqueue_queue_duration_seconds_count{name="relay"} 1',
+    ]);
+    const work = await samples(metrics, 'workqueue_work_duration_seconds');
+    expect(work.filter((line) => /_(sum|count)\{name="mailer"/.test(line))).toEqual([
+      'workqueue_work_duration_seconds_sum{name="mailer"} 1.54',
+      'workqueue_work_duration_seconds_count{name="mailer"} 2',
+    ]);
+  });
+
+  it('exposes the reconcile time histogram in seconds', async () => {
+    const metrics = createMetrics();
+    feedQueueEvents(metrics);
+    const lines = await samples(metrics, 'controller_runtime_reconcile_time_seconds');
+    expect(lines.filter((line) => line.includes('controller="mailer"') && !line.includes('_bucket'))).toEqual(
+      [
+        'controller_runtime_reconcile_time_seconds_sum{controller="mailer"} 1.54',
+        'controller_runtime_reconcile_time_seconds_count{controller="mailer"} 2',
+      ],
+    );
+    expect(lines).toContain(
+      'controller_runtime_reconcile_time_seconds_bucket{le="0.05",controller="mailer"} 1',
+    );
+    expect(lines).toContain(
+      'controller_runtime_reconcile_time_seconds_bucket{le="1.25",controller="mailer"} 1',
+    );
+    expect(lines).toContain(
+      'controller_runtime_reconcile_time_seconds_bucket{le="1.5",controller="mailer"} 2',
+    );
+  });
+
+  it('counts API requests by code, method and host; no answer is <error>', async () => {
+    const metrics = createMetrics();
+    metrics.recordRequest('GET', '127.0.0.1:6443', 200, 12);
+    metrics.recordRequest('GET', '127.0.0.1:6443', 200, 8);
+    metrics.recordRequest('PATCH', '127.0.0.1:6443', 409, 5);
+    metrics.recordRequest('POST', '127.0.0.1:6443', undefined, 30_000);
+    expect(await samples(metrics, 'rest_client_requests_total')).toEqual([
+      'rest_client_requests_total{code="200",method="GET",host="127.0.0.1:6443"} 2',
+      'rest_client_requests_total{code="409",method="PATCH",host="127.0.0.1:6443"} 1',
+      'rest_client_requests_total{code="<error>",method="POST",host="127.0.0.1:6443"} 1',
+    ]);
+    const durations = await samples(metrics, 'rest_client_request_duration_seconds');
+    expect(durations.filter((line) => line.includes('_count'))).toEqual([
+      'rest_client_request_duration_seconds_count{method="GET",host="127.0.0.1:6443"} 2',
+      'rest_client_request_duration_seconds_count{method="PATCH",host="127.0.0.1:6443"} 1',
+      'rest_client_request_duration_seconds_count{method="POST",host="127.0.0.1:6443"} 1',
+    ]);
+  });
+
+  it('reports leadership and the build', async () => {
+    const metrics = createMetrics();
+    metrics.setLeader('scoby-controller-leader', false);
+    expect(await samples(metrics, 'leader_election_master_status')).toEqual([
+      'leader_election_master_status{name="scoby-controller-leader"} 0',
+    ]);
+    metrics.setLeader('scoby-controller-leader', true);
+    expect(await samples(metrics, 'leader_election_master_status')).toEqual([
+      'leader_election_master_status{name="scoby-controller-leader"} 1',
+    ]);
+    expect(await samples(metrics, 'scoby_build_info')).toEqual([
+      `scoby_build_info{version="0.1.0",node_version="${process.version}"} 1`,
+    ]);
+  });
+
+  it('counts hook calls, failures (from 0) and latency per controller', async () => {
     const metrics = createMetrics();
     metrics.recordHookCall('mailer', 20, 'success');
     metrics.recordHookCall('mailer', 3000, 'failure');
     metrics.recordHookCall('relay', 10, 'success');
-    expect(await metrics.registry.getSingleMetricAsString('scoby_hook_calls_total')).toBe(
-      [
-        '# HELP scoby_hook_calls_total Hook calls, by registration.',
-        '# TYPE scoby_hook_calls_total counter',
-        'scoby_hook_calls_total{registration="mailer"} 2',
-        'scoby_hook_calls_total{registration="relay"} 1',
-      ].join('\n'),
-    );
-    expect(await metrics.registry.getSingleMetricAsString('scoby_hook_failures_total')).toBe(
-      [
-        '# HELP scoby_hook_failures_total Hook calls that failed (transport error, timeout or error answer), by registration.',
-        '# TYPE scoby_hook_failures_total counter',
-        'scoby_hook_failures_total{registration="mailer"} 1',
-      ].join('\n'),
-    );
-    const latency = await metrics.registry.getSingleMetricAsString('scoby_hook_duration_seconds');
-    expect(latency.split('\n').filter((line) => /_(sum|count)\{/.test(line))).toEqual([
-      'scoby_hook_duration_seconds_sum{registration="mailer"} 3.02',
-      'scoby_hook_duration_seconds_count{registration="mailer"} 2',
-      'scoby_hook_duration_seconds_sum{registration="relay"} 0.01',
-      'scoby_hook_duration_seconds_count{registration="relay"} 1',
+    expect(await samples(metrics, 'scoby_hook_calls_total')).toEqual([
+      'scoby_hook_calls_total{controller="mailer"} 2',
+      'scoby_hook_calls_total{controller="relay"} 1',
+    ]);
+    expect(await samples(metrics, 'scoby_hook_failures_total')).toEqual([
+      'scoby_hook_failures_total{controller="mailer"} 1',
+      'scoby_hook_failures_total{controller="relay"} 0',
+    ]);
+    const latency = await samples(metrics, 'scoby_hook_duration_seconds');
+    expect(latency.filter((line) => /_(sum|count)\{/.test(line))).toEqual([
+      'scoby_hook_duration_seconds_sum{controller="mailer"} 3.02',
+      'scoby_hook_duration_seconds_count{controller="mailer"} 2',
+      'scoby_hook_duration_seconds_sum{controller="relay"} 0.01',
+      'scoby_hook_duration_seconds_count{controller="relay"} 1',
     ]);
   });
 
@@ -139,12 +190,7 @@ describe('metrics', () => {
     const first = createMetrics();
     const second = createMetrics();
     first.recordHookCall('mailer', 1, 'success');
-    expect(await second.registry.getSingleMetricAsString('scoby_hook_calls_total')).toBe(
-      [
-        '# HELP scoby_hook_calls_total Hook calls, by registration.',
-        '# TYPE scoby_hook_calls_total counter',
-      ].join('\n'),
-    );
+    expect(await samples(second, 'scoby_hook_calls_total')).toEqual([]);
   });
 
   it('adds Node.js process metrics on request', async () => {
@@ -170,11 +216,12 @@ describe('ops server', () => {
     };
   }
 
-  it('serves /healthz, /readyz through the setter, /metrics and 404', async () => {
+  it('serves /healthz, /livez, /readyz through the setter, /metrics and 404', async () => {
     const metrics = createMetrics();
     metrics.recordHookCall('mailer', 1, 'success');
     server = await startOpsServer({ port: 0, host: '127.0.0.1', registry: metrics.registry });
     expect(await get('/healthz')).toEqual({ status: 200, type: 'text/plain; charset=utf-8', body: 'ok\n' });
+    expect(await get('/livez')).toEqual({ status: 200, type: 'text/plain; charset=utf-8', body: 'ok\n' });
     expect(await get('/readyz')).toEqual({
       status: 503,
       type: 'text/plain; charset=utf-8',
@@ -188,7 +235,7 @@ describe('ops server', () => {
     expect(scraped.status).toBe(200);
     expect(scraped.type).toBe('text/plain; version=0.0.4; charset=utf-8');
     expect(scraped.body).toBe(await metrics.registry.metrics());
-    expect(scraped.body).toContain('scoby_hook_calls_total{registration="mailer"} 1\n');
+    expect(scraped.body).toContain('scoby_hook_calls_total{controller="mailer"} 1\n');
     expect(await get('/other')).toEqual({
       status: 404,
       type: 'text/plain; charset=utf-8',

@@ -4,6 +4,7 @@ import {
   initializeConditions,
   limitMessage,
   readyFrom,
+  conditionSubjects,
   settleConditions,
 } from '../../src/status/conditions.ts';
 
@@ -39,8 +40,42 @@ describe('Ready (§8.4)', () => {
     expect(readyFrom([c('A', 'Unknown'), c('B', 'False'), c('Ready', 'True')])).toEqual({
       status: 'False',
       reason: 'CONDITIONSNOTOK',
-      message: '',
+      message: 'B=False: r: m',
     });
+  });
+  it('names every False condition, its child, reason and message in the message of Ready=False', () => {
+    const deployment = {
+      type: 'DeploymentReady',
+      status: 'False' as const,
+      reason: 'MinimumReplicasUnavailable',
+      message: 'Deployment does not have minimum availability.',
+      lastTransitionTime: T0,
+    };
+    const quota = { ...deployment, type: 'QuotaChecked', reason: 'OverQuota', message: '' };
+    expect(
+      readyFrom([deployment, quota, c('ServiceReady', 'True')], {
+        DeploymentReady: 'Deployment shop/mailer',
+        ServiceReady: 'Service shop/mailer',
+      }),
+    ).toEqual({
+      status: 'False',
+      reason: 'CONDITIONSNOTOK',
+      message:
+        'DeploymentReady=False for Deployment shop/mailer: MinimumReplicasUnavailable: Deployment does not have minimum availability.; QuotaChecked=False: OverQuota',
+    });
+  });
+  it('knows the child of a <Kind>Ready condition when there is one child of that kind', () => {
+    const child = (kind: string, name: string) => ({
+      apiVersion: 'v1',
+      kind,
+      metadata: { namespace: 'shop', name },
+    });
+    expect(
+      conditionSubjects(
+        [child('Deployment', 'mailer'), child('Service', 'a'), child('Service', 'b')],
+        ['DeploymentReady', 'ServiceReady', 'QuotaChecked', 'Ready'],
+      ),
+    ).toEqual({ DeploymentReady: 'Deployment shop/mailer' });
   });
   it('Unknown when nothing is False', () => {
     expect(readyFrom([c('A', 'Unknown'), c('B', 'True')])).toEqual({

@@ -54,10 +54,10 @@ export async function eventsOf(cluster: ClusterVerbs, namespace: string, name: s
 
 export type EventView = ReturnType<typeof eventViews>[number];
 
-/** scoby_hook_failures_total{registration}. */
+/** scoby_hook_failures_total{controller}. */
 export async function hookFailures(controller: RunningController, registration: string): Promise<number> {
   const metric = await controller.metrics.registry.getSingleMetric('scoby_hook_failures_total')?.get();
-  return metric?.values.find((value) => value.labels.registration === registration)?.value ?? 0;
+  return metric?.values.find((value) => value.labels.controller === registration)?.value ?? 0;
 }
 
 /** Waits for a registration whose Ready condition has the given status. */

@@ -92,13 +92,13 @@ export function writesIn(
     .map(({ method, path }) => ({ method, path }));
 }
 
-/** Finished reconciles of one registration's instances (scoby_reconcile_total summed over results). */
+/** Finished reconciles of one registration's instances (controller_runtime_reconcile_total summed over results). */
 export async function reconcileCount(metrics: ControllerMetrics, registration: string): Promise<number> {
   const metric = (await metrics.registry.getMetricsAsJSON()).find(
-    (entry) => entry.name === 'scoby_reconcile_total',
+    (entry) => entry.name === 'controller_runtime_reconcile_total',
   );
   return (metric?.values ?? [])
-    .filter((value) => value.labels.registration === registration)
+    .filter((value) => value.labels.controller === registration)
     .reduce((sum, value) => sum + value.value, 0);
 }
 

@@ -1,7 +1,9 @@
 /**
  * `scoby run`: the controller process. Settings from flags and environment (loadConfig), the cluster
- * from a kubeconfig, in-cluster, or the embedded API server; /metrics, /healthz and /readyz; JSON logs;
- * on SIGTERM or SIGINT a graceful stop (no new work, in-flight reconciles finished, Lease released).
+ * from a kubeconfig, in-cluster, or the embedded API server, checked before the controller starts;
+ * /metrics, /healthz, /livez and /readyz; console or JSON logs; on SIGTERM or SIGINT a graceful stop
+ * (no new work, in-flight reconciles finished, Lease released) bounded by the grace period, and an
+ * immediate exit on a second signal.
  */
 import { resolve } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -15,7 +17,9 @@ import {
   startOpsServer,
   type CommandLineOptions,
   type Environment,
+  type Logger,
 } from '../../runtime/index.ts';
+import { checkCluster, type ClusterCheck } from '../../runtime/cluster-check.ts';
 import { DEFAULT_KUBECONFIG_OUT, EMBEDDED_NAMESPACE } from '../defaults.ts';
 import type { CliIo } from '../io.ts';
 import { loadFormFactors } from '../plugins.ts';
@@ -31,6 +35,47 @@ export interface RunOptions extends CommandLineOptions {
 }
 
 const READINESS_INTERVAL_MS = 500;
+/** Waits between start-up checks: five attempts within 15 s, then the process exits (and is restarted). */
+export const STARTUP_RETRY_DELAYS_MS = [1_000, 2_000, 4_000, 8_000];
+const STARTUP_REQUEST_TIMEOUT_MS = 10_000;
+
+function delay(ms: number): { done: Promise<void>; cancel(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  const done = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  return { done, cancel: () => clearTimeout(timer) };
+}
+
+/**
+ * Runs the start-up checks until they pass, a signal arrives, or the attempts run out; one error
+ * line per failed attempt saying what is wrong and what to do.
+ */
+async function waitForCluster(
+  check: () => Promise<ClusterCheck>,
+  logger: Logger,
+  stopRequested: Promise<string>,
+): Promise<ClusterCheck | { ok: false; signal: string }> {
+  const attempts = STARTUP_RETRY_DELAYS_MS.length + 1;
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await Promise.race([
+      check(),
+      stopRequested.then((signal) => ({ ok: false as const, signal })),
+    ]);
+    if (outcome.ok || 'signal' in outcome) return outcome;
+    const retryMs = STARTUP_RETRY_DELAYS_MS[attempt - 1];
+    const next = retryMs === undefined ? 'giving up' : `retrying in ${retryMs / 1000}s`;
+    logger.error(
+      { attempt, attempts },
+      `cannot start: ${outcome.problem}; ${outcome.fix} (attempt ${attempt} of ${attempts}, ${next})`,
+    );
+    if (retryMs === undefined) return outcome;
+    const wait = delay(retryMs);
+    const signal = await Promise.race([wait.done.then(() => undefined), stopRequested]);
+    wait.cancel();
+    if (signal !== undefined) return { ok: false, signal };
+  }
+}
 
 /** Embedded mode needs no set-up, so Scoby's namespace defaults there. */
 function environmentFor(options: RunOptions, env: Environment): Environment {
@@ -48,15 +93,21 @@ export async function runController(options: RunOptions, io: CliIo): Promise<num
   if (!options.embedded && (options.kubeconfigOut !== undefined || options.sample || options.cluster)) {
     return fail(['--kubeconfig-out, --sample and --cluster need --embedded']);
   }
-  const loaded = loadConfig(options, environmentFor(options, io.env));
+  const loaded = loadConfig(options, environmentFor(options, io.env), {
+    stdoutIsTerminal: io.stdoutIsTerminal === true,
+  });
   if (!loaded.ok) return fail(loaded.errors.map((error) => error.message));
   const config = loaded.config;
   const formFactors = await loadFormFactors(config.formFactorPlugins, io.cwd);
   if (!formFactors.ok) return fail([formFactors.message]);
-  const logger = createLogger({ level: config.logLevel });
+  const logger = createLogger({
+    level: config.logLevel,
+    format: config.logFormat,
+    colour: io.stdoutIsTerminal === true && (io.env.NO_COLOR ?? '') === '',
+  });
 
   let embedded: EmbeddedCluster | undefined;
-  let kubeConfig: KubeConfig;
+  let loadCluster: () => KubeConfig;
   try {
     if (options.embedded) {
       const kubeconfigPath = resolve(io.cwd, options.kubeconfigOut ?? DEFAULT_KUBECONFIG_OUT);
@@ -67,19 +118,34 @@ export async function runController(options: RunOptions, io: CliIo): Promise<num
         kubeconfigPath,
         log: (line) => logger.info(`control plane: ${line}`),
       });
-      kubeConfig = embedded.kubeConfig;
+      const embeddedConfig = embedded.kubeConfig;
+      loadCluster = () => embeddedConfig;
       logger.info(
-        { cluster, kubeconfig: kubeconfigPath, server: kubeConfig.getCurrentCluster()?.server },
+        { cluster, kubeconfig: kubeconfigPath, server: embeddedConfig.getCurrentCluster()?.server },
         'embedded API server started',
       );
       io.stderr(`Embedded API server (${cluster}) running; kubeconfig written to ${kubeconfigPath}\n`);
     } else {
-      kubeConfig = loadKubeConfig(config.kube);
+      loadCluster = () => loadKubeConfig(config.kube, io.env);
     }
   } catch (error) {
     await embedded?.stop();
-    return fail([`cannot reach the cluster: ${(error as Error).message}`]);
+    return fail([`cannot start the embedded cluster: ${(error as Error).message}`]);
   }
+  const checked = await waitForCluster(
+    () => checkCluster(loadCluster, { requestTimeoutMs: STARTUP_REQUEST_TIMEOUT_MS }),
+    logger,
+    stopRequested,
+  );
+  if (!checked.ok) {
+    await embedded?.stop();
+    if ('signal' in checked) {
+      logger.info({ signal: checked.signal }, 'stopped before the controller started');
+      return 0;
+    }
+    return 1;
+  }
+  const kubeConfig = checked.kubeConfig;
 
   const metrics = createMetrics({ processMetrics: true });
   let ops;
@@ -134,13 +200,36 @@ export async function runController(options: RunOptions, io: CliIo): Promise<num
   }
 
   const signal = await stopRequested;
-  logger.info({ signal }, 'shutting down: finishing in-flight reconciles');
+  const graceMs = config.gracefulShutdownTimeoutMs;
+  logger.info(
+    { signal, gracePeriod: `${graceMs / 1000}s` },
+    'shutting down: finishing in-flight reconciles (a second signal exits at once)',
+  );
   clearInterval(readiness);
   ops.setReady(false);
   sampleRun.abort();
-  await controller.stop();
-  await ops.close();
-  await embedded?.stop();
-  logger.info('stopped');
-  return 0;
+  const graceful = (async () => {
+    await controller.stop();
+    await ops.close();
+    await embedded?.stop();
+    logger.info('stopped');
+    return 0;
+  })();
+  const grace = delay(graceMs);
+  const code = await Promise.race([
+    graceful,
+    grace.done.then(() => {
+      logger.error(
+        { gracePeriod: `${graceMs / 1000}s` },
+        'graceful shutdown did not finish within the grace period: exiting anyway',
+      );
+      return 1;
+    }),
+    io.terminationSignal().then((second) => {
+      logger.warn({ signal: second }, 'second signal: exiting at once');
+      return 1;
+    }),
+  ]);
+  grace.cancel();
+  return code;
 }
