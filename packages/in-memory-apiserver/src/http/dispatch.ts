@@ -7,6 +7,7 @@ import { deleteObject, parseDeleteOptions } from '../verbs/delete.ts';
 import { patchObject, PATCH_TYPES } from '../verbs/patch.ts';
 import { getObject, listObjects, parseFilter } from '../verbs/read.ts';
 import { updateObject, type Subresource } from '../verbs/update.ts';
+import { fieldValidationOf, warningHeader, type Decoding } from '../validation/field-validation.ts';
 import type { WatchRequest } from '../watch.ts';
 import type { ResolvedRequest } from './resolve.ts';
 
@@ -31,8 +32,16 @@ export function parseBody(body: RequestBody): Outcome<unknown> {
   }
 }
 
-function reply(outcome: Outcome<unknown>, code: number): Dispatched {
-  return { reply: outcome.ok ? { code, body: outcome.value } : outcome.failure };
+function reply(outcome: Outcome<unknown>, code: number, decoding?: Decoding): Dispatched {
+  if (!outcome.ok) return { reply: outcome.failure };
+  const warnings = decoding?.warnings ?? [];
+  return {
+    reply: {
+      code,
+      body: outcome.value,
+      ...(warnings.length > 0 ? { headers: { Warning: warningHeader(warnings) } } : {}),
+    },
+  };
 }
 
 function replyOf(outcome: Outcome<Reply>): Dispatched {
@@ -54,6 +63,7 @@ export function dispatch(
   const name = request.name ?? '';
   const dryRun = query.get('dryRun') === 'All';
   const subresource = request.subresource as Subresource;
+  const decoding: Decoding = { fieldValidation: fieldValidationOf(query), warnings: [] };
   switch (verb) {
     case 'get':
       return reply(getObject(cluster, type, version, namespace, name), 200);
@@ -83,16 +93,24 @@ export function dispatch(
       if (!parsed.ok) return { reply: parsed.failure };
       const fieldManager = query.get('fieldManager') ?? undefined;
       return reply(
-        createObject(cluster, type, version, namespace, parsed.value, { dryRun, fieldManager }),
+        createObject(cluster, type, version, namespace, parsed.value, { dryRun, fieldManager, decoding }),
         201,
+        decoding,
       );
     }
     case 'update': {
       const parsed = parseBody(body);
       if (!parsed.ok) return { reply: parsed.failure };
       return reply(
-        updateObject(cluster, { type, version, namespace, name, subresource }, parsed.value, dryRun),
+        updateObject(
+          cluster,
+          { type, version, namespace, name, subresource },
+          parsed.value,
+          dryRun,
+          decoding,
+        ),
         200,
+        decoding,
       );
     }
     case 'patch': {
@@ -101,9 +119,15 @@ export function dispatch(
       const outcome = patchObject(
         cluster,
         { type, version, namespace, name, subresource },
-        { contentType, text: body.text, fieldManager: query.get('fieldManager') ?? undefined, dryRun },
+        {
+          contentType,
+          text: body.text,
+          fieldManager: query.get('fieldManager') ?? undefined,
+          dryRun,
+          decoding,
+        },
       );
-      return reply(outcome, !existed && contentType === PATCH_TYPES.apply ? 201 : 200);
+      return reply(outcome, !existed && contentType === PATCH_TYPES.apply ? 201 : 200, decoding);
     }
     case 'delete': {
       const parsed = parseBody(body);

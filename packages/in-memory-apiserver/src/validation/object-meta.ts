@@ -15,6 +15,10 @@ const ANNOTATIONS_LIMIT_BYTES = 256 * 1024;
 const STANDARD_FINALIZERS: ReadonlySet<string> = new Set(['kubernetes', 'orphan', 'foregroundDeletion']);
 const UTF8 = new TextEncoder();
 
+/** Types validated by kube's core ObjectMeta rules, which add the finalizer rule (not Leases, CRDs, custom resources). */
+const OWN_META_RULES: ReadonlySet<string> = new Set(['coordination.k8s.io', 'apiextensions.k8s.io']);
+const KUBE_FINALIZER_RULE = (type: ResourceType): boolean => type.builtin && !OWN_META_RULES.has(type.group);
+
 function entries(value: unknown): [string, unknown][] {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value) : [];
 }
@@ -80,9 +84,9 @@ function finalizerCauses(type: ResourceType, finalizers: readonly string[]): Cau
   const field = 'metadata.finalizers';
   const causes = finalizers.flatMap((finalizer, index) => {
     const qualified = isQualifiedName(finalizer).map((message) => invalidValue(field, finalizer, message));
-    // Core types also refuse a name without a domain unless it is a standard one, at the item's index.
+    // Types under kube's core rules refuse a name without a domain unless standard, at the item's index.
     const standard =
-      type.builtin && !finalizer.includes('/') && !STANDARD_FINALIZERS.has(finalizer)
+      KUBE_FINALIZER_RULE(type) && !finalizer.includes('/') && !STANDARD_FINALIZERS.has(finalizer)
         ? [
             invalidValue(
               `${field}[${index}]`,

@@ -5,7 +5,7 @@
  */
 import type { KubeObject } from '@scoby/kube-objects';
 import { isJsonObject, type Cause, type JsonMap } from '@scoby/structural-schema';
-import { duplicate, invalidRendered, invalidValue, requiredValue } from './field-errors.ts';
+import { duplicate, invalidRendered, requiredValue } from './field-errors.ts';
 import { portRangeCauses } from './pod-template.ts';
 
 function specOf(object: KubeObject): JsonMap {

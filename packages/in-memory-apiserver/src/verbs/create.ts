@@ -5,6 +5,7 @@ import { generateName } from '../names.ts';
 import { groupVersion, keyOf, type ResourceType } from '../resource-type.ts';
 import { alreadyExists, badRequest, invalid, invalidKind, ok, type Outcome } from '../status.ts';
 import { strategyFor } from '../strategies/index.ts';
+import { decodeBuiltin, type Decoding } from '../validation/field-validation.ts';
 import { decodeMicroTimes } from '../validation/micro-time.ts';
 import { admit } from './admit.ts';
 import { creationEntries, recordCreation } from './managed-fields.ts';
@@ -31,6 +32,7 @@ export function checkBody(
   version: string,
   namespace: string | undefined,
   body: unknown,
+  decoding: Decoding = IGNORE_UNKNOWN,
 ): Outcome<KubeObject> {
   if (!isJsonMap(body)) return badRequest('the body of the request must be a JSON object');
   if (!type.builtin && (body.kind === undefined || body.kind === '')) return kindMissing(type, body);
@@ -73,10 +75,15 @@ export function checkBody(
     kind: type.kind,
     metadata: type.namespaced ? { ...withoutNamespace, namespace } : withoutNamespace,
   };
-  const decoded = decodeMicroTimes(type, object);
-  if (!decoded.ok) return cannotDecode(type, version, decoded.message);
-  return ok(decoded.value as KubeObject);
+  if (!type.builtin) return ok(object);
+  const times = decodeMicroTimes(type, object);
+  if (!times.ok) return cannotDecode(type, version, times.message);
+  const typed = decodeBuiltin(type, version, times.value as KubeObject, decoding);
+  return typed.ok ? ok(typed.value) : cannotDecode(type, version, typed.message);
 }
+
+/** For bodies the server made itself (a merged patch): nothing unknown to report. */
+const IGNORE_UNKNOWN: Decoding = { fieldValidation: 'Ignore', warnings: [] };
 
 /** A built-in body the real server's Go decoding rejects. */
 function cannotDecode(type: ResourceType, version: string, message: string): Outcome<never> {
@@ -87,6 +94,7 @@ export interface CreateOptions {
   dryRun: boolean;
   /** A POST's `fieldManager`: its Update entry owns what the request set (see managed-fields.ts). */
   fieldManager?: string | undefined;
+  decoding?: Decoding;
 }
 
 /** POST: names, uid, timestamps and generation set by the server; status reset when it is a subresource. */
@@ -98,7 +106,7 @@ export function createObject(
   body: unknown,
   options: CreateOptions,
 ): Outcome<KubeObject> {
-  const checked = checkBody(type, version, namespace, body);
+  const checked = checkBody(type, version, namespace, body, options.decoding);
   if (!checked.ok) return checked;
   const request = checked.value;
   const name =

@@ -16,11 +16,13 @@ import {
   invalid,
   notFound,
   ok,
+  statusReply,
   unsupportedMediaType,
   type Outcome,
 } from '../status.ts';
 import { commitUpdate } from './commit.ts';
 import { checkBody, createObject } from './create.ts';
+import { unknownAppliedFields, type Decoding } from '../validation/field-validation.ts';
 import { checkResourceVersion, composeUpdate, type UpdateTarget } from './update.ts';
 
 export const PATCH_TYPES = {
@@ -36,6 +38,7 @@ export interface PatchRequest {
   text: string;
   fieldManager: string | undefined;
   dryRun: boolean;
+  decoding?: Decoding;
 }
 
 function parseJson(text: string): Outcome<unknown> {
@@ -116,6 +119,27 @@ function checkAppliedType(target: UpdateTarget, applied: Record<string, unknown>
   return badRequest(`invalid object type: ${group}/${version}, Kind=${kind}`);
 }
 
+/**
+ * Server-side apply converts the configuration to its type first: an unknown field fails it, with a
+ * Status without reason that names the object as the configuration does (`namespace/name`).
+ */
+function notDeclared(
+  target: UpdateTarget,
+  metadata: Record<string, unknown>,
+  unknown: readonly string[],
+): Outcome<never> {
+  const { type, version } = target;
+  const object = `${String(metadata.namespace ?? '')}/${String(metadata.name ?? '')}`;
+  const fields = unknown.map((path) => `.${path}: field not declared in schema`).join('\n');
+  const reply = statusReply(
+    500,
+    '',
+    `failed to create typed patch object (${object}; ${type.group}/${version}, Kind=${type.kind}): ${fields}`,
+  );
+  const { reason: _none, ...body } = reply.body as Record<string, unknown>;
+  return { ok: false, failure: { code: 500, body } };
+}
+
 /** Server-side apply: create when absent, otherwise merge and drop what this manager no longer applies. */
 function serverSideApply(
   cluster: Cluster,
@@ -130,6 +154,8 @@ function serverSideApply(
   const typed = checkAppliedType(target, applied.value);
   if (!typed.ok) return typed;
   const metadata = isJsonMap(applied.value.metadata) ? applied.value.metadata : {};
+  const unknown = unknownAppliedFields(target.type, target.version, applied.value);
+  if (unknown.length > 0) return notDeclared(target, metadata, unknown);
   if (metadata.name !== undefined && metadata.name !== target.name) {
     return badRequest(
       `the name of the object (${String(metadata.name)}) does not match the name on the URL (${target.name})`,
@@ -163,7 +189,7 @@ function serverSideApply(
     applied.value,
     previous,
   );
-  const result = finishPatch(cluster, target, current, merged, request.dryRun);
+  const result = finishPatch(cluster, target, current, merged, request);
   if (result.ok && !request.dryRun) storeApplied(cluster, result.value, manager, applied.value);
   return result;
 }
@@ -173,9 +199,10 @@ function finishPatch(
   target: UpdateTarget,
   current: KubeObject,
   patchedObject: unknown,
-  dryRun: boolean,
+  request: PatchRequest,
 ): Outcome<KubeObject> {
-  const checked = checkBody(target.type, target.version, target.namespace, patchedObject);
+  const { dryRun } = request;
+  const checked = checkBody(target.type, target.version, target.namespace, patchedObject, request.decoding);
   if (!checked.ok) return checked;
   if (checked.value.metadata.name !== target.name) {
     return badRequest(
@@ -227,5 +254,5 @@ export function patchObject(
     request.text,
   );
   if (!result.ok) return result;
-  return finishPatch(cluster, target, current, result.value, request.dryRun);
+  return finishPatch(cluster, target, current, result.value, request);
 }

@@ -3,6 +3,7 @@ import type { Cluster } from '../cluster.ts';
 import { etcdKey, keyOf, type ResourceType } from '../resource-type.ts';
 import { badRequest, conflict, invalidResource, notFound, type Outcome } from '../status.ts';
 import { commitUpdate, keepServerMetadata } from './commit.ts';
+import type { Decoding } from '../validation/field-validation.ts';
 import { checkBody } from './create.ts';
 
 export type Subresource = 'status' | undefined;
@@ -85,9 +86,10 @@ export function updateObject(
   target: UpdateTarget,
   body: unknown,
   dryRun: boolean,
+  decoding?: Decoding,
 ): Outcome<KubeObject> {
   const { type, version, namespace, name, subresource } = target;
-  const checked = checkBody(type, version, namespace, body);
+  const checked = checkBody(type, version, namespace, body, decoding);
   if (!checked.ok) return checked;
   const request = checked.value;
   if (request.metadata.name !== undefined && request.metadata.name !== name) {

@@ -42,28 +42,6 @@ function apply(name: string, manager: string, data: Record<string, string>) {
   );
 }
 
-describe('validation', () => {
-  it('differs: built-in bodies are not decoded by their Go types (a wrong JSON type is stored)', async () => {
-    const configMap = await post(`/api/v1/namespaces/${namespace}/configmaps`, {
-      metadata: { name: 'numeric' },
-      data: { a: 1 },
-    });
-    if (target.server) {
-      expect(configMap.status).toBe(201);
-      expect((configMap.json as { data: unknown }).data).toEqual({ a: 1 });
-      return;
-    }
-    expect(configMap).toMatchObject({
-      status: 400,
-      json: {
-        reason: 'BadRequest',
-        message:
-          'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string',
-      },
-    });
-  });
-});
-
 describe('error messages', () => {
   it('differs: a built-in body of another kind or version is a 400 whose message is not the Go scheme’s', async () => {
     const configMaps = `/api/v1/namespaces/${namespace}/configmaps`;

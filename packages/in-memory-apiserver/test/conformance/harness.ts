@@ -130,6 +130,18 @@ export async function rawRequest(
   body?: { contentType: string; text: string },
   headers: Record<string, string> = {},
 ): Promise<{ status: number; json: unknown }> {
+  const { status, json } = await rawResponse(target, method, path, body, headers);
+  return { status, json };
+}
+
+/** {@link rawRequest} with the response headers (lower-case names). */
+export async function rawResponse(
+  target: Target,
+  method: string,
+  path: string,
+  body?: { contentType: string; text: string },
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: unknown; headers: Record<string, string> }> {
   const cluster = target.kubeConfig.getCurrentCluster();
   if (!cluster) throw new Error('no current cluster');
   const init: RequestInit = await target.kubeConfig.applyToFetchOptions({});
@@ -150,5 +162,5 @@ export async function rawRequest(
   } catch {
     // not JSON: keep the text
   }
-  return { status: response.status, json };
+  return { status: response.status, json, headers: Object.fromEntries(response.headers.entries()) };
 }
