@@ -10,7 +10,7 @@ export interface SchemaNode {
   required?: string[];
   additionalProperties?: SchemaNode;
   items?: SchemaNode;
-  enum?: string[];
+  enum?: (string | number)[];
   format?: string;
   minLength?: number;
   minimum?: number;

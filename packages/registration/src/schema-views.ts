@@ -3,6 +3,7 @@
  * extensions (ajv, json-schema-to-typescript). `nullable` is kept: ajv understands it natively and the
  * type renderer maps it itself.
  */
+import { isClosedSet } from './closed-set.ts';
 import { sharedNodeOf } from './described-use.ts';
 import type { SchemaNode } from './schema-node.ts';
 
@@ -24,6 +25,7 @@ export function toJsonSchema(use: SchemaNode): JsonSchema {
     ...plain
   } = node;
   const view: JsonSchema = { ...plain };
+  if (isClosedSet(use)) delete view['enum'];
   if (intOrString === true) view['type'] = ['integer', 'string'];
   if (properties !== undefined) {
     view['properties'] = Object.fromEntries(

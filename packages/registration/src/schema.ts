@@ -5,9 +5,14 @@
  * the plain JSON Schema that ajv and the type generator understand.
  *
  * Value rules that have their own §4 messages (paths, names, one-of, hook fields, form-factor blocks)
- * are deliberately not encoded here beyond types, so that they are reported with those messages.
+ * are deliberately not encoded here beyond types, so that they are reported with those messages. Closed
+ * sets (hook version and capabilities, built-in functions) are `enum`s of the CRD too, taken from the
+ * validation's own lists, so the API server refuses an unknown value at `kubectl apply` (closed-set.ts).
  */
+import { closedSet } from './closed-set.ts';
 import { describedUse } from './described-use.ts';
+import { BUILT_IN_FUNCTIONS } from './validation/choice-checks.ts';
+import { CAPABILITY_SPELLINGS, SUPPORTED_HOOK_VERSIONS } from './validation/hook-checks.ts';
 import type { SchemaNode } from './schema-node.ts';
 
 // Every field carries a description: `kubectl explain crdregistration.spec --recursive` and the
@@ -137,8 +142,11 @@ const fromSpecToEnv: SchemaNode = {
           description: 'A function of the value at path.',
           required: ['name'],
           properties: {
-            name: str(
-              'resolveAddress (the only function): the value is a destination {ref, uri}, the variable its URL.',
+            name: closedSet(
+              str(
+                'resolveAddress (the only function): the value is a destination {ref, uri}, the variable its URL.',
+              ),
+              BUILT_IN_FUNCTIONS,
             ),
             args: arrayOf(str('An argument.'), 'Accepted and ignored.'),
           },
@@ -373,13 +381,19 @@ const hookSpec: SchemaNode = {
     'An HTTP service Scoby calls before writing the children of an instance (pre-reconcile) and before letting a deleted instance go (finalize).',
   required: ['version', 'address'],
   properties: {
-    version: { 'x-kubernetes-int-or-string': true, description: 'Hooks API version: "v1", "1" or 1.' },
+    version: closedSet(
+      { 'x-kubernetes-int-or-string': true, description: 'Hooks API version: "v1", "1" or 1.' },
+      SUPPORTED_HOOK_VERSIONS,
+    ),
     address: destination,
     timeout: str(
       'Bound of one call, connection and whole answer included: a positive ISO 8601 duration, e.g. PT5S. Default PT15S.',
     ),
     capabilities: arrayOf(
-      str('pre-reconcile or finalize (finalization is an alias of finalize).'),
+      closedSet(
+        str('pre-reconcile or finalize (finalization is an alias of finalize).'),
+        Object.keys(CAPABILITY_SPELLINGS),
+      ),
       'Phases the hook is called in; with none the hook is never called.',
     ),
   },

@@ -6,6 +6,7 @@ import { renderTypes } from '../scripts/render-types.ts';
 import { crdManifest, crdManifestYaml } from '../src/manifest.ts';
 import { SCHEMA } from '../src/schema.ts';
 import type { SchemaNode } from '../src/schema-node.ts';
+import { toJsonSchema } from '../src/schema-views.ts';
 
 const REGENERATE = 'stale: run `npm run generate -w @scoby/registration`';
 
@@ -132,6 +133,20 @@ describe('CRD manifest (registration.md §1)', () => {
     expect(schemaAt('.spec.hook.version')).toEqual({
       'x-kubernetes-int-or-string': true,
       description: 'Hooks API version: "v1", "1" or 1.',
+      enum: ['v1', '1', 1],
     });
+  });
+
+  it('declares the closed sets of registration.md §4 as enums, so the API server refuses other values', () => {
+    expect(schemaAt('.spec.hook.capabilities[]')?.enum).toEqual([
+      'pre-reconcile',
+      'finalize',
+      'finalization',
+    ]);
+    expect(
+      schemaAt('.spec.workload.parameterConfiguration.fromSpec.toEnv[].valueFrom.builtInFunc.name')?.enum,
+    ).toEqual(['resolveAddress']);
+    // The registration's own validation still reports them with their §4 messages (not "must be equal to one of").
+    expect(toJsonSchema(schemaAt('.spec.hook.capabilities[]')!)).not.toHaveProperty('enum');
   });
 });

@@ -1,0 +1,14 @@
+/** The CRDRegistration CRD refuses values outside the closed sets of registration.md §4 (in-memory API server). */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestCluster, type TestCluster } from '../support/cluster.ts';
+import { OUT_OF_SET_CAUSES, refusal } from '../support/closed-sets.ts';
+
+let cluster: TestCluster;
+beforeAll(async () => {
+  cluster = await startTestCluster();
+});
+afterAll(() => cluster.stop());
+
+it('refuses a registration with an unknown hook version, capability and built-in function at creation (422)', async () => {
+  expect(await refusal(cluster)).toEqual({ code: 422, causes: OUT_OF_SET_CAUSES });
+});
