@@ -14,7 +14,7 @@ import {
 import { type BlockChecker, createBlockSchemaCompiler } from './block-schema.ts';
 import type { FormFactorPlugin, GroupVersionKind } from './contract.ts';
 
-/** Names only the built-in form factors may use (children-and-status.md §11.1). */
+/** Names only the built-in form factors may use (children-and-status.md §11, item 1). */
 export const RESERVED_FORM_FACTOR_NAMES: readonly string[] = ['deployment', 'knativeService', 'ksvc'];
 
 export interface ResolvedFormFactor {
