@@ -45,8 +45,8 @@ async function filesUnder(folder: string): Promise<string[]> {
   return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
 }
 
-describe(`the packed packages, installed for production, on Node ${process.version}`, () => {
-  it('are the publishable packages, compiled JavaScript with declarations and the LICENSE, and need no TypeScript tooling', async () => {
+describe('the packed packages, installed for production', () => {
+  it(`on Node ${process.version}: are the publishable packages, compiled JavaScript with declarations and the LICENSE, and need no TypeScript tooling`, async () => {
     const modules = await readdir(join(consumer, 'node_modules'));
     expect(modules.filter((name) => ['tsx', 'esbuild', 'typescript', 'vitest', 'nx'].includes(name))).toEqual(
       [],
