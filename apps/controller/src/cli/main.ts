@@ -1,4 +1,7 @@
-/** The `scoby` executable (bin/scoby.js loads this file through tsx). */
+/**
+ * The `scoby` executable. bin/scoby.js loads it (through tsx in the repository); the image runs the
+ * compiled dist/cli/main.js directly.
+ */
 import { processIo } from './io.ts';
 import { runCli } from './program.ts';
 
