@@ -1,11 +1,18 @@
 /**
- * Regenerates the committed artefacts derived from SCHEMA: the CRD manifest and the user-facing types.
+ * Regenerates the committed artefacts derived from SCHEMA: the CRD manifest, the user-facing types, the
+ * reference page of the documentation and the JSON Schema for editors.
  * Tests fail when either differs from a fresh rendering (test/generated.test.ts).
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { crdManifestYaml } from '../src/manifest.ts';
-import { MANIFEST_FILE, TYPES_FILE } from './files.ts';
+import { editorSchemaJson } from './editor-schema.ts';
+import { EDITOR_SCHEMA_FILE, MANIFEST_FILE, REFERENCE_FILE, TYPES_FILE } from './files.ts';
+import { renderReference } from './render-reference.ts';
 import { renderTypes } from './render-types.ts';
 
 writeFileSync(MANIFEST_FILE, crdManifestYaml());
 writeFileSync(TYPES_FILE, await renderTypes());
+mkdirSync(dirname(EDITOR_SCHEMA_FILE), { recursive: true });
+writeFileSync(EDITOR_SCHEMA_FILE, editorSchemaJson());
+writeFileSync(REFERENCE_FILE, renderReference());
