@@ -2,7 +2,8 @@
 // files are docs/spec/<file>.md. Fails, listing each one, when a cited file or section does not exist.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import process from 'node:process';
+import { fileURLToPath, URL } from 'node:url';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const spec = join(root, 'docs/spec');
@@ -56,9 +57,9 @@ for (const dir of SEARCHED) {
   }
 }
 if (broken.length > 0) {
-  console.error(
-    `spec citations: ${broken.length} of ${count} do not resolve in docs/spec:\n${broken.join('\n')}`,
+  process.stderr.write(
+    `spec citations: ${broken.length} of ${count} do not resolve in docs/spec:\n${broken.join('\n')}\n`,
   );
   process.exit(1);
 }
-console.log(`spec citations: all ${count} resolve in docs/spec`);
+process.stdout.write(`spec citations: all ${count} resolve in docs/spec\n`);
