@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestCluster, type TestCluster } from '../support/cluster.ts';
-import { checkGolden, registerSample, type GoldenSample } from '../support/golden-render.ts';
+import { checkGolden, registerSample, sampleObjects, type GoldenSample } from '../support/golden-render.ts';
 
 const SAMPLES: Record<string, GoldenSample> = {
   'kuard with an address reference (no namespace in the manifest)': {
@@ -14,6 +14,13 @@ const SAMPLES: Record<string, GoldenSample> = {
     instance: 'kuard-addressable-instance.yaml',
     objects: ['kuard-service.yaml'],
     namespace: 'golden-kuard',
+  },
+  'kafkasource (fields the CRD prunes, a Broker sink)': {
+    crd: 'kafkasource-crd.yaml',
+    registration: 'kafkasource-registration.yaml',
+    instance: 'kafkasource-instance.yaml',
+    objects: ['broker.yaml'],
+    namespace: 'golden-kafka',
   },
   'httptarget (a schema default in the CRD)': {
     crd: 'httptarget-crd.yaml',
@@ -33,7 +40,7 @@ afterAll(() => cluster.stop());
 describe('scoby render equals what the controller wrote (in-memory API server)', () => {
   for (const [name, sample] of Object.entries(SAMPLES)) {
     it(name, async () => {
-      await registerSample(cluster, sample, [], 20_000);
+      await registerSample(cluster, sample, await sampleObjects('broker-crd.yaml'), 20_000);
       cluster.server.requestLog.clear();
       const { children } = await checkGolden(cluster, sample, 20_000);
       const creates = cluster.server.requestLog

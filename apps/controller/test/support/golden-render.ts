@@ -9,6 +9,9 @@
  * - every child it prints is on the cluster: same desired-hash annotation (the SHA-256 of the object
  *   the controller sent), every printed field with the printed value, and no other child exists;
  * - once the instance is Ready, `--observed` with the live children gives exactly the live status.
+ *
+ * `acceptedStream` is the `| kubectl apply -f -` half: the API server creates (dry run) every
+ * document rendered from the sample's manifest.
  */
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,6 +22,7 @@ import { expect } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { DESIRED_HASH_ANNOTATION } from '../../src/children/update-detection.ts';
 import { runCli } from '../../src/cli/program.ts';
+import { resourcePath } from '../../src/kube/dynamic-client.ts';
 import { FIXTURES, recordingIo } from '../cli/cli-io.ts';
 import type { ClusterVerbs } from './cluster.ts';
 import { conditionOf, namespaceObject, REGISTRATION_API } from './scoby.ts';
@@ -57,10 +61,14 @@ async function tempFile(name: string, objects: readonly KubeObject[]): Promise<s
   return file;
 }
 
-async function render(args: string[]): Promise<KubeObject[]> {
+/** `withoutUid`: the instance is a manifest, so render warns that the children name no owner. */
+async function render(args: string[], withoutUid = false): Promise<KubeObject[]> {
   const recorded = recordingIo({ CLUSTER_DOMAIN: 'cluster.local' }, SAMPLES);
   const code = await runCli(['render', ...args], recorded.io);
-  expect({ code, stderr: recorded.stderr() }).toEqual({ code: 0, stderr: '' });
+  expect({ code, stderr: recorded.stderr() }).toEqual({
+    code: 0,
+    stderr: withoutUid ? expect.stringMatching(/^Warning: NoInstanceUID: /) : '',
+  });
   return parseAllDocuments(recorded.stdout()).map(
     (document) => (document as { toJS(): unknown }).toJS() as KubeObject,
   );
@@ -134,6 +142,12 @@ export async function registerSample(
   for (const object of [...grants, await sampleObject(sample.crd)]) await cluster.apply(object);
   for (const file of sample.objects) {
     for (const object of await sampleObjects(file)) {
+      // A kind whose CRD was just created is served a moment later.
+      await cluster.waitFor(
+        `${object.apiVersion} ${object.kind} served`,
+        async () => (await cluster.client.resourceFor(object.apiVersion, object.kind)) !== undefined,
+        timeoutMs,
+      );
       await cluster.apply({ ...object, metadata: { ...object.metadata, namespace: sample.namespace } });
     }
   }
@@ -183,7 +197,14 @@ export async function checkGolden(
       [
         ['apps/v1', 'Deployment'],
         ['v1', 'Service'],
-      ].map(([apiVersion, kind]) => cluster.list(apiVersion ?? '', kind ?? '', sample.namespace)),
+      ].map(async ([apiVersion = '', kind = '']) =>
+        // kube-apiserver's list items carry no apiVersion and kind.
+        (await cluster.list(apiVersion, kind, sample.namespace)).map((item) => ({
+          ...item,
+          apiVersion,
+          kind,
+        })),
+      ),
     )
   )
     .flat()
@@ -233,4 +254,44 @@ export async function checkGolden(
   ]);
   expect(settled?.status).toEqual(ready.status);
   return { created, children };
+}
+
+/** The stream rendered from the manifest itself, in `namespace`, as the API server answers a dry-run create of each document. */
+export async function acceptedStream(
+  cluster: ClusterVerbs,
+  sample: GoldenSample,
+  namespace: string,
+): Promise<{ kind: string; name: string; namespace: string | undefined }[]> {
+  const stream = await render(
+    [
+      '--registration',
+      sample.registration,
+      '--crd',
+      sample.crd,
+      '--instance',
+      sample.instance,
+      '-n',
+      namespace,
+    ].concat(sample.objects.flatMap((file) => ['--objects', file])),
+    true,
+  );
+  const answers: { kind: string; name: string; namespace: string | undefined }[] = [];
+  for (const object of stream) {
+    const ref = await cluster.client.resourceFor(object.apiVersion, object.kind);
+    if (!ref) throw new Error(`the cluster does not serve ${object.apiVersion} ${object.kind}`);
+    const created = await cluster.client.request<KubeObject>(
+      'POST',
+      resourcePath(ref, object.metadata.namespace),
+      {
+        body: object,
+        query: { dryRun: 'All' },
+      },
+    );
+    answers.push({
+      kind: created.kind,
+      name: created.metadata.name ?? '',
+      namespace: created.metadata.namespace,
+    });
+  }
+  return answers;
 }
