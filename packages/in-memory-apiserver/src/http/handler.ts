@@ -7,11 +7,12 @@ import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions, VERSION_I
 import type { FaultHooks } from '../faults.ts';
 import type { OpenApiDocuments } from '../openapi/documents.ts';
 import { openApiReply } from '../openapi/http.ts';
+import { requestedTable, tableOf } from '../table/table.ts';
 import type { BoundedRequestLog, RequestLogEntry } from '../request-log.ts';
 import { resourceNotFoundReply, type Reply } from '../status.ts';
 import type { WatchHub, WatchSink } from '../watch.ts';
 import { dispatch, parseBody, type Dispatched } from './dispatch.ts';
-import { resolveRequest } from './resolve.ts';
+import { resolveRequest, type ResolvedRequest } from './resolve.ts';
 import { parseRoute } from './route.ts';
 
 export interface HandlerContext {
@@ -121,7 +122,24 @@ function route(
   if (injected !== undefined) return { reply: injected, injected: true };
   if (resolved.value.type.group === 'authorization.k8s.io')
     return reviewAccess(context, user, contentType, text);
-  return dispatch(context.cluster, resolved.value, url.searchParams, { contentType, text });
+  const dispatched = dispatch(context.cluster, resolved.value, url.searchParams, { contentType, text });
+  return asTableWhenAsked(dispatched, resolved.value, url.searchParams, accept, context.cluster.now());
+}
+
+/** A get or list answered as a Table when the client asks for one (kubectl get). */
+function asTableWhenAsked(
+  dispatched: Dispatched,
+  request: ResolvedRequest,
+  query: URLSearchParams,
+  accept: string | undefined,
+  now: Date,
+): Dispatched {
+  const tableVersion = requestedTable(accept);
+  if (tableVersion === undefined || !('reply' in dispatched) || dispatched.reply.code !== 200)
+    return dispatched;
+  if ((request.verb !== 'get' && request.verb !== 'list') || request.subresource !== undefined)
+    return dispatched;
+  return { reply: tableOf(request.type, request.version, dispatched.reply.body, query, tableVersion, now) };
 }
 
 function send(response: ServerResponse, reply: Reply): void {

@@ -46,6 +46,15 @@ export interface SwaggerDocument {
   [field: string]: unknown;
 }
 
+/** A column of a meta.k8s.io/v1 Table. */
+export interface TableColumnDefinition {
+  name: string;
+  type: string;
+  format: string;
+  description: string;
+  priority: number;
+}
+
 /** data/kube-openapi.json, written by scripts/capture-openapi.ts. */
 export interface KubeOpenApiData {
   /** The kube-apiserver release the documents were captured from (`v1.34.4`). */
@@ -54,6 +63,8 @@ export interface KubeOpenApiData {
   v2: SwaggerDocument;
   /** /openapi/v3/<group-version path> (`api/v1`, `apis/apps/v1`), cut down to the served built-ins. */
   v3: Record<string, OpenApiV3Document>;
+  /** The Table columns of each built-in list, by `<group>/<plural>`. */
+  tableColumns: Record<string, TableColumnDefinition[]>;
   /** What kube-apiserver generates for the two template CRDs (see crd-template-names.ts). */
   crdTemplates: {
     names: CrdTemplate[];

@@ -1,5 +1,6 @@
 export type { LabelMatcher, ParsedFieldSelector, ParsedLabelSelector, SelectableObject } from './result.ts';
 export {
+  formatLabelSelector,
   labelSelectorFromObject,
   parseLabelSelector,
   type LabelSelector,

@@ -63,3 +63,43 @@ export function labelSelectorFromObject(selector: LabelSelector | null | undefin
   }
   return { ok: true, matches: matcherOf(requirements) };
 }
+
+function requirementText(requirement: Requirement): string {
+  const values = [...requirement.values].sort();
+  switch (requirement.operator) {
+    case 'exists':
+      return requirement.key;
+    case '!':
+      return `!${requirement.key}`;
+    case 'in':
+    case 'notin':
+      return `${requirement.key} ${requirement.operator} (${values.join(',')})`;
+    default:
+      return `${requirement.key}${requirement.operator}${values.join(',')}`;
+  }
+}
+
+/**
+ * labels.Selector.String() of metav1.LabelSelectorAsSelector: requirements by key, `k=v`, `k in (a,b)`,
+ * `k`, `!k`; '' for no selector, an empty one or an invalid one (callers that care check validity).
+ */
+export function formatLabelSelector(selector: LabelSelector | null | undefined): string {
+  if (selector === null || selector === undefined) return '';
+  const requirements: Requirement[] = [
+    ...Object.entries(selector.matchLabels ?? {}).map(([key, value]): Requirement => ({
+      key,
+      operator: '=',
+      values: [value],
+    })),
+    ...(selector.matchExpressions ?? []).flatMap((expression): Requirement[] => {
+      const operator = EXPRESSION_OPERATORS[expression.operator];
+      return operator === undefined
+        ? []
+        : [{ key: expression.key, operator, values: expression.values ?? [] }];
+    }),
+  ];
+  return requirements
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(requirementText)
+    .join(',');
+}

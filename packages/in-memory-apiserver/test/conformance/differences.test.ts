@@ -247,14 +247,6 @@ describe('reads', () => {
     }
     expect(listed).toMatchObject({ status: 200, json: { kind: 'SecretList' } });
   });
-
-  it('differs: no Table responses (kubectl falls back to the list)', async () => {
-    const listed = await rawRequest(target, 'GET', `/api/v1/namespaces/${namespace}/configmaps`, undefined, {
-      Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io',
-    });
-    expect(listed.status).toBe(200);
-    expect((listed.json as { kind: string }).kind).toBe(target.server ? 'ConfigMapList' : 'Table');
-  });
 });
 
 describe('discovery', () => {
