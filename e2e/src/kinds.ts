@@ -1,7 +1,7 @@
 /**
  * The YAML a cluster admin writes before registering a kind with Scoby: the CRD (namespaced, status
  * subresource with conditions, observedGeneration and address) and the ClusterRole that grants Scoby
- * access to it through aggregation (registration.md §7). The primer scenario spells the same out in full.
+ * access to it through aggregation (docs/spec/registration.md §7). The primer scenario spells the same out in full.
  */
 
 export interface KindNames {

@@ -1,5 +1,5 @@
 /**
- * Every parameter customization of env.md in one registration: prefix, skip, rename, defaults (value,
+ * Every parameter customization of docs/spec/env.md in one registration: prefix, skip, rename, defaults (value,
  * legacy defaultValue, secret), Secret and ConfigMap references named in the spec, resolveAddress to a
  * Service and to an addressable, add.toEnv (value, field and its fieldRef alias, secret, controller
  * ConfigMap) and volumes from the spec and added ones.

@@ -1,6 +1,6 @@
 /**
  * Hook answer memory (not a test; prints figures): N instances of one registration whose
- * pre-reconcile hook answers every call with a body of 16 MiB - 1 byte, the largest hooks-v1.md §2
+ * pre-reconcile hook answers every call with a body of 16 MiB - 1 byte, the largest docs/spec/hooks-v1.md §2
  * admits, all at once (--concurrency N). Prints the controller's peak RSS, which the shipped
  * Deployment limits to 512 Mi (deploy/20-deployment.yaml), how many hook calls failed (an answer the
  * hook answer budget cannot hold fails, and is retried) and how many instances got Ready. The API

@@ -1,4 +1,4 @@
-// The code cites the normative spec as `<file>.md §N` or `§N.M` (e.g. "registration.md §6.4"): the
+// The code cites the normative spec as `<file>.md §N` or `§N.M` (e.g. "docs/spec/registration.md §6.4"): the
 // files are docs/spec/<file>.md. Fails, listing each one, when a cited file or section does not exist.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';

@@ -1,4 +1,4 @@
-/** The example hook's behaviour as pure handlers (hooks-v1.md §4, §7). */
+/** The example hook's behaviour as pure handlers (docs/spec/hooks-v1.md §4, §7). */
 import { HookError, type HookHandlers, type HookRequest, type HookResponse } from '@scoby/hooks-v1';
 import type { EnvVar, JsonObject, KubeObject } from '@scoby/kube-objects';
 import type { ExampleHookOptions } from './options.ts';

@@ -1,7 +1,7 @@
 import { isPlainObject, jsonTypeName } from '@scoby/kube-objects';
 import type { Resolution } from './resolution.ts';
 
-/** The `status.address.url` of an addressable object (address.md §2, rule 3). */
+/** The `status.address.url` of an addressable object (docs/spec/address.md §2, rule 3). */
 export function addressUrlOf(object: unknown): Resolution {
   const url = childOf(childOf(childOf(object, 'status'), 'address'), 'url');
   if (url === undefined || url === '') {

@@ -1,7 +1,7 @@
 export const DEFAULT_CLUSTER_DOMAIN = 'cluster.local';
 
 /**
- * The cluster domain (address.md §3): a non-empty `CLUSTER_DOMAIN` value, else the `svc.` entry
+ * The cluster domain (docs/spec/address.md §3): a non-empty `CLUSTER_DOMAIN` value, else the `svc.` entry
  * of resolv.conf's first `search` line, else `cluster.local`. `resolvConf` is the file's text, or
  * undefined when it could not be read.
  */

@@ -1,7 +1,7 @@
 import { isPlainObject, jsonTypeName } from '@scoby/kube-objects';
 import type { ObjectRef } from './object-reader.ts';
 
-/** A destination whose shape has been checked (address.md §1), its `ref` namespace filled in. */
+/** A destination whose shape has been checked (docs/spec/address.md §1), its `ref` namespace filled in. */
 export type Destination = { ref: ObjectRef; uri?: string } | { ref?: undefined; uri: string };
 
 export type DestinationCheck = { ok: true; destination: Destination } | { ok: false; message: string };

@@ -11,7 +11,7 @@ export function parseDestinationUri(uri: string): UriCheck {
   return parsed.ok ? parsed : { ok: false, message: `invalid URI ${JSON.stringify(uri)}: ${parsed.reason}` };
 }
 
-/** Parses the `uri` that accompanies a `ref`: it must be valid and name no host (address.md §5). */
+/** Parses the `uri` that accompanies a `ref`: it must be valid and name no host (docs/spec/address.md §5). */
 export function parseUriBesideRef(uri: string): UriCheck {
   const parsed = parseDestinationUri(uri);
   if (!parsed.ok) return parsed;
@@ -25,7 +25,7 @@ export function parseUriBesideRef(uri: string): UriCheck {
 }
 
 /**
- * Applies a destination's `uri` to the base URL its `ref` resolved to (address.md §5): each
+ * Applies a destination's `uri` to the base URL its `ref` resolved to (docs/spec/address.md §5): each
  * non-empty scheme, port, path and query of `uri` replaces the base's; userinfo and fragment of
  * `uri` are ignored.
  */

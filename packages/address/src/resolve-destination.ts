@@ -13,7 +13,7 @@ export interface ResolveContext {
 }
 
 /**
- * Resolves a destination (`{ref?, uri?}`) to a URL (address.md §1–§5). Never throws: every failure,
+ * Resolves a destination (`{ref?, uri?}`) to a URL (docs/spec/address.md §1–§5). Never throws: every failure,
  * including one thrown by the reader, comes back as a message.
  */
 export async function resolveDestination(destination: unknown, context: ResolveContext): Promise<Resolution> {

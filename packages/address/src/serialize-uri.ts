@@ -1,7 +1,7 @@
 import type { UriReference } from './uri-reference.ts';
 
 /**
- * address.md §4: `scheme "://" host [":" port] path ["?" query] ["#" fragment]`. Components that are
+ * docs/spec/address.md §4: `scheme "://" host [":" port] path ["?" query] ["#" fragment]`. Components that are
  * absent are left out, so a relative reference serialises back to itself. The base's userinfo is
  * written when present, since merging keeps it (§5).
  */

@@ -1,5 +1,5 @@
 /**
- * RFC 3986 URI references (address.md §4). Hand-written because the WHATWG parser behind
+ * RFC 3986 URI references (docs/spec/address.md §4). Hand-written because the WHATWG parser behind
  * `new URL` rejects the empty-host forms (`http://:8080/v1`, `//:8090`, `https://`) that
  * destinations rely on.
  */

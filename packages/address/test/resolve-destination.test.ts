@@ -24,7 +24,7 @@ function gateway(name: string, status: unknown): StoredObject {
   return stored('net.example.com/v1', 'Gateway', 'shop', name, { status });
 }
 
-/** The cluster of address.md §6, plus objects for the error cases. */
+/** The cluster of docs/spec/address.md §6, plus objects for the error cases. */
 const OBJECTS: StoredObject[] = [
   stored('v1', 'Service', 'shop', 'collector', { spec: { ports: [{ port: 8080, targetPort: 8080 }] } }),
   stored('v1', 'Service', 'hooks', 'mailer-hook'),
@@ -65,7 +65,7 @@ function gatewayRef(name: string) {
   return { ref: { ...edge, name } };
 }
 
-describe('resolveDestination: examples of address.md §6', () => {
+describe('resolveDestination: examples of docs/spec/address.md §6', () => {
   it.each([
     ['A1', { ref: collector }, 'http://collector.shop.svc.cluster.local'],
     ['A2', { ref: collector, uri: '/events' }, 'http://collector.shop.svc.cluster.local/events'],
@@ -163,7 +163,7 @@ describe('resolveDestination: rules', () => {
   });
 });
 
-describe('resolveDestination: errors of address.md §7', () => {
+describe('resolveDestination: errors of docs/spec/address.md §7', () => {
   async function failure(
     destination: unknown,
     context: ResolveContext = instanceContext(),

@@ -5,7 +5,7 @@ import type { RenderOutput } from './output.ts';
 import { selector } from './selector.ts';
 import type { RenderLookups } from './types.ts';
 
-/** add.toEnv (env.md §6.6), in list order so that errors come out in the §9 order. */
+/** add.toEnv (docs/spec/env.md §6.6), in list order so that errors come out in the §9 order. */
 export function renderAddedEnv(
   items: readonly NormalizedAddToEnv[],
   lookups: Pick<RenderLookups, 'controllerConfigMap' | 'controllerNamespace'>,

@@ -9,7 +9,7 @@ export type ResolvedAddresses = ReadonlyMap<string, AddressResolution>;
 export const NO_ADDRESSES: ResolvedAddresses = new Map();
 
 /**
- * Resolves every destination up front (env.md §6.4), concurrently, so that the rest of rendering stays
+ * Resolves every destination up front (docs/spec/env.md §6.4), concurrently, so that the rest of rendering stays
  * synchronous. A rejecting resolver counts as a failed resolution.
  */
 export async function resolveAddresses(

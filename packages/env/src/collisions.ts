@@ -1,7 +1,7 @@
 import { compactJson, compareByteOrder, hasSurrogates, type EnvVar } from '@scoby/kube-objects';
 import type { EnvNameCollision } from './types.ts';
 
-/** Collision tiers (env.md §7): add.toEnv, fromSpec.toEnv with a name, generated names. */
+/** Collision tiers (docs/spec/env.md §7): add.toEnv, fromSpec.toEnv with a name, generated names. */
 export const TIER_ADD = 0;
 export const TIER_NAMED = 1;
 export const TIER_GENERATED = 2;
@@ -14,9 +14,9 @@ export interface EnvCandidate {
   /** Tie-breaker among equal sources: list index in add.toEnv, else the path's segment count. */
   rank: number;
   /**
-   * The value as rendered, before `$` escaping, when it belongs in the source map (env.md intro);
+   * The value as rendered, before `$` escaping, when it belongs in the source map (docs/spec/env.md intro);
    * undefined for add.toEnv, for references, and below a key containing a dot, which no registration
-   * path can name (env.md §2).
+   * path can name (docs/spec/env.md §2).
    */
   literal: string | undefined;
 }
@@ -41,7 +41,7 @@ export interface SettledEnv {
 }
 
 /**
- * Settles name collisions (env.md §7) and sorts the winners by name in byte order (§8). Sorting puts
+ * Settles name collisions (docs/spec/env.md §7) and sorts the winners by name in byte order (§8). Sorting puts
  * each name's winner first in its run of equal names, so the rest of a run are the dropped rivals.
  */
 export function settleEnv(candidates: EnvCandidate[]): SettledEnv {

@@ -6,7 +6,7 @@ import type { RenderOutput } from './output.ts';
 import type { CoverageNode } from './plan.ts';
 
 /**
- * Default rendering (env.md §5 rule 3): every value node not covered by an instruction becomes a
+ * Default rendering (docs/spec/env.md §5 rule 3): every value node not covered by an instruction becomes a
  * generated-name candidate. Below the deepest instruction `coverage` is undefined, which keeps the
  * common case free of map lookups.
  */
@@ -25,7 +25,7 @@ function walk(
   path: string,
   name: string,
   depth: number,
-  // False below a key containing a dot: no registration path can name such a node (env.md §2).
+  // False below a key containing a dot: no registration path can name such a node (docs/spec/env.md §2).
   addressable: boolean,
   prefix: string,
   out: RenderOutput,
@@ -54,7 +54,7 @@ function walk(
   }
 }
 
-/** The generated name of an instruction path (env.md §3): prefix + upper(R), R the path without `spec.`. */
+/** The generated name of an instruction path (docs/spec/env.md §3): prefix + upper(R), R the path without `spec.`. */
 export function generatedName(prefix: string, segments: readonly string[]): string {
   return prefix + segments.slice(1).join('_').toUpperCase();
 }

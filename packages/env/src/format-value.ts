@@ -1,7 +1,7 @@
 import { compactJson } from '@scoby/kube-objects';
 
 /**
- * The env `value` of a spec value (env.md §4); undefined for null, which renders nothing.
+ * The env `value` of a spec value (docs/spec/env.md §4); undefined for null, which renders nothing.
  */
 export function formatValue(value: unknown): string | undefined {
   switch (typeof value) {

@@ -26,7 +26,7 @@ export function renderInstructions(
   }
 }
 
-/** fromSpec.toEnv (env.md §6.3, §6.4). */
+/** fromSpec.toEnv (docs/spec/env.md §6.3, §6.4). */
 function renderToEnv(
   { entry, path, segments }: ToEnvInstruction,
   value: unknown,
@@ -99,7 +99,7 @@ function resolvedUrl(
   return undefined;
 }
 
-/** fromSpec.toVolume (env.md §6.5): nothing when the path is absent. */
+/** fromSpec.toVolume (docs/spec/env.md §6.5): nothing when the path is absent. */
 function renderToVolume(
   { entry }: ToVolumeInstruction,
   value: unknown,

@@ -88,7 +88,7 @@ function compilePlan(config: NormalizedParameterConfiguration): Plan {
   const coverage: CoverageNode = { covered: false, children: new Map() };
   const effective: Instruction[] = [];
   // Ancestors have fewer segments, so visiting shorter paths first lets each path see whether an
-  // ancestor already covers it (suppression, env.md §5 rule 2).
+  // ancestor already covers it (suppression, docs/spec/env.md §5 rule 2).
   for (const instruction of [...byPath.values()].sort((a, b) => a.segments.length - b.segments.length)) {
     if (cover(coverage, instruction.segments)) effective.push(instruction);
   }

@@ -7,11 +7,11 @@ import { valueAt } from './spec-path.ts';
  */
 export type ReferenceReader = (written: string, field: string) => string | undefined;
 
-/** Literal configuration values (add.toVolume, env.md §6.7): used as written. */
+/** Literal configuration values (add.toVolume, docs/spec/env.md §6.7): used as written. */
 export const readLiteral: ReferenceReader = (written) => written;
 
 /**
- * Spec-path references of the instruction at `owner` (env.md §6.3, §6.5): each MUST be present and hold
+ * Spec-path references of the instruction at `owner` (docs/spec/env.md §6.3, §6.5): each MUST be present and hold
  * a non-empty string.
  */
 export function specReferenceReader(

@@ -46,7 +46,7 @@ interface Spec {
   error?: string;
 }
 
-/** A missing or null spec renders as `{}`; any other non-object is a render error (env.md §1). */
+/** A missing or null spec renders as `{}`; any other non-object is a render error (docs/spec/env.md §1). */
 function readSpec(raw: unknown): Spec {
   if (isPlainObject(raw)) return { value: raw };
   if (raw === undefined || raw === null) return { value: {} };

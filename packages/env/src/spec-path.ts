@@ -1,7 +1,7 @@
 import { isPlainObject } from '@scoby/kube-objects';
 
 /**
- * The value at a path (segments starting with `spec`), or undefined when the path is absent (env.md §1):
+ * The value at a path (segments starting with `spec`), or undefined when the path is absent (docs/spec/env.md §1):
  * a missing key, a null value, or a step through anything but an object. Own keys only, so `constructor`
  * and friends are never found on the prototype.
  */

@@ -1,7 +1,7 @@
 import type { EnvVar, KubeObject, Volume, VolumeMount } from '@scoby/kube-objects';
 import type { NormalizedParameterConfiguration } from '@scoby/registration';
 
-/** What rendering reads from an instance: its namespace and `spec` (env.md intro). */
+/** What rendering reads from an instance: its namespace and `spec` (docs/spec/env.md intro). */
 export type RenderInstance = Pick<KubeObject, 'apiVersion' | 'kind' | 'metadata' | 'spec'>;
 
 export interface RenderInput {
@@ -42,6 +42,6 @@ export interface RenderResult {
    */
   sourceMap: Record<string, string>;
   warnings: EnvNameCollision[];
-  /** Render errors in env.md §9 order; non-empty means the render failed. */
+  /** Render errors in docs/spec/env.md §9 order; non-empty means the render failed. */
   errors: string[];
 }

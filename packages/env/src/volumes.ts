@@ -3,7 +3,7 @@ import type { MountFrom, VolumeItem } from '@scoby/registration';
 import type { ReferenceReader } from './references.ts';
 
 /**
- * The pod volume of a toVolume entry (env.md §6.5, §6.7), or undefined when a reference failed (the
+ * The pod volume of a toVolume entry (docs/spec/env.md §6.5, §6.7), or undefined when a reference failed (the
  * reader has recorded why). Every reference is read, so all errors of one entry are reported.
  */
 export function buildVolume(name: string, mountFrom: MountFrom, read: ReferenceReader): Volume | undefined {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { config, instance, literals, lookups, render } from './fixtures.ts';
 import { renderEnv } from '../src/render.ts';
 
-describe('render errors (env.md §9)', () => {
+describe('render errors (docs/spec/env.md §9)', () => {
   it('collects add.toEnv errors in list order, then instruction errors in byte order of their paths', async () => {
     const result = await render(
       { b: { uri: 'x' }, aa: { name: 'n' }, a: { present: true } },

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { collision, config, instance, lookups, render } from './fixtures.ts';
 import { renderEnv } from '../src/render.ts';
 
-// env.md §10, every worked example with its complete output.
-describe('worked examples (env.md §10)', () => {
+// docs/spec/env.md §10, every worked example with its complete output.
+describe('worked examples (docs/spec/env.md §10)', () => {
   it('E1: default rendering of every value type', async () => {
     const result = await render({
       endpoint: 'https://api.example.org/v2',

@@ -9,7 +9,7 @@ const tlsVolume = {
   mountFrom: { secretPath: { secretName: 'spec.tls.secret' } },
 };
 
-describe('precedence and suppression (env.md §5)', () => {
+describe('precedence and suppression (docs/spec/env.md §5)', () => {
   it('applies skip over toVolume over toEnv on one path', async () => {
     const spec = { tls: { secret: 'web-tls' }, other: 'x' };
     const skipped = await render(spec, {
@@ -88,7 +88,7 @@ describe('precedence and suppression (env.md §5)', () => {
   });
 });
 
-describe('fromSpec.toEnv (env.md §6.3)', () => {
+describe('fromSpec.toEnv (docs/spec/env.md §6.3)', () => {
   it('copies default selectors as written, optional only when written', async () => {
     const result = await render(
       {},
@@ -195,7 +195,7 @@ describe('fromSpec.toEnv (env.md §6.3)', () => {
   });
 });
 
-describe('resolveAddress (env.md §6.4)', () => {
+describe('resolveAddress (docs/spec/env.md §6.4)', () => {
   const resolve = { builtInFunc: { name: 'resolveAddress', args: ['ignored'] } };
   const sinkConfig = config({
     fromSpec: { toEnv: [{ path: 'spec.sink', name: 'K_SINK', valueFrom: resolve }] },
@@ -269,7 +269,7 @@ describe('resolveAddress (env.md §6.4)', () => {
   });
 });
 
-describe('add.toEnv (env.md §6.6)', () => {
+describe('add.toEnv (docs/spec/env.md §6.6)', () => {
   const flags = { configMaps: { 'scoby-flags': { flags: 'beta', empty: '' } } };
 
   it('renders every form, unprefixed, also without spec', async () => {
@@ -336,7 +336,7 @@ describe('add.toEnv (env.md §6.6)', () => {
   });
 });
 
-describe('volumes (env.md §6.5, §6.7)', () => {
+describe('volumes (docs/spec/env.md §6.5, §6.7)', () => {
   it('renders nothing for an absent path', async () => {
     const result = await render({ tls: null }, { fromSpec: { toVolume: [tlsVolume] } });
     expect(result).toMatchObject({ env: [], volumes: [], volumeMounts: [], errors: [] });
@@ -460,7 +460,7 @@ describe('volumes (env.md §6.5, §6.7)', () => {
   });
 });
 
-describe('name collisions (env.md §7)', () => {
+describe('name collisions (docs/spec/env.md §7)', () => {
   it('lets add.toEnv beat explicit names and generated names, an explicit name beat generated ones', async () => {
     const result = await render(
       { region: 'spec-region', zone: 'spec-zone', area: 'a', 'zo.ne': 'dotted' },
@@ -500,7 +500,7 @@ describe('name collisions (env.md §7)', () => {
   });
 });
 
-describe('output order and source map (env.md §8, intro)', () => {
+describe('output order and source map (docs/spec/env.md §8, intro)', () => {
   it('sorts names in byte order, not locale or UTF-16 order', async () => {
     const result = await render({ '\u{1F600}': 1, '\uFFFD': 2, ä: 3, _: 4, z: 5, b: 6, '1': 7 });
     expect(result.env.map((env) => env.name)).toEqual(['1', 'B', 'Z', '_', 'Ä', '\uFFFD', '\u{1F600}']);

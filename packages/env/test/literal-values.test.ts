@@ -19,7 +19,7 @@ describe('the Kubernetes expansion the tests model', () => {
   });
 });
 
-describe('literal values (env.md §4)', () => {
+describe('literal values (docs/spec/env.md §4)', () => {
   it('escapes every $ of a value rendered by default, and the source map keeps it unescaped', async () => {
     const spec = {
       greeting: '$(API_TOKEN)',

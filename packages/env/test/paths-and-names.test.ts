@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { literals, render } from './fixtures.ts';
 
-describe('paths (env.md §2)', () => {
+describe('paths (docs/spec/env.md §2)', () => {
   it.each(['$.spec.auth', '.spec.auth', 'spec.auth'])('accepts the spelling %s', async (path) => {
     const result = await render({ auth: { user: 'bob' }, region: 'eu' }, { fromSpec: { skip: [{ path }] } });
     expect(literals(result)).toEqual(['REGION=eu']);
@@ -106,7 +106,7 @@ describe('paths (env.md §2)', () => {
   });
 });
 
-describe('generated names (env.md §3)', () => {
+describe('generated names (docs/spec/env.md §3)', () => {
   it('upper-cases locale-independently, keeps camelCase unsplit and every character but the dot', async () => {
     const result = await render({ maxBytes: 1, 'my-key': 2, straße: 3, café: { señor: 4 }, ıi: 5 });
     expect(literals(result)).toEqual(['CAFÉ_SEÑOR=4', 'II=5', 'MAXBYTES=1', 'MY-KEY=2', 'STRASSE=3']);

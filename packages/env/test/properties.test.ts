@@ -12,7 +12,7 @@ const KEYS = ['a', 'b', 'A', 'a-b', 'x.y', 'port'];
 const SEGMENTS = KEYS.filter((key) => !key.includes('.'));
 
 // Lower-case letters and punctuation only: no generated value can spell a planted MARKER. `$(A)`
-// and `$` are what Kubernetes would expand in an env value (env.md §4, "Literal values").
+// and `$` are what Kubernetes would expand in an env value (docs/spec/env.md §4, "Literal values").
 const text = fc.string({
   unit: fc.constantFrom('a', 'b', 'z', ' ', ',', '"', '\\', '\n', 'é', '\u{1F600}', '$', '$(A)'),
   maxLength: 6,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatValue } from '../src/format-value.ts';
 
-describe('value formatting (env.md §4)', () => {
+describe('value formatting (docs/spec/env.md §4)', () => {
   it.each([
     ['a string, unchanged', ' spaced "quoted" ', ' spaced "quoted" '],
     ['the empty string', '', ''],

@@ -1,4 +1,4 @@
-/** The `deployment` block (registration.md §3.1). */
+/** The `deployment` block (docs/spec/registration.md §3.1). */
 import type { JsonObject } from '@scoby/kube-objects';
 
 export interface DeploymentBlock {
@@ -21,7 +21,7 @@ export const DEPLOYMENT_BLOCK_SCHEMA: JsonObject = {
   },
 };
 
-/** The spec's wording (registration.md §4 row 3) instead of the validator's `must be >= 1`. */
+/** The spec's wording (docs/spec/registration.md §4 row 3) instead of the validator's `must be >= 1`. */
 export const DEPLOYMENT_FIELD_MESSAGES: Record<string, string> = {
   replicas: 'must be an integer greater than or equal to 0',
   'service.port': PORT_MESSAGE,

@@ -1,4 +1,4 @@
-/** The children of the `deployment` form factor (children-and-status.md §3.1, §3.2). */
+/** The children of the `deployment` form factor (docs/spec/children-and-status.md §3.1, §3.2). */
 import { standardMetadata, type RenderInput } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
 import type { DeploymentBlock } from './block.ts';

@@ -1,4 +1,4 @@
-/** Conditions and address of the `deployment` form factor (children-and-status.md §8.3, §8.7). */
+/** Conditions and address of the `deployment` form factor (docs/spec/children-and-status.md §8.3, §8.7). */
 import {
   observedCondition,
   type AddressResult,

@@ -13,7 +13,7 @@ function problemsOf(block: unknown) {
   return REGISTRY.validateBlock('deployment', block);
 }
 
-describe('deployment block validation (registration.md §3.1, §4 row 3)', () => {
+describe('deployment block validation (docs/spec/registration.md §3.1, §4 row 3)', () => {
   it('accepts the documented values', () => {
     expect(problemsOf({})).toEqual([]);
     expect(problemsOf(null)).toEqual([]);

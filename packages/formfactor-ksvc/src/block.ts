@@ -1,4 +1,4 @@
-/** The `knativeService` block (registration.md §3.1). */
+/** The `knativeService` block (docs/spec/registration.md §3.1). */
 import type { JsonObject } from '@scoby/kube-objects';
 
 export interface KnativeServiceBlock {

@@ -1,4 +1,4 @@
-/** The child of the `knativeService` form factor (children-and-status.md §3.3). */
+/** The child of the `knativeService` form factor (docs/spec/children-and-status.md §3.3). */
 import { standardMetadata, type RenderInput } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
 import type { KnativeServiceBlock } from './block.ts';

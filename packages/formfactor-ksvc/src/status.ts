@@ -1,4 +1,4 @@
-/** Condition and address of the `knativeService` form factor (children-and-status.md §8.3, §8.7). */
+/** Condition and address of the `knativeService` form factor (docs/spec/children-and-status.md §8.3, §8.7). */
 import {
   observedCondition,
   type AddressResult,

@@ -71,7 +71,7 @@ describe('Knative Service child (§3.3)', () => {
   });
 });
 
-describe('knativeService block validation (registration.md §3.1)', () => {
+describe('knativeService block validation (docs/spec/registration.md §3.1)', () => {
   const problem = (field: string, detail: string) => ({
     path: `spec.workload.formFactor.knativeService.${field}`,
     reason: 'InvalidFormFactor',

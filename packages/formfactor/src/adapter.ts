@@ -1,4 +1,4 @@
-/** The adapter container and the pod spec around it (children-and-status.md §3.4). */
+/** The adapter container and the pod spec around it (docs/spec/children-and-status.md §3.4). */
 import type { JsonObject, JsonValue, RenderedContainer } from '@scoby/kube-objects';
 
 /** Kubernetes omits empty lists; so do we, so the desired object matches what the server keeps. */

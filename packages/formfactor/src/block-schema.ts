@@ -1,5 +1,5 @@
 /**
- * Block validation and defaulting with the form factor's JSON Schema (registration.md §4 row 3, §11.2).
+ * Block validation and defaulting with the form factor's JSON Schema (docs/spec/registration.md §4 row 3, §11.2).
  * Problems name the full field path; a form factor may reword the validator's message per field.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';

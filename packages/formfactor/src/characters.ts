@@ -1,4 +1,4 @@
-/** Lengths in characters (code points, not UTF-16 units), as the name limits of children-and-status.md §4.1–§4.2 count them. */
+/** Lengths in characters (code points, not UTF-16 units), as the name limits of docs/spec/children-and-status.md §4.1–§4.2 count them. */
 
 /** The first `count` characters of `text`. */
 export function firstCharacters(text: string, count: number): string {

@@ -1,5 +1,5 @@
 /**
- * The form-factor plugin contract (children-and-status.md §11). The built-in form factors implement it
+ * The form-factor plugin contract (docs/spec/children-and-status.md §11). The built-in form factors implement it
  * too, so the controller treats every form factor alike. A plugin is pure: it describes and computes,
  * Scoby performs every write.
  */
@@ -71,7 +71,7 @@ export interface StatusInput<Block = unknown> {
   children: Record<string, KubeObject>;
   /** The children as read back from the cluster, by the same keys; undefined when not found. */
   observed: Record<string, KubeObject | undefined>;
-  /** address.md §3 */
+  /** docs/spec/address.md §3 */
   clusterDomain: string;
 }
 

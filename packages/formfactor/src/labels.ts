@@ -1,4 +1,4 @@
-/** The standard labels of children (children-and-status.md §4.2). */
+/** The standard labels of children (docs/spec/children-and-status.md §4.2). */
 import { labelValue } from './names.ts';
 
 export const NAME_LABEL = 'app.kubernetes.io/name';

@@ -1,4 +1,4 @@
-/** Child names and label values (children-and-status.md §4.1, §4.2): always valid, at most 63 characters. */
+/** Child names and label values (docs/spec/children-and-status.md §4.1, §4.2): always valid, at most 63 characters. */
 import { characterCount, firstCharacters } from './characters.ts';
 import { shortHash } from './hash.ts';
 

@@ -1,4 +1,4 @@
-/** What a plugin module's default export must look like (children-and-status.md §11), checked field by field. */
+/** What a plugin module's default export must look like (docs/spec/children-and-status.md §11), checked field by field. */
 import { isPlainObject } from '@scoby/kube-objects';
 import type { FormFactorPlugin } from './contract.ts';
 

@@ -14,7 +14,7 @@ import {
 import { type BlockChecker, createBlockSchemaCompiler } from './block-schema.ts';
 import type { FormFactorPlugin, GroupVersionKind } from './contract.ts';
 
-/** Names only the built-in form factors may use (children-and-status.md §11, item 1). */
+/** Names only the built-in form factors may use (docs/spec/children-and-status.md §11, item 1). */
 export const RESERVED_FORM_FACTOR_NAMES: readonly string[] = ['deployment', 'knativeService', 'ksvc'];
 
 export interface ResolvedFormFactor {
@@ -24,7 +24,7 @@ export interface ResolvedFormFactor {
   hookName: string;
   /** Validated, with the schema's defaults applied. */
   block: Record<string, unknown>;
-  /** The condition types this block reports (children-and-status.md §8.1). */
+  /** The condition types this block reports (docs/spec/children-and-status.md §8.1). */
   conditionTypes: string[];
 }
 
@@ -32,7 +32,7 @@ export type Resolution = { ok: true; formFactor: ResolvedFormFactor } | { ok: fa
 
 export interface FormFactorRegistry extends FormFactorCatalog {
   get(name: string): FormFactorPlugin | undefined;
-  /** Rows 1–3 of registration.md §4 for spec.workload.formFactor. */
+  /** Rows 1–3 of docs/spec/registration.md §4 for spec.workload.formFactor. */
   resolve(formFactor: unknown): Resolution;
   /** The managed kinds of every form factor, without repeats: what pruning considers (§6). */
   allManagedKinds(): GroupVersionKind[];

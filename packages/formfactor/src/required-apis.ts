@@ -1,7 +1,7 @@
 import type { FormFactorPlugin } from './contract.ts';
 
 /**
- * The CONTROLLERFAILED message (registration.md §4) for the first required API the cluster does not
+ * The CONTROLLERFAILED message (docs/spec/registration.md §4) for the first required API the cluster does not
  * serve, or undefined when all are served.
  */
 export function unservedApiMessage(

@@ -29,7 +29,7 @@ const QUEUE = fakePlugin('queue', {
   conditionTypes: ['QueueReady'],
 });
 
-describe('resolve: selecting the form factor (registration.md §3.1, §4 rows 1–2)', () => {
+describe('resolve: selecting the form factor (docs/spec/registration.md §3.1, §4 rows 1–2)', () => {
   it.each([
     ['formFactor absent', undefined],
     ['formFactor null', null],
@@ -158,7 +158,7 @@ describe('resolve: selecting the form factor (registration.md §3.1, §4 rows 1�
   });
 });
 
-describe('resolve: validating the block (registration.md §4 row 3)', () => {
+describe('resolve: validating the block (docs/spec/registration.md §4 row 3)', () => {
   it('uses the form factor’s message for its fields, also when the field is missing', () => {
     const port = 'spec.workload.formFactor.deployment.service.port';
     const targetPort = 'spec.workload.formFactor.deployment.service.targetPort';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { unservedApiMessage } from '../src/index.ts';
 import { FAKE_KSVC, fakePlugin } from './fake-plugins.ts';
 
-describe('unservedApiMessage (registration.md §4, CONTROLLERFAILED)', () => {
+describe('unservedApiMessage (docs/spec/registration.md §4, CONTROLLERFAILED)', () => {
   it('names the first required API the cluster does not serve', () => {
     expect(unservedApiMessage(FAKE_KSVC, new Set(['v1', 'apps/v1']))).toBe(
       'form factor "knativeService" needs API serving.knative.dev/v1, which the cluster does not serve',

@@ -1,4 +1,4 @@
-/** The running example of children-and-status.md: registration mailer, instance shop/orders. */
+/** The running example of docs/spec/children-and-status.md: registration mailer, instance shop/orders. */
 import type { RenderedContainer } from '@scoby/kube-objects';
 import type { InstanceIdentity } from '../src/index.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The memory hook answers may hold at once, process-wide. A body of up to 16 MiB (hooks-v1.md §2) is
+ * The memory hook answers may hold at once, process-wide. A body of up to 16 MiB (docs/spec/hooks-v1.md §2) is
  * held as received chunks, then as one buffer and its decoded text, then parsed, and parsed JSON can
  * take many times its text (`[{},{},…]`: about 30 times). Forty hooks answering near the cap at once
  * would take gigabytes; the budget keeps what answers being read and parsed hold under a fixed bound.

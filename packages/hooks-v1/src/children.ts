@@ -1,4 +1,4 @@
-/** Validation of the `children` of a pre-reconcile answer (hooks-v1.md §5.3). */
+/** Validation of the `children` of a pre-reconcile answer (docs/spec/hooks-v1.md §5.3). */
 import type { KubeObject } from '@scoby/kube-objects';
 import { isJsonObject } from './json.ts';
 import type { ManagedKind } from './types.ts';

@@ -1,4 +1,4 @@
-/** Reading the body of a non-2xx answer (hooks-v1.md §6.1). */
+/** Reading the body of a non-2xx answer (docs/spec/hooks-v1.md §6.1). */
 import { cutMessage, MAX_MESSAGE_LENGTH } from './messages.ts';
 import { isJsonObject, parseJson } from './json.ts';
 

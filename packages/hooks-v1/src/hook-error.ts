@@ -1,4 +1,4 @@
-/** What a hook handler throws to answer with a v1 error body (hooks-v1.md §6.1). */
+/** What a hook handler throws to answer with a v1 error body (docs/spec/hooks-v1.md §6.1). */
 
 export interface HookErrorOptions {
   /** A 4xx or 5xx status; default 500. */

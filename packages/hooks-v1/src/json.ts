@@ -5,7 +5,7 @@ export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Structural equality of JSON values; key order does not matter (hooks-v1.md §3). */
+/** Structural equality of JSON values; key order does not matter (docs/spec/hooks-v1.md §3). */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a)) {

@@ -1,4 +1,4 @@
-/** The JSON body Scoby sends (hooks-v1.md §3). */
+/** The JSON body Scoby sends (docs/spec/hooks-v1.md §3). */
 import type { KubeObject } from '@scoby/kube-objects';
 import type { FormFactorFormat, HookCall } from './types.ts';
 

@@ -1,4 +1,4 @@
-/** Retry-After (RFC 9110 §10.2.3) as honoured on 429 and 503 answers (hooks-v1.md §6.4). */
+/** Retry-After (RFC 9110 §10.2.3) as honoured on 429 and 503 answers (docs/spec/hooks-v1.md §6.4). */
 
 export const MAX_RETRY_AFTER_MS = 1000 * 1000;
 

@@ -1,4 +1,4 @@
-/** JSON Schemas of the v1 bodies (hooks-v1.md §3, §5, §6.1) and validators built on them. */
+/** JSON Schemas of the v1 bodies (docs/spec/hooks-v1.md §3, §5, §6.1) and validators built on them. */
 import { Ajv, type ErrorObject, type SchemaObject } from 'ajv';
 import type { FormFactorFormat } from './types.ts';
 

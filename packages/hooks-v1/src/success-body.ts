@@ -1,4 +1,4 @@
-/** Reading the body of a 2xx pre-reconcile answer (hooks-v1.md §5.1, §5.2, §5.3). */
+/** Reading the body of a 2xx pre-reconcile answer (docs/spec/hooks-v1.md §5.1, §5.2, §5.3). */
 import type { JsonObject, KubeObject } from '@scoby/kube-objects';
 import { validateChildren } from './children.ts';
 import { isJsonObject, jsonEqual, parseJson } from './json.ts';

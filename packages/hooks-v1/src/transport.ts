@@ -1,6 +1,6 @@
 /**
  * One POST with a deadline covering connection, request and the complete response body, and a
- * cap on the response size (hooks-v1.md §2). Redirects are never followed: node:http does not.
+ * cap on the response size (docs/spec/hooks-v1.md §2). Redirects are never followed: node:http does not.
  */
 import http from 'node:http';
 import https from 'node:https';

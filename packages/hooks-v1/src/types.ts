@@ -1,4 +1,4 @@
-/** Shapes of the Hooks API v1 wire contract (hooks-v1.md §3, §5, §6) and of the client's results. */
+/** Shapes of the Hooks API v1 wire contract (docs/spec/hooks-v1.md §3, §5, §6) and of the client's results. */
 import type { JsonObject, KubeObject } from '@scoby/kube-objects';
 
 export type HookPhase = 'pre-reconcile' | 'finalize';
@@ -40,7 +40,7 @@ export interface HookCall {
   formFactor: string;
   object: KubeObject;
   children?: Record<string, KubeObject>;
-  /** The kinds the form factor manages (children-and-status.md §2), for §5.3 rule 3. */
+  /** The kinds the form factor manages (docs/spec/children-and-status.md §2), for §5.3 rule 3. */
   managedKinds: ManagedKind[];
   instanceNamespace: string;
 }

@@ -1,5 +1,5 @@
 /**
- * Byte order (spec README, env.md §1): the order of UTF-8 encodings, which is code point order.
+ * Byte order (spec README, docs/spec/env.md §1): the order of UTF-8 encodings, which is code point order.
  * JavaScript compares UTF-16 code units, which agrees with code point order except that surrogates
  * (encoding U+10000 and above) sort below U+E000–U+FFFF; only that case needs a correction.
  */

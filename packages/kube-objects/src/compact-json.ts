@@ -2,7 +2,7 @@ import { compareByteOrder } from './byte-order.ts';
 import { isPlainObject } from './json.ts';
 
 /**
- * Compact JSON (env.md §4), shared by rendering and update detection (children-and-status.md §5.2):
+ * Compact JSON (docs/spec/env.md §4), shared by rendering and update detection (docs/spec/children-and-status.md §5.2):
  * object keys in byte order at every depth. Written by hand because a key-sorted copy passed to
  * JSON.stringify would still put integer-like keys ("2", "10") first.
  */

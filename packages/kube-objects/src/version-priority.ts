@@ -11,7 +11,7 @@ function rank(version: string): [number, number, number] | undefined {
 }
 
 /**
- * Kubernetes version priority (children-and-status.md §7.1): GA before beta before alpha, higher N
+ * Kubernetes version priority (docs/spec/children-and-status.md §7.1): GA before beta before alpha, higher N
  * first, then higher M; names of other forms last, in byte order. Negative when `a` ranks higher.
  */
 export function compareVersionPriority(a: string, b: string): number {

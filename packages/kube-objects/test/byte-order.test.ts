@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compareByteOrder, hasSurrogates } from '../src/index.ts';
 
-describe('compareByteOrder (byte order, env.md §1)', () => {
+describe('compareByteOrder (byte order, docs/spec/env.md §1)', () => {
   it('orders by code point, not by locale or UTF-16 code unit', () => {
     const sorted = ['b', 'B', '_', 'a', 'Z', '\u{1F600}', '\uFFFD', 'é', ''].sort(compareByteOrder);
     expect(sorted).toEqual(['', 'B', 'Z', '_', 'a', 'b', 'é', '\uFFFD', '\u{1F600}']);

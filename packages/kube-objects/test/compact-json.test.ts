@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compactJson, compareByteOrder } from '../src/index.ts';
 
-describe('compactJson (env.md §4)', () => {
+describe('compactJson (docs/spec/env.md §4)', () => {
   it('sorts keys in byte order at every depth and keeps array order', () => {
     expect(compactJson({ match: 'a<b', action: [{ z: 1, a: '&' }, 2], b: { y: null, x: true } })).toBe(
       '{"action":[{"a":"&","z":1},2],"b":{"x":true,"y":null},"match":"a<b"}',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { serviceUrl } from '../src/index.ts';
 
-describe('serviceUrl (address.md §2, children-and-status.md §8.7)', () => {
+describe('serviceUrl (docs/spec/address.md §2, docs/spec/children-and-status.md §8.7)', () => {
   it('omits port 80 and no port, writes any other', () => {
     expect(serviceUrl('mailer-orders', 'shop', 'cluster.local', 80)).toBe(
       'http://mailer-orders.shop.svc.cluster.local',

@@ -1,5 +1,5 @@
 /**
- * ISO 8601 durations as registration.md §4.1 defines them. Written by hand because iso8601-duration
+ * ISO 8601 durations as docs/spec/registration.md §4.1 defines them. Written by hand because iso8601-duration
  * differs on purpose-relevant points: its pattern is unanchored (it accepts "-PT5S" and "xPT5S"), and it
  * rejects fractions on date components and on any component but the smallest.
  */

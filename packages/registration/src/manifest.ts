@@ -1,5 +1,5 @@
 /**
- * The CustomResourceDefinition of CRDRegistration (registration.md §1), built around SCHEMA.
+ * The CustomResourceDefinition of CRDRegistration (docs/spec/registration.md §1), built around SCHEMA.
  * crds/scoby.triggermesh.io_crdregistrations.yaml is this object serialised by scripts/generate.ts.
  */
 import { stringify } from 'yaml';

@@ -1,5 +1,5 @@
 /**
- * Spec and status paths (env.md §2). One parser for the whole project: registration validation uses it
+ * Spec and status paths (docs/spec/env.md §2). One parser for the whole project: registration validation uses it
  * to reject malformed paths, rendering uses it to walk instances.
  */
 

@@ -1,4 +1,4 @@
-/** Registration status (registration.md §5): condition types, reasons, messages and `Ready`. */
+/** Registration status (docs/spec/registration.md §5): condition types, reasons, messages and `Ready`. */
 import type { Condition } from '@scoby/kube-objects';
 
 export const RegistrationConditionType = {

@@ -1,5 +1,5 @@
 /**
- * The CRDRegistration v1alpha1 schema (registration.md §1–§3, §5): the single source of truth for the
+ * The CRDRegistration v1alpha1 schema (docs/spec/registration.md §1–§3, §5): the single source of truth for the
  * CRD manifest (verbatim as openAPIV3Schema), the ajv schema checks and the user-facing TypeScript types
  * (src/types.generated.ts). It is written as a Kubernetes *structural* schema; schema-views.ts derives
  * the plain JSON Schema that ajv and the type generator understand.
@@ -43,7 +43,7 @@ const selectorRef: SchemaNode = {
   },
 };
 
-/** A selector whose name and key are spec paths of the instance (env.md §6.3). */
+/** A selector whose name and key are spec paths of the instance (docs/spec/env.md §6.3). */
 const specPathSelector: SchemaNode = {
   type: 'object',
   description: 'A key of an object in the instance namespace whose name and key the instance spec holds.',

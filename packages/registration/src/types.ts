@@ -101,7 +101,7 @@ export interface NormalizedRegistrationSpec {
 
 /* ---------- What validation needs to know about form factors (injected by the form-factor registry). ---------- */
 
-/** A registration problem (registration.md §4): the message starts with the full field path. */
+/** A registration problem (docs/spec/registration.md §4): the message starts with the full field path. */
 export interface Problem {
   path: string;
   reason: string;

@@ -19,7 +19,7 @@ function deploymentBlockProblems(block: unknown): Problem[] {
   });
 }
 
-/** deployment and knativeService as registration.md §3.1 describes them, plus an optional plugin. */
+/** deployment and knativeService as docs/spec/registration.md §3.1 describes them, plus an optional plugin. */
 export function testCatalog(plugins: string[] = []): FormFactorCatalog {
   return {
     names: () => ['deployment', 'knativeService', ...plugins],

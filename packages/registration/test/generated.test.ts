@@ -32,7 +32,7 @@ describe('committed artefacts are generated from SCHEMA', () => {
   });
 });
 
-describe('CRD manifest (registration.md §1)', () => {
+describe('CRD manifest (docs/spec/registration.md §1)', () => {
   const manifest = crdManifest();
 
   it('parses back to crdManifest() and uses no YAML aliases', () => {
@@ -137,7 +137,7 @@ describe('CRD manifest (registration.md §1)', () => {
     });
   });
 
-  it('declares the closed sets of registration.md §4 as enums, so the API server refuses other values', () => {
+  it('declares the closed sets of docs/spec/registration.md §4 as enums, so the API server refuses other values', () => {
     expect(schemaAt('.spec.hook.capabilities[]')?.enum).toEqual([
       'pre-reconcile',
       'finalize',

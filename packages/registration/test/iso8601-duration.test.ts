@@ -3,7 +3,7 @@ import { parseIsoDurationMs } from '../src/iso8601-duration.ts';
 
 const DAY = 86_400_000;
 
-describe('parseIsoDurationMs (registration.md §4.1)', () => {
+describe('parseIsoDurationMs (docs/spec/registration.md §4.1)', () => {
   it.each([
     ['PT15S', 15_000],
     ['PT1M30S', 90_000],

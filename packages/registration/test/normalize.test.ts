@@ -15,7 +15,7 @@ const EMPTY_PARAMETERS = {
   add: { toEnv: [], toVolume: [] },
 };
 
-describe('defaulting and normalisation (registration.md §3)', () => {
+describe('defaulting and normalisation (docs/spec/registration.md §3)', () => {
   it('normalises the example of §2 exactly', () => {
     expect(normalized(mailerExample())).toEqual({
       crd: 'mailers.notify.example.com',

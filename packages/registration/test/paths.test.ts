@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parsePath } from '../src/paths.ts';
 
-describe('parsePath (env.md §2)', () => {
+describe('parsePath (docs/spec/env.md §2)', () => {
   it.each(['spec.a.b', '$.spec.a.b', '.spec.a.b'])('normalises %s', (written) => {
     expect(parsePath(written, 'spec')).toEqual({
       ok: true,

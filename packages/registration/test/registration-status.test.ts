@@ -19,7 +19,7 @@ const NO_CRD: State = {
 };
 const INVALID: State = { status: 'False', reason: 'InvalidHookVersion', message: 'spec.hook.version: …' };
 
-describe('computeRegistrationReady (registration.md §5.3)', () => {
+describe('computeRegistrationReady (docs/spec/registration.md §5.3)', () => {
   it.each([
     ['both True', TRUE_CRD, TRUE_CONTROLLER, { status: 'True', reason: 'CONDITIONSOK', message: '' }],
     ['CRD missing, controller waiting', NO_CRD, UNKNOWN, NO_CRD],
@@ -33,7 +33,7 @@ describe('computeRegistrationReady (registration.md §5.3)', () => {
   });
 });
 
-describe('messages (registration.md §4, §5.2)', () => {
+describe('messages (docs/spec/registration.md §4, §5.2)', () => {
   it('spells the CRD messages exactly', () => {
     expect(crdClusterScopedMessage('clusterthings.example.com')).toBe(
       'CRD "clusterthings.example.com" is cluster scoped; only namespaced CRDs can be registered',

@@ -6,7 +6,7 @@ import { problemAt, problemsOf, registration, testCatalog } from './fixtures.ts'
 const withFormFactor = (formFactor: unknown) => registration({ formFactor });
 const FF = 'spec.workload.formFactor';
 
-describe('form-factor checks (registration.md §4 rows 1–3)', () => {
+describe('form-factor checks (docs/spec/registration.md §4 rows 1–3)', () => {
   it.each([
     [undefined],
     [{}],
@@ -79,7 +79,7 @@ describe('form-factor checks (registration.md §4 rows 1–3)', () => {
   });
 });
 
-describe('selectFormFactor (registration.md §3.1)', () => {
+describe('selectFormFactor (docs/spec/registration.md §3.1)', () => {
   const available = ['deployment', 'knativeService'];
 
   it.each([[undefined], [{}], [{ deployment: null, knativeService: null }], [{ lambda: null }]])(

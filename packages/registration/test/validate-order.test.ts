@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { validateRegistration } from '../src/validation/validate-registration.ts';
 import { P, problemAt, registration, testCatalog } from './fixtures.ts';
 
-describe('problem order and summary (registration.md §4)', () => {
+describe('problem order and summary (docs/spec/registration.md §4)', () => {
   it('reports every row in table order, reason of the first, messages joined with "; "', () => {
     const input = registration(
       {

@@ -4,7 +4,7 @@ import { P, problemAt, problemsOf, withParameters } from './fixtures.ts';
 const R = 'InvalidParameterConfiguration';
 const secretMount = { secretPath: { secretName: 'spec.tls.secret' } };
 
-describe('row 4: path syntax (env.md §2)', () => {
+describe('row 4: path syntax (docs/spec/env.md §2)', () => {
   it('accepts every written path in its three spellings', () => {
     const fromSpec = {
       skip: [{ path: '$.spec.internal' }],
@@ -129,7 +129,7 @@ describe('row 5: duplicate instruction paths', () => {
     ]);
   });
 
-  it('allows one path in toEnv, toVolume and skip at once (precedence decides, env.md §5)', () => {
+  it('allows one path in toEnv, toVolume and skip at once (precedence decides, docs/spec/env.md §5)', () => {
     const fromSpec = {
       skip: [{ path: 'spec.tls' }],
       toEnv: [{ path: 'spec.tls' }],
@@ -207,7 +207,7 @@ describe('row 6: environment variable names', () => {
     ]);
   });
 
-  it('ignores generated names (collisions with them are resolved at render time, env.md §7)', () => {
+  it('ignores generated names (collisions with them are resolved at render time, docs/spec/env.md §7)', () => {
     const parameters = {
       add: { toEnv: [{ name: 'REGION', value: 'eu' }] },
       fromSpec: { toEnv: [{ path: 'spec.region' }] },
@@ -237,7 +237,7 @@ describe('row 7: volume names', () => {
   });
 });
 
-describe('row 8: legacy alias and target both set (registration.md §3.5)', () => {
+describe('row 8: legacy alias and target both set (docs/spec/registration.md §3.5)', () => {
   it('rejects defaultValue with default', () => {
     const toEnv = [
       { path: 'spec.a', defaultValue: 'x' },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { validateRegistration } from '../src/validation/validate-registration.ts';
 import { problemAt, problemsOf, registration, testCatalog } from './fixtures.ts';
 
-describe('schema checks (registration.md §1 "required", §3 types)', () => {
+describe('schema checks (docs/spec/registration.md §1 "required", §3 types)', () => {
   it('rejects a registration without spec', () => {
     expect(problemsOf({ metadata: { name: 'x' } })).toEqual([problemAt('spec', 'InvalidSpec', 'required')]);
   });

@@ -37,7 +37,7 @@ describe('statusConfiguration.add paths (rows 4 and 11)', () => {
   });
 });
 
-describe('conditionsFromHook (row 11, registration.md §3.3)', () => {
+describe('conditionsFromHook (row 11, docs/spec/registration.md §3.3)', () => {
   it.each(['QuotaChecked', 'A', 'a.b-c_d9', 'KnativeServiceReady'])(
     'accepts %s with the default form factor',
     (type) => {

@@ -6,7 +6,7 @@
  * hook is healthy again every invariant holds, finalizers included.
  *
  * No spec updates meanwhile: each failed reconcile doubles the instance's backoff (5 ms up to 1000 s,
- * hooks-v1.md §6.2), event-triggered ones included, so an instance updated often during the outage
+ * docs/spec/hooks-v1.md §6.2), event-triggered ones included, so an instance updated often during the outage
  * may rightly wait many minutes after the hook is back. With creates and deletes only, an instance's
  * backoff grows with the outage's length, and it is retried within about that long afterwards.
  */

@@ -1,7 +1,7 @@
 /**
  * What must hold after a chaos run, checked against the API server's stored objects. The desired
  * children come from the controller's own offline render (what `scoby render` prints) of each stored
- * instance, so "up to date" means what it means to the controller (children-and-status.md §5.2):
+ * instance, so "up to date" means what it means to the controller (docs/spec/children-and-status.md §5.2):
  * the same desired-hash, no drift, controlled by the instance.
  */
 import { MANAGED_BY_LABEL, MANAGED_BY_VALUE } from '@scoby/formfactor';

@@ -25,7 +25,7 @@ export interface RegistrationAccessInput {
   instance: { group: string; resource: string; statusSubresource: boolean };
   /** Kinds of the registration's form factor: read, created, applied and pruned. */
   workloadKinds: readonly ChildResource[];
-  /** Kinds of every other served form factor: watched and pruned (children-and-status.md §6). */
+  /** Kinds of every other served form factor: watched and pruned (docs/spec/children-and-status.md §6). */
   otherKinds: readonly ChildResource[];
 }
 

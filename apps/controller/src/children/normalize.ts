@@ -1,5 +1,5 @@
 /**
- * Normalising the final children map before it is written (children-and-status.md §4.4).
+ * Normalising the final children map before it is written (docs/spec/children-and-status.md §4.4).
  */
 import type { KubeObject, OwnerReference } from '@scoby/kube-objects';
 

@@ -1,5 +1,5 @@
 /**
- * Which existing objects an instance no longer wants (children-and-status.md §6).
+ * Which existing objects an instance no longer wants (docs/spec/children-and-status.md §6).
  */
 import { splitApiVersion, type KubeObject } from '@scoby/kube-objects';
 import { isControlledBy } from './update-detection.ts';

@@ -1,5 +1,5 @@
 /**
- * Deciding whether a child needs a write (children-and-status.md §5.1–§5.2).
+ * Deciding whether a child needs a write (docs/spec/children-and-status.md §5.1–§5.2).
  */
 import { createHash } from 'node:crypto';
 import { compactJson, type KubeObject } from '@scoby/kube-objects';

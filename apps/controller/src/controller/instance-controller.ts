@@ -1,5 +1,5 @@
 /**
- * The controller of one registration's instances (children-and-status.md §9): an informer on the
+ * The controller of one registration's instances (docs/spec/children-and-status.md §9): an informer on the
  * registered CRD, shared informers on every managed child kind (owner-mapped to instances), a work
  * queue of its own (so a slow hook in one registration never blocks another), and the reconciler.
  */
@@ -98,7 +98,7 @@ export class InstanceController {
     return results.every(Boolean);
   }
 
-  /** A new effective configuration: every instance is reconciled again (registration.md §6.2). */
+  /** A new effective configuration: every instance is reconciled again (docs/spec/registration.md §6.2). */
   reconfigure(config: InstanceConfig, childKinds: readonly ChildKind[]): void {
     this.#config = config;
     this.#watchChildren(childKinds);

@@ -1,6 +1,6 @@
 /**
  * The running instance controllers, one per active and ready registration, and finalizer release
- * when a registration stops managing a CRD (registration.md §6.6–§6.7).
+ * when a registration stops managing a CRD (docs/spec/registration.md §6.6–§6.7).
  */
 import type { HookClient } from '@scoby/hooks-v1';
 import { compareByteOrder, type KubeObject } from '@scoby/kube-objects';
@@ -80,7 +80,7 @@ export class InstanceControllers implements InstanceControllerHost {
     return this.#running.get(registrationName)?.config.crd.name;
   }
 
-  /** Controllers whose registration reads the given controller ConfigMap (env.md §6.6). */
+  /** Controllers whose registration reads the given controller ConfigMap (docs/spec/env.md §6.6). */
   readingConfigMap(name: string): InstanceController[] {
     return [...this.#running.values()].filter((controller) =>
       controller.config.spec.parameterConfiguration.add.toEnv.some(

@@ -421,7 +421,7 @@ class Work {
       this.#registrations.informer.list().filter((registration) => registration.spec?.crd === crdName);
     const onRegistration = (registration: CRDRegistration, old?: CRDRegistration) => {
       this.#queue.add(registration.metadata.name ?? '');
-      // Ownership of a CRD can move between registrations (registration.md §6.4).
+      // Ownership of a CRD can move between registrations (docs/spec/registration.md §6.4).
       for (const crd of new Set([registration.spec?.crd, old?.spec?.crd])) {
         if (crd) for (const other of registrationsFor(crd)) this.#queue.add(other.metadata.name ?? '');
       }

@@ -1,5 +1,5 @@
 /**
- * What Scoby needs to know about a registered CRD (children-and-status.md §7): the version to serve
+ * What Scoby needs to know about a registered CRD (docs/spec/children-and-status.md §7): the version to serve
  * instances through and which status fields the chosen version's schema lets it write.
  */
 import { compareVersionPriority, type KubeObject } from '@scoby/kube-objects';

@@ -1,5 +1,5 @@
 /**
- * Whether a status schema admits a statusConfiguration.add path (children-and-status.md §7.2): each
+ * Whether a status schema admits a statusConfiguration.add path (docs/spec/children-and-status.md §7.2): each
  * segment is a declared property, or its parent preserves unknown fields or has additionalProperties;
  * a typed leaf must be a string.
  */

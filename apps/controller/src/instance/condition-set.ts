@@ -1,6 +1,6 @@
 /**
- * The instance condition set (children-and-status.md §8.1): the form factor's types, the
- * conditionsFromHook types when the hook has pre-reconcile (registration.md §3.3), and Ready.
+ * The instance condition set (docs/spec/children-and-status.md §8.1): the form factor's types, the
+ * conditionsFromHook types when the hook has pre-reconcile (docs/spec/registration.md §3.3), and Ready.
  */
 import type { NormalizedRegistrationSpec } from '@scoby/registration';
 import type { ConditionSet } from './hook-request.ts';

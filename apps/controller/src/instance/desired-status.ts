@@ -1,5 +1,5 @@
 /**
- * The status a reconcile would store (children-and-status.md §1 steps 10–11, §7.2): the working status
+ * The status a reconcile would store (docs/spec/children-and-status.md §1 steps 10–11, §7.2): the working status
  * completed, then pruned with the CRD's status schema as the API server would store it, so fields the
  * server would drop never cause a write.
  */

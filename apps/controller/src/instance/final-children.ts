@@ -1,5 +1,5 @@
 /**
- * The final children map of a reconcile (children-and-status.md §4.4): every child normalised with
+ * The final children map of a reconcile (docs/spec/children-and-status.md §4.4): every child normalised with
  * the instance's namespace, the standard labels and the controller owner reference.
  */
 import { ownerReference, standardLabels, type InstanceIdentity } from '@scoby/formfactor';

@@ -1,5 +1,5 @@
 /**
- * Adding and removing Scoby's finalizer on an instance (children-and-status.md §1 step 4, hooks-v1.md
+ * Adding and removing Scoby's finalizer on an instance (docs/spec/children-and-status.md §1 step 4, docs/spec/hooks-v1.md
  * §7): a merge patch of metadata.finalizers alone, guarded by resourceVersion, re-read on conflict.
  */
 import type { KubeObject } from '@scoby/kube-objects';

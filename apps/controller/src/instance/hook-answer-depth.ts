@@ -2,7 +2,7 @@
  * How deep a pre-reconcile answer may nest what Scoby writes back to the cluster (the status and the
  * children). The API server accepts JSON nested up to 10,000 levels, but the controller clones,
  * compares, prunes and serialises these values recursively, which a few thousand levels overflow
- * (hooks-v1.md leaves the limit open). Real statuses and workloads stay far below 100 levels.
+ * (docs/spec/hooks-v1.md leaves the limit open). Real statuses and workloads stay far below 100 levels.
  */
 export const MAX_ANSWER_DEPTH = 100;
 

@@ -1,5 +1,5 @@
 /**
- * What Scoby sends to a hook and what it takes from a pre-reconcile answer (hooks-v1.md §3, §5),
+ * What Scoby sends to a hook and what it takes from a pre-reconcile answer (docs/spec/hooks-v1.md §3, §5),
  * shared by the controller's reconcile and `scoby render --hooks` so both call hooks alike.
  */
 import type { FormFactorPlugin } from '@scoby/formfactor';
@@ -35,7 +35,7 @@ export function hookCall(
 }
 
 export interface ConditionSet {
-  /** Condition types of the instance condition set, Ready included (children-and-status.md §8.1). */
+  /** Condition types of the instance condition set, Ready included (docs/spec/children-and-status.md §8.1). */
   conditionTypes: string[];
   /** conditionsFromHook types in the set (only with a pre-reconcile hook). */
   hookConditionTypes: string[];
@@ -49,7 +49,7 @@ export interface AcceptedAnswer {
   ignoredChanges?: string;
 }
 
-/** An answer Scoby cannot take: its message, as hooks-v1.md §6.4 words a malformed 2xx answer. */
+/** An answer Scoby cannot take: its message, as docs/spec/hooks-v1.md §6.4 words a malformed 2xx answer. */
 export interface RejectedAnswer {
   ok: false;
   message: string;

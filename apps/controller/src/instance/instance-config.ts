@@ -1,6 +1,6 @@
 /**
  * Everything an instance reconcile needs to know about its registration, resolved once per
- * registration generation by the registration controller (registration.md §6.2: a new value is a
+ * registration generation by the registration controller (docs/spec/registration.md §6.2: a new value is a
  * reconfiguration, and every instance is reconciled again).
  */
 import type { FormFactorPlugin, GroupVersionKind } from '@scoby/formfactor';
@@ -18,7 +18,7 @@ export interface HookTarget {
 export interface InstanceConfig {
   registrationName: string;
   registrationUid: string;
-  /** Changes whenever the effective configuration changes (un-parks instances, hooks-v1.md §6.3). */
+  /** Changes whenever the effective configuration changes (un-parks instances, docs/spec/hooks-v1.md §6.3). */
   revision: string;
   spec: NormalizedRegistrationSpec;
   plugin: FormFactorPlugin;
@@ -26,7 +26,7 @@ export interface InstanceConfig {
   instanceResource: ResourceRef;
   /** Absent when the registration has no hook or its address is unresolved. */
   hook?: HookTarget;
-  /** Managed kinds of every available form factor (pruning, children-and-status.md §6). */
+  /** Managed kinds of every available form factor (pruning, docs/spec/children-and-status.md §6). */
   prunableKinds: GroupVersionKind[];
   /** Condition types of the instance condition set, Ready included (§8.1). */
   conditionTypes: string[];

@@ -1,5 +1,5 @@
 /**
- * Parking after a permanent hook error (hooks-v1.md §6.3): the instance is left alone until something
+ * Parking after a permanent hook error (docs/spec/hooks-v1.md §6.3): the instance is left alone until something
  * that un-parks it changes: its generation, labels, annotations or deletion timestamp, or the
  * registration's effective configuration. A restart forgets every parked instance.
  */

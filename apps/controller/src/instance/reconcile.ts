@@ -1,5 +1,5 @@
 /**
- * One instance reconcile, children-and-status.md §1 steps 1–12. Level-based and idempotent: it reads
+ * One instance reconcile, docs/spec/children-and-status.md §1 steps 1–12. Level-based and idempotent: it reads
  * the instance from the cache, computes what should be, writes only differences, and tells the queue
  * when to come back.
  */
@@ -177,7 +177,7 @@ export class InstanceReconciler {
       if (answer.ok) {
         const accepted = acceptHookAnswer(answer, working, desired, config, now);
         if (!accepted.ok) {
-          // An answer Scoby cannot take counts as a malformed answer: transient (hooks-v1.md §6.4).
+          // An answer Scoby cannot take counts as a malformed answer: transient (docs/spec/hooks-v1.md §6.4).
           const failure: Failure = { reason: 'HookFailed', message: accepted.message };
           await this.#recordFailure(config, instance, working, failure);
           return { kind: 'retry', failure };
@@ -228,7 +228,7 @@ export class InstanceReconciler {
     return { kind: 'done', writes };
   }
 
-  /** hooks-v1.md §7. */
+  /** docs/spec/hooks-v1.md §7. */
   async #finalize(config: InstanceConfig, instance: KubeObject, key: string): Promise<ReconcileOutcome> {
     const deps = this.#deps;
     if (!hasFinalizer(instance)) return { kind: 'done', writes: 0 };

@@ -1,5 +1,5 @@
 /**
- * Rendering one instance into its desired children (children-and-status.md §1 steps 6–7): env and
+ * Rendering one instance into its desired children (docs/spec/children-and-status.md §1 steps 6–7): env and
  * volumes, the form factor's children, and statusConfiguration.add. The controller and `scoby render`
  * run exactly this code.
  */

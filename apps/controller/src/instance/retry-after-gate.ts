@@ -1,5 +1,5 @@
 /**
- * Retry-After from a hook (hooks-v1.md §6.4): the next attempt for the instance happens only after
+ * Retry-After from a hook (docs/spec/hooks-v1.md §6.4): the next attempt for the instance happens only after
  * the delay the hook asked for. Reconciles triggered in between (Scoby's own HookFailed status write
  * among them) must not call the hook early; a new effective configuration (a new hook URL, a new
  * registration generation) lifts the wait, as it un-parks instances.

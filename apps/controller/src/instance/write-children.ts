@@ -1,5 +1,5 @@
 /**
- * Step 9 of the instance reconcile (children-and-status.md §5–§6): prune unwanted children, then create
+ * Step 9 of the instance reconcile (docs/spec/children-and-status.md §5–§6): prune unwanted children, then create
  * or apply the ones not up to date. Every child is attempted; failures are collected.
  *
  * Scoby never modifies an object it does not control (§5.1), and it checks that on the object its

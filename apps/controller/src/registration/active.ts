@@ -1,5 +1,5 @@
 /**
- * Which registration owns a CRD (registration.md §6.4): the oldest by creationTimestamp, ties broken
+ * Which registration owns a CRD (docs/spec/registration.md §6.4): the oldest by creationTimestamp, ties broken
  * by the smaller name in byte order. A registration being deleted stays active until it is gone.
  */
 import { compareByteOrder } from '@scoby/kube-objects';

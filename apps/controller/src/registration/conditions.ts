@@ -1,5 +1,5 @@
 /**
- * Registration conditions (registration.md §5.2–§5.3) as a function of what the reconcile found.
+ * Registration conditions (docs/spec/registration.md §5.2–§5.3) as a function of what the reconcile found.
  */
 import {
   computeRegistrationReady,

@@ -1,5 +1,5 @@
 /**
- * The registration reconcile (registration.md §6.1): validate, find the CRD, check scope, ownership and
+ * The registration reconcile (docs/spec/registration.md §6.1): validate, find the CRD, check scope, ownership and
  * the hook address, run the instance controller, and report status. Writes only differences.
  */
 import { unservedApiMessage, type FormFactorRegistry } from '@scoby/formfactor';
@@ -93,7 +93,7 @@ export interface RegistrationWorld {
   access: AccessCheck;
   /**
    * Period of re-resolving a hook address given by `ref`: referenced objects are not watched
-   * (address.md §2), so a changed address is picked up within this bound. Absent: never.
+   * (docs/spec/address.md §2), so a changed address is picked up within this bound. Absent: never.
    */
   hookRefreshMs?: number;
   /** A release started by a reconcile of the registration has ended: reconcile it again. */
@@ -288,7 +288,7 @@ export class RegistrationReconciler {
     return hookUrl === undefined ? { outcome } : { outcome, hookUrl };
   }
 
-  /** children-and-status.md §8.9: statusConfiguration.add paths the status schema does not admit. */
+  /** docs/spec/children-and-status.md §8.9: statusConfiguration.add paths the status schema does not admit. */
   #warnStatusPaths(registration: CRDRegistration, config: InstanceConfig): void {
     const name = config.registrationName;
     if (this.#warnedRevision.get(name) === config.revision) return;

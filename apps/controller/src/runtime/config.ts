@@ -25,7 +25,7 @@ export interface ControllerConfig {
   scobyNamespace: string;
   /** Namespaces whose instances are managed; undefined means all namespaces. */
   workingNamespaces: string[] | undefined;
-  /** CLUSTER_DOMAIN when set and non-empty; otherwise resolved at start-up (address.md §3). */
+  /** CLUSTER_DOMAIN when set and non-empty; otherwise resolved at start-up (docs/spec/address.md §3). */
   clusterDomain: string | undefined;
   concurrency: number;
   formFactorPlugins: string[];

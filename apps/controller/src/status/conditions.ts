@@ -1,6 +1,6 @@
 /**
- * Condition bookkeeping shared by registration and instance status (registration.md §5,
- * children-and-status.md §8.2–§8.6): initialisation, lastTransitionTime, message limits.
+ * Condition bookkeeping shared by registration and instance status (docs/spec/registration.md §5,
+ * docs/spec/children-and-status.md §8.2–§8.6): initialisation, lastTransitionTime, message limits.
  */
 import { compareByteOrder, type Condition, type KubeObject } from '@scoby/kube-objects';
 
@@ -122,7 +122,7 @@ function blockingMessage(condition: Condition, subject: string | undefined): str
 }
 
 /**
- * children-and-status.md §8.4, with Scoby's reasons; `Ready=False` says in its message which
+ * docs/spec/children-and-status.md §8.4, with Scoby's reasons; `Ready=False` says in its message which
  * conditions are False and why, naming their child where `subjects` knows it (issue 15).
  */
 export function readyFrom(

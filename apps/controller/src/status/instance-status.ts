@@ -1,5 +1,5 @@
 /**
- * The instance status a reconcile desires (children-and-status.md §8): a working copy initialised
+ * The instance status a reconcile desires (docs/spec/children-and-status.md §8): a working copy initialised
  * from the stored status, changed by statusConfiguration.add and the hook, completed with Scoby's
  * own conditions, observedGeneration and address.
  */

@@ -1,5 +1,5 @@
 /**
- * statusConfiguration.add (children-and-status.md §8.9): copy rendered values into status.
+ * statusConfiguration.add (docs/spec/children-and-status.md §8.9): copy rendered values into status.
  */
 import { parsePath } from '@scoby/registration';
 

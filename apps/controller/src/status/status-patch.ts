@@ -1,5 +1,5 @@
 /**
- * The status write (children-and-status.md §8.11): one JSON merge patch from the stored status to the
+ * The status write (docs/spec/children-and-status.md §8.11): one JSON merge patch from the stored status to the
  * desired one, or nothing when they are equal.
  */
 import jsonMergePatch from 'json-merge-patch';

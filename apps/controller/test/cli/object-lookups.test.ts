@@ -106,7 +106,7 @@ describe('objectLookups', () => {
     clusterDomain: 'example.internal',
   });
 
-  it('resolves destinations with the instance namespace and the cluster domain (address.md A2, A6)', async () => {
+  it('resolves destinations with the instance namespace and the cluster domain (docs/spec/address.md A2, A6)', async () => {
     expect(
       await lookups.resolveAddress(
         { ref: { apiVersion: 'v1', kind: 'Service', name: 'collector' }, uri: '/events' },

@@ -95,7 +95,7 @@ async function render(args: string[], env: Record<string, string> = ENV) {
 }
 
 describe('scoby render', () => {
-  it('renders the registration.md §2 example as a stream kubectl apply takes: the instance with the status of the first write, then the children', async () => {
+  it('renders the docs/spec/registration.md §2 example as a stream kubectl apply takes: the instance with the status of the first write, then the children', async () => {
     const result = await render(MAILER);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     const documents = parseAllDocuments(result.stdout) as { toJS(): unknown }[];
@@ -175,7 +175,7 @@ describe('scoby render', () => {
     });
   });
 
-  it('resolves addresses and controller ConfigMaps from --objects (env.md E8, §8.9 statusConfiguration.add)', async () => {
+  it('resolves addresses and controller ConfigMaps from --objects (docs/spec/env.md E8, §8.9 statusConfiguration.add)', async () => {
     const result = await render([
       'render',
       '--registration',
@@ -266,7 +266,7 @@ describe('scoby render', () => {
       'triggermesh',
     ]);
     expect(result.code).toBe(1);
-    // env.md §9 order: add.toEnv errors before spec-derived ones.
+    // docs/spec/env.md §9 order: add.toEnv errors before spec-derived ones.
     expect(result.stderr).toBe(
       'RenderFailed: add.toEnv "FEATURE_FLAGS": ConfigMap "triggermesh/scoby-flags" not found; ' +
         'spec.mirror: resolveAddress: no API resource for kind "Broker" in "eventing.knative.dev/v1"\n',
@@ -347,7 +347,7 @@ describe('scoby render --hooks', () => {
       object.spec.hook.address = { uri: url };
     });
 
-  it('calls pre-reconcile as the controller does and applies the answer (hooks-v1.md §8.1, §8.2)', async () => {
+  it('calls pre-reconcile as the controller does and applies the answer (docs/spec/hooks-v1.md §8.1, §8.2)', async () => {
     const requests: HookRequest[] = [];
     const hook = await startHookServer({
       path: '/v1',
@@ -435,7 +435,7 @@ describe('scoby render --hooks', () => {
     ]);
   });
 
-  it('exits 1 with the HookFailed message when the hook fails (hooks-v1.md §8.3)', async () => {
+  it('exits 1 with the HookFailed message when the hook fails (docs/spec/hooks-v1.md §8.3)', async () => {
     const hook = await startHookServer({
       preReconcile: () => {
         throw new HookError('quota service unreachable', { status: 503, retryAfterSeconds: 30 });

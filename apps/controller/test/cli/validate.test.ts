@@ -1,6 +1,6 @@
 /**
  * `scoby validate`: registrations checked offline with the registration controller's own checks and
- * messages (registration.md §4), and with --crd against the registered CRD.
+ * messages (docs/spec/registration.md §4), and with --crd against the registered CRD.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -5,7 +5,7 @@ import { statusPathAllowed } from '../../src/crd/status-paths.ts';
 
 const served = (name: string, extra: Record<string, unknown> = {}) => ({ name, served: true, ...extra });
 
-describe('version choice (children-and-status.md §7.1)', () => {
+describe('version choice (docs/spec/children-and-status.md §7.1)', () => {
   it.each([
     [['v1beta1', 'v1', 'v1alpha1'], 'v1'],
     [['v2beta1', 'v1'], 'v1'],

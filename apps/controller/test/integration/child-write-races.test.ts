@@ -1,7 +1,7 @@
 /**
  * Child writes against a live API server whose objects change under the controller's feet: an object
  * that appears between the read and the apply, or replaces a child the cache still shows, is never
- * taken over or deleted (children-and-status.md §5.1, §6). writeChildren runs directly against the
+ * taken over or deleted (docs/spec/children-and-status.md §5.1, §6). writeChildren runs directly against the
  * in-memory API server, with a cache the test controls.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
- * parameterConfiguration and statusConfiguration end to end (env.md §6, children-and-status.md §8.9),
- * and render errors (env.md §9, children-and-status.md §8.5): the exact container the Deployment gets.
+ * parameterConfiguration and statusConfiguration end to end (docs/spec/env.md §6, docs/spec/children-and-status.md §8.9),
+ * and render errors (docs/spec/env.md §9, docs/spec/children-and-status.md §8.5): the exact container the Deployment gets.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
@@ -267,7 +267,7 @@ describe('every parameter customization end to end', () => {
   });
 });
 
-describe('literal values (env.md §4)', () => {
+describe('literal values (docs/spec/env.md §4)', () => {
   const notifier = { apiVersion: 'apps.example.com/v1', kind: 'Notifier', namespace: 'shop', name: 'alerts' };
 
   beforeAll(async () => {

@@ -1,6 +1,6 @@
 /**
  * Convergence under API faults: dropped watches, expired resourceVersions (410), and failing child
- * writes (children-and-status.md §5.4: ApplyFailed, then Ready once the writes succeed).
+ * writes (docs/spec/children-and-status.md §5.4: ApplyFailed, then Ready once the writes succeed).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';

@@ -1,6 +1,6 @@
 /**
- * The Knative Service form factor (children-and-status.md §3.3, §8.3, §8.7), its missing API
- * (registration.md §4 CONTROLLERFAILED), and pruning on form-factor changes (§6).
+ * The Knative Service form factor (docs/spec/children-and-status.md §3.3, §8.3, §8.7), its missing API
+ * (docs/spec/registration.md §4 CONTROLLERFAILED), and pruning on form-factor changes (§6).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';

@@ -1,5 +1,5 @@
 /**
- * The hook address (hooks-v1.md §1, registration.md §4, §5.1, §6.2, address.md): resolved by the
+ * The hook address (docs/spec/hooks-v1.md §1, docs/spec/registration.md §4, §5.1, §6.2, address.md): resolved by the
  * registration reconcile, published as status.annotations.hookURL, followed by every instance.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Hooks that hang or go away (hooks-v1.md §2 timeout, §6.4 transport failures): the timeout of the
+ * Hooks that hang or go away (docs/spec/hooks-v1.md §2 timeout, §6.4 transport failures): the timeout of the
  * registration is honoured, other instances and registrations keep flowing, and a hook that comes
  * back is caught up with no reconcile lost.
  */

@@ -1,5 +1,5 @@
 /**
- * Hook error answers in the instance reconcile (hooks-v1.md §6): continue, permanent (parking),
+ * Hook error answers in the instance reconcile (docs/spec/hooks-v1.md §6): continue, permanent (parking),
  * transient (backoff), Retry-After; every failure shows as Ready=False/HookFailed, an Event and
  * the scoby_hook_failures_total metric.
  */

@@ -1,6 +1,6 @@
 /**
  * The example hook app (apps/example-hook) driving real instances, and the compatibility form of
- * `formFactor` (hooks-v1.md §3, SCOBY_HOOK_FORM_FACTOR_FORMAT=object).
+ * `formFactor` (docs/spec/hooks-v1.md §3, SCOBY_HOOK_FORM_FACTOR_FORMAT=object).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HookServer } from '@scoby/hooks-v1';

@@ -1,5 +1,5 @@
 /**
- * Finalization through the hook (hooks-v1.md §7, registration.md §6.6–§6.7): the finalizer comes
+ * Finalization through the hook (docs/spec/hooks-v1.md §7, docs/spec/registration.md §6.6–§6.7): the finalizer comes
  * before the first pre-reconcile call, a refusing hook holds the deletion, and nothing stays stuck
  * once the hook agrees, loses the capability or the registration goes.
  */
@@ -191,7 +191,7 @@ describe('deletion never stays blocked (§7.1)', () => {
     expect(
       (await eventsOf(cluster, 'bank', 'stuck')).filter((event) => event.reason === 'FinalizerReleased'),
     ).toEqual([RELEASED]);
-    // Instances that are not being deleted lose the finalizer too (children-and-status.md §1 step 4).
+    // Instances that are not being deleted lose the finalizer too (docs/spec/children-and-status.md §1 step 4).
     await vault('first-seen', 'finalizer removed', (object) => object.metadata.finalizers === undefined);
   });
 

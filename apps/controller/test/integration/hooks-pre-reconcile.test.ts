@@ -1,5 +1,5 @@
 /**
- * The pre-reconcile hook in the instance reconcile (hooks-v1.md §3–§5, children-and-status.md §1
+ * The pre-reconcile hook in the instance reconcile (docs/spec/hooks-v1.md §3–§5, docs/spec/children-and-status.md §1
  * step 8, §8.10): what the hook receives, and what Scoby does with its answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -90,7 +90,7 @@ async function touch(name: string, value: string): Promise<void> {
   );
 }
 
-describe('the pre-reconcile request (hooks-v1.md §2, §3)', () => {
+describe('the pre-reconcile request (docs/spec/hooks-v1.md §2, §3)', () => {
   it('POSTs to the hook URL exactly, with the instance, its working status and the children map', async () => {
     const instance = await createMailer('plain');
     await mailer('plain', 'children ready', childrenReady);
@@ -160,7 +160,7 @@ describe('the pre-reconcile request (hooks-v1.md §2, §3)', () => {
   });
 });
 
-describe('applying a pre-reconcile answer (hooks-v1.md §5)', () => {
+describe('applying a pre-reconcile answer (docs/spec/hooks-v1.md §5)', () => {
   it('writes reshaped children, takes the status, ignores spec and label changes with a Warning', async () => {
     behaviour.set('orders', (request) => {
       const children = structuredClone(request.body.children!);

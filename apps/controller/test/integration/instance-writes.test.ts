@@ -1,6 +1,6 @@
 /**
  * What the controller writes for instances: nothing to status without a status subresource
- * (children-and-status.md §7.2), nothing at all in a steady state (§5.3, §8.11), and nothing outside
+ * (docs/spec/children-and-status.md §7.2), nothing at all in a steady state (§5.3, §8.11), and nothing outside
  * the working namespaces (README, WORKING_NAMESPACES).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Every failed reconcile is visible: Ready=False for the current generation (children-and-status.md
+ * Every failed reconcile is visible: Ready=False for the current generation (docs/spec/children-and-status.md
  * §8.5, §8.8), a Warning Event (§10), one error line in the log and the reconcile error counter. Also
  * when the failure is the status write itself, or a hook answer Scoby cannot take.
  */

@@ -1,4 +1,4 @@
-/** The CRDRegistration CRD refuses values outside the closed sets of registration.md §4 (in-memory API server). */
+/** The CRDRegistration CRD refuses values outside the closed sets of docs/spec/registration.md §4 (in-memory API server). */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestCluster, type TestCluster } from '../support/cluster.ts';
 import { OUT_OF_SET_CAUSES, refusal } from '../support/closed-sets.ts';

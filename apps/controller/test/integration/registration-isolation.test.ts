@@ -2,7 +2,7 @@
  * One registration's hanging hook never holds up another registration: its reconciles take at most
  * its own share of the process-wide slots (--concurrency), and releasing instance finalizers when a
  * registration is deleted runs beside the registration work, in parallel with a bound
- * (registration.md §6.6–§6.7).
+ * (docs/spec/registration.md §6.6–§6.7).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';

@@ -1,5 +1,5 @@
 /**
- * Registration lifecycle (registration.md §4–§6): live edits, invalid specs, late CRDs, two
+ * Registration lifecycle (docs/spec/registration.md §4–§6): live edits, invalid specs, late CRDs, two
  * registrations for one CRD, and deletion with finalizer release.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Scoby never modifies an object it does not control (children-and-status.md §5.1): an instance or a
+ * Scoby never modifies an object it does not control (docs/spec/children-and-status.md §5.1): an instance or a
  * hook naming a child like another team's object gets ApplyFailed, the object is left exactly as it
  * was, and deleting the instance leaves it in place.
  */

@@ -1,6 +1,6 @@
 /**
  * Warning Events about configuration the controller works around: EnvNameCollision on the instance
- * (env.md §7, E10) and StatusPathNotInSchema on the registration (children-and-status.md §8.9).
+ * (docs/spec/env.md §7, E10) and StatusPathNotInSchema on the registration (docs/spec/children-and-status.md §8.9).
  * Each is written once; reconciles of unchanged objects write no further Events.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,7 +61,7 @@ function eventCounts(events: readonly KubeObject[], reason: string): number[] {
   return events.filter((event) => event.reason === reason).map((event) => Number(event.count));
 }
 
-describe('EnvNameCollision (env.md §7, E10)', () => {
+describe('EnvNameCollision (docs/spec/env.md §7, E10)', () => {
   const adapter = { apiVersion: 'apps.example.com/v1', kind: 'Adapter', namespace: 'shop', name: 'e10' };
   const collisions = [
     {
@@ -154,7 +154,7 @@ describe('EnvNameCollision (env.md §7, E10)', () => {
   });
 });
 
-describe('StatusPathNotInSchema (children-and-status.md §8.9)', () => {
+describe('StatusPathNotInSchema (docs/spec/children-and-status.md §8.9)', () => {
   const sink = { apiVersion: 'sinks.example.com/v1', kind: 'Sink', namespace: 'shop', name: 'audit' };
   const statusAdd = (paths: string[]) => paths.map((path) => ({ path, valueFrom: { path: 'spec.target' } }));
   const registrationWith = (paths: string[]) =>

@@ -1,4 +1,4 @@
-/** The CRDRegistration CRD refuses values outside the closed sets of registration.md §4 (real control plane). */
+/** The CRDRegistration CRD refuses values outside the closed sets of docs/spec/registration.md §4 (real control plane). */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { OUT_OF_SET_CAUSES, refusal } from '../support/closed-sets.ts';
 import { startRealCluster, type RealCluster } from './support/real-cluster.ts';

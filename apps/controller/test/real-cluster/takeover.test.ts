@@ -1,6 +1,6 @@
 /**
  * On kube-apiserver, with the controller as Scoby's ServiceAccount: an instance whose children are named
- * like another team's Deployment and Service never writes to them (children-and-status.md §5.1), and
+ * like another team's Deployment and Service never writes to them (docs/spec/children-and-status.md §5.1), and
  * deleting the instance leaves them to their owners.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -9,7 +9,7 @@ const base: RegistrationFindings = {
   controller: { kind: 'started' },
 };
 
-describe('registration conditions (registration.md §5)', () => {
+describe('registration conditions (docs/spec/registration.md §5)', () => {
   it('is Ready when the CRD exists and the controller started', () => {
     expect(registrationConditions(base)).toEqual({
       CRDExists: { status: 'True', reason: 'CRDEXIST', message: '' },

@@ -1,5 +1,5 @@
 /**
- * A registration with values outside the closed sets of registration.md §4 (hook version,
+ * A registration with values outside the closed sets of docs/spec/registration.md §4 (hook version,
  * capabilities, built-in functions), as the API server answers its creation: the CRD's enums refuse
  * it at once, before any controller sees it.
  */

@@ -116,7 +116,7 @@ export interface InstanceIdentity {
 
 /**
  * The children map the Deployment form factor builds for a `hookedRegistration` instance
- * (children-and-status.md §3–§4), exactly as Scoby sends it to a pre-reconcile hook.
+ * (docs/spec/children-and-status.md §3–§4), exactly as Scoby sends it to a pre-reconcile hook.
  */
 export function expectedChildren(
   registration: string,

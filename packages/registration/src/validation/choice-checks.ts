@@ -1,10 +1,10 @@
-/** Rows 8–10 of registration.md §4: legacy aliases, one-of rules and built-in functions. */
+/** Rows 8–10 of docs/spec/registration.md §4: legacy aliases, one-of rules and built-in functions. */
 import type { CRDRegistrationSpec, MountFrom, Problem } from '../types.ts';
 import { isSet, PARAMETERS, problem, quote, quoteList, ValidationReason } from './problem.ts';
 
 const reason = ValidationReason.InvalidParameterConfiguration;
 
-/** Row 8: a legacy alias and its target written together (registration.md §3.5). */
+/** Row 8: a legacy alias and its target written together (docs/spec/registration.md §3.5). */
 export function aliasProblems(spec: CRDRegistrationSpec): Problem[] {
   const parameters = spec.workload.parameterConfiguration;
   return [

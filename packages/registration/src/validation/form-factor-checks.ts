@@ -1,12 +1,12 @@
 /**
- * Rows 1–3 of registration.md §4: the form-factor selection and its block, through the catalog. The
+ * Rows 1–3 of docs/spec/registration.md §4: the form-factor selection and its block, through the catalog. The
  * form-factor registry resolves a registration with the same selection, so both report alike.
  */
 import { compareByteOrder } from '@scoby/kube-objects';
 import type { FormFactorCatalog, Problem } from '../types.ts';
 import { FORM_FACTOR_PATH, isSet, problem, quote, quoteList, ValidationReason } from './problem.ts';
 
-/** The form factor used when `formFactor` is absent or `{}` (registration.md §3.1). */
+/** The form factor used when `formFactor` is absent or `{}` (docs/spec/registration.md §3.1). */
 export const DEFAULT_FORM_FACTOR = 'deployment';
 
 export type FormFactorSelection =

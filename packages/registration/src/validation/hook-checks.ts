@@ -1,4 +1,4 @@
-/** Rows 12–15 of registration.md §4: spec.hook (§3.4). */
+/** Rows 12–15 of docs/spec/registration.md §4: spec.hook (§3.4). */
 import { parseIsoDurationMs } from '../iso8601-duration.ts';
 import type { Destination, HookSpec, Problem } from '../types.ts';
 import { parseUriReference } from '@scoby/address';

@@ -1,4 +1,4 @@
-/** Rows 6–7 of registration.md §4: explicit environment variable names and volume names. */
+/** Rows 6–7 of docs/spec/registration.md §4: explicit environment variable names and volume names. */
 import type { CRDRegistrationSpec, Problem } from '../types.ts';
 import { PARAMETERS, problem, quote, ValidationReason } from './problem.ts';
 
@@ -35,7 +35,7 @@ function nameProblems(names: WrittenName[], describe: string, rejectEmpty: boole
   return problems;
 }
 
-/** Row 6: tier A (add.toEnv) and tier B (fromSpec.toEnv with a name) must be unique together (env.md §7). */
+/** Row 6: tier A (add.toEnv) and tier B (fromSpec.toEnv with a name) must be unique together (docs/spec/env.md §7). */
 export function envNameProblems(spec: CRDRegistrationSpec): Problem[] {
   const parameters = spec.workload.parameterConfiguration;
   const names: WrittenName[] = [

@@ -1,5 +1,5 @@
 /**
- * Defaulting and alias mapping of a registration that passed validation (registration.md §3, §3.5).
+ * Defaulting and alias mapping of a registration that passed validation (docs/spec/registration.md §3, §3.5).
  * Assumes validity: unknown spellings and malformed values were rejected before.
  */
 import { parseIsoDurationMs } from '../iso8601-duration.ts';
@@ -86,7 +86,7 @@ function normalizeHook(hook: HookSpec): NormalizedHook {
   };
 }
 
-/** Only `ref` and `uri` (address.md §1: other keys are ignored). */
+/** Only `ref` and `uri` (docs/spec/address.md §1: other keys are ignored). */
 function destination({ ref, uri }: Destination): Destination {
   return { ...(ref === undefined ? {} : { ref }), ...(uri === undefined ? {} : { uri }) };
 }

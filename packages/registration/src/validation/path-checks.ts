@@ -1,4 +1,4 @@
-/** Rows 4–5 of registration.md §4: path syntax (env.md §2) and duplicate instruction paths. */
+/** Rows 4–5 of docs/spec/registration.md §4: path syntax (docs/spec/env.md §2) and duplicate instruction paths. */
 import { parsePath, type PathRoot } from '../paths.ts';
 import type { CRDRegistrationSpec, MountFrom, Problem } from '../types.ts';
 import { PARAMETERS, problem, quote, STATUS_CONFIGURATION, ValidationReason } from './problem.ts';
@@ -35,7 +35,7 @@ function mountFromPaths(field: string, mountFrom: MountFrom): WrittenPath[] {
   return paths;
 }
 
-/** Every path written in the registration, in document order (the order of registration.md §3.2). */
+/** Every path written in the registration, in document order (the order of docs/spec/registration.md §3.2). */
 export function writtenPaths(spec: CRDRegistrationSpec): WrittenPath[] {
   const fromSpec = spec.workload.parameterConfiguration?.fromSpec;
   const paths: WrittenPath[] = [];

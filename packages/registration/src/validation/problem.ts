@@ -1,6 +1,6 @@
 import type { Problem } from '../types.ts';
 
-/** Reasons of registration.md §4 (validation) plus the schema check that precedes it. */
+/** Reasons of docs/spec/registration.md §4 (validation) plus the schema check that precedes it. */
 export const ValidationReason = {
   /** The spec does not match the CRD schema (required fields, JSON types). */
   InvalidSpec: 'InvalidSpec',
@@ -21,7 +21,7 @@ export const PARAMETERS = 'spec.workload.parameterConfiguration';
 export const STATUS_CONFIGURATION = 'spec.workload.statusConfiguration';
 export const HOOK = 'spec.hook';
 
-/** Every problem message starts with its full field path (registration.md §4). */
+/** Every problem message starts with its full field path (docs/spec/registration.md §4). */
 export function problem(path: string, reason: ValidationReason, detail: string): Problem {
   return { path, reason, message: `${path}: ${detail}` };
 }

@@ -1,6 +1,6 @@
 /**
  * Schema-level checks (types, required fields), normally already enforced by the API server through
- * the CRD. Form-factor blocks are left to their form factor (row 3 of registration.md §4), so that
+ * the CRD. Form-factor blocks are left to their form factor (row 3 of docs/spec/registration.md §4), so that
  * plugin and built-in blocks are reported the same way.
  */
 import { Ajv, type ErrorObject } from 'ajv';

@@ -1,4 +1,4 @@
-/** Row 11 of registration.md §4: the rules of §3.3. */
+/** Row 11 of docs/spec/registration.md §4: the rules of §3.3. */
 import { parsePath } from '../paths.ts';
 import type { CRDRegistrationSpec, Problem } from '../types.ts';
 import { problem, quote, STATUS_CONFIGURATION, ValidationReason } from './problem.ts';

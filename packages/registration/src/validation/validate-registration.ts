@@ -1,5 +1,5 @@
 /**
- * validateRegistration (registration.md §4): schema checks, then rows 1–15 of the table in table order,
+ * validateRegistration (docs/spec/registration.md §4): schema checks, then rows 1–15 of the table in table order,
  * then defaulting. Pure: the form factors are known only through the injected catalog.
  */
 import type {

@@ -1,7 +1,7 @@
 /**
  * The cluster as `scoby render` sees it: only the objects given on the command line. Serves the same
  * lookups the controller serves from the API server: destinations (address.md) and controller
- * ConfigMaps (env.md §6.6), with the API server's messages for objects that are missing.
+ * ConfigMaps (docs/spec/env.md §6.6), with the API server's messages for objects that are missing.
  */
 import { resolveDestination, type ObjectReader, type ObjectRef, type ReadResult } from '@scoby/address';
 import type { RenderLookups } from '@scoby/env';

@@ -1,5 +1,5 @@
 /**
- * The children the controller's status write looks at (children-and-status.md §1 step 10): each child
+ * The children the controller's status write looks at (docs/spec/children-and-status.md §1 step 10): each child
  * as it came back from its write. A child it has not observed before comes back as it was created,
  * with no status yet; a live child given with --observed comes back as it is on the cluster (an
  * apply leaves its status alone). A live child the instance does not control fails the write, as

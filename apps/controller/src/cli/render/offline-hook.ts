@@ -1,5 +1,5 @@
 /**
- * `scoby render --hooks`: the pre-reconcile call of an instance reconcile (hooks-v1.md §3–§6), made
+ * `scoby render --hooks`: the pre-reconcile call of an instance reconcile (docs/spec/hooks-v1.md §3–§6), made
  * and applied with the controller's own functions.
  */
 import type { Resolution } from '@scoby/address';

@@ -1,5 +1,5 @@
 /**
- * `scoby render`'s core: one instance reconcile without a cluster (children-and-status.md §1 steps
+ * `scoby render`'s core: one instance reconcile without a cluster (docs/spec/children-and-status.md §1 steps
  * 5–11), built from the controller's own functions, so the output is what the controller would write
  * for the instance as the API server stores it: its children, and the status of its write after
  * creating them (or, with live children given, after applying them).

@@ -1,6 +1,6 @@
 /**
  * Which version and status features `scoby render` renders for: those of the CRD given with --crd
- * (children-and-status.md §7), or, without one, the instance's own apiVersion with every status
+ * (docs/spec/children-and-status.md §7), or, without one, the instance's own apiVersion with every status
  * feature on.
  */
 import { crdClusterScopedMessage } from '@scoby/registration';

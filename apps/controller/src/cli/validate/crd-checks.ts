@@ -3,7 +3,7 @@
  * registration controller (scope, a served version) with its messages, and two the controller cannot
  * report: a spec path the CRD's schema does not have (the API server prunes such a field, so the
  * value is never there), and a statusConfiguration.add path the status schema does not admit (the
- * controller skips it, children-and-status.md §7.2).
+ * controller skips it, docs/spec/children-and-status.md §7.2).
  */
 import type { KubeObject } from '@scoby/kube-objects';
 import {

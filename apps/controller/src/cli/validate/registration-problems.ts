@@ -1,6 +1,6 @@
 /**
  * The problems `scoby validate` reports for one CRDRegistration: the registration controller's own
- * validation (registration.md §4, the messages of its status), and with CRDs given, the checks
+ * validation (docs/spec/registration.md §4, the messages of its status), and with CRDs given, the checks
  * against the registered CRD.
  */
 import type { FormFactorCatalog } from '@scoby/registration';
@@ -36,7 +36,7 @@ export function registrationProblems(
     ? []
     : validation.problems.map((found) => ({
         path: found.path,
-        // Messages start with their path (registration.md §4).
+        // Messages start with their path (docs/spec/registration.md §4).
         message: found.message.slice(found.path.length + 2),
       }));
   // The CRD checks walk the spec's lists, which only a spec of the schema's shape has.

@@ -1,6 +1,6 @@
 import type { KubeObject } from '@scoby/kube-objects';
 
-/** The ClusterRole a cluster admin writes for a registered CRD (registration.md §7): aggregated into Scoby's. */
+/** The ClusterRole a cluster admin writes for a registered CRD (docs/spec/registration.md §7): aggregated into Scoby's. */
 export function registeredKindRole(group: string, plural: string): KubeObject {
   return {
     apiVersion: 'rbac.authorization.k8s.io/v1',
