@@ -5,32 +5,99 @@ import { acceptedNames, crdSpec, storageVersion } from '../crd-type.ts';
 import { isJsonMap } from '../json.ts';
 import type { Cause } from '@scoby/structural-schema';
 import type { TypeStrategy } from './strategy.ts';
+import { acceptNames, type CrdNames } from '../validation/crd-names.ts';
+
+const CRD_KEY = 'customresourcedefinitions.apiextensions.k8s.io';
 
 export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
 
-function establishedStatus(crd: KubeObject, now: string): unknown {
-  const spec = crdSpec(crd);
-  const storage = storageVersion(spec);
+interface Condition {
+  type: string;
+  status: string;
+  lastTransitionTime: string;
+  reason: string;
+  message: string;
+}
+
+function conditionsOf(status: unknown): Condition[] {
+  return isJsonMap(status) && Array.isArray(status.conditions) ? (status.conditions as Condition[]) : [];
+}
+
+/** A condition, keeping its transition time when its status did not change. */
+function condition(
+  previous: Condition[],
+  now: string,
+  next: Omit<Condition, 'lastTransitionTime'>,
+): Condition {
+  const before = previous.find((candidate) => candidate.type === next.type);
+  const since = before?.status === next.status ? before.lastTransitionTime : now;
   return {
-    conditions: [
-      {
-        type: 'NamesAccepted',
-        status: 'True',
-        lastTransitionTime: now,
-        reason: 'NoConflicts',
-        message: 'no conflicts found',
-      },
-      {
-        type: 'Established',
-        status: 'True',
-        lastTransitionTime: now,
-        reason: 'InitialNamesAccepted',
-        message: 'the initial names have been accepted',
-      },
-    ],
-    acceptedNames: acceptedNames(spec),
-    storedVersions: storage === undefined ? [] : [storage],
+    type: next.type,
+    status: next.status,
+    lastTransitionTime: since,
+    reason: next.reason,
+    message: next.message,
   };
+}
+
+/** The accepted names of the other CRDs of the group, which this one's names may not take. */
+function namesOfOthers(crd: KubeObject, cluster: Cluster): Partial<CrdNames>[] {
+  const group = crdSpec(crd).group;
+  return cluster.store
+    .list(CRD_KEY)
+    .filter((other) => other.metadata.name !== crd.metadata.name && crdSpec(other).group === group)
+    .map((other) =>
+      isJsonMap(other.status) && isJsonMap(other.status.acceptedNames) ? other.status.acceptedNames : {},
+    );
+}
+
+/**
+ * The status the naming and establishing controllers give a CRD: its names accepted unless another CRD
+ * of the group holds them, Established once they are (a CRD established before stays so).
+ */
+function namedStatus(crd: KubeObject, cluster: Cluster, previous: unknown): Record<string, unknown> {
+  const spec = crdSpec(crd);
+  const before = isJsonMap(previous) && isJsonMap(previous.acceptedNames) ? previous.acceptedNames : {};
+  const naming = acceptNames(acceptedNames(spec), before, namesOfOthers(crd, cluster));
+  const now = timestamp(cluster.now());
+  const conditions = conditionsOf(previous);
+  const established = conditions.find((candidate) => candidate.type === 'Established')?.status === 'True';
+  const storage = storageVersion(spec);
+  const stored = isJsonMap(previous) && Array.isArray(previous.storedVersions) ? previous.storedVersions : [];
+  return {
+    ...(isJsonMap(previous) ? previous : {}),
+    conditions: [
+      condition(conditions, now, {
+        type: 'NamesAccepted',
+        status: naming.conflict ? 'False' : 'True',
+        reason: naming.conflict?.reason ?? 'NoConflicts',
+        message: naming.conflict?.message ?? 'no conflicts found',
+      }),
+      established || naming.conflict === undefined
+        ? condition(conditions, now, {
+            type: 'Established',
+            status: 'True',
+            reason: 'InitialNamesAccepted',
+            message: 'the initial names have been accepted',
+          })
+        : condition(conditions, now, {
+            type: 'Established',
+            status: 'False',
+            reason: 'NotAccepted',
+            message: 'not all names are accepted',
+          }),
+    ],
+    // Kind and plural are always written, the others only when set.
+    acceptedNames: { plural: '', kind: '', ...naming.accepted },
+    storedVersions: storage === undefined || stored.includes(storage) ? stored : [...stored, storage],
+  };
+}
+
+/** Whether a CRD is served: its Established condition is True. */
+export function isEstablished(crd: KubeObject): boolean {
+  return conditionsOf(crd.status).some(
+    (candidate) => candidate.type === 'Established' && candidate.status === 'True',
+  );
 }
 
 function validateCrd(crd: KubeObject): Cause[] {
@@ -96,11 +163,10 @@ export const crdStrategy: TypeStrategy = {
           ? finalizers
           : [...finalizers, CRD_CLEANUP_FINALIZER],
       },
-      status: establishedStatus(object, timestamp(cluster.now())),
+      status: namedStatus(object, cluster, undefined),
     };
   },
-  prepareForUpdate(next: KubeObject, current: KubeObject): KubeObject {
-    const status = isJsonMap(current.status) ? current.status : {};
-    return { ...next, status: { ...status, acceptedNames: acceptedNames(crdSpec(next)) } };
+  prepareForUpdate(next: KubeObject, current: KubeObject, cluster: Cluster): KubeObject {
+    return { ...next, status: namedStatus(next, cluster, current.status) };
   },
 };

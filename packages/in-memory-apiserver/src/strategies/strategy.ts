@@ -9,7 +9,7 @@ export interface TypeStrategy {
   /** Fields the server sets on create (status, allocated values). */
   prepareForCreate?(object: KubeObject, cluster: Cluster): KubeObject;
   /** Server-owned fields an update keeps from the current object. */
-  prepareForUpdate?(next: KubeObject, current: KubeObject): KubeObject;
+  prepareForUpdate?(next: KubeObject, current: KubeObject, cluster: Cluster): KubeObject;
   validate?(object: KubeObject): Cause[];
   /** Checks of an update against the object it replaces (immutable fields), after `validate`. */
   validateUpdate?(next: KubeObject, current: KubeObject): Cause[];

@@ -68,7 +68,7 @@ export function commitUpdate(
   if (!admitted.ok) return admitted;
   const strategy = strategyFor(type);
   let object = strategy.prepareForUpdate
-    ? strategy.prepareForUpdate(admitted.value, current)
+    ? strategy.prepareForUpdate(admitted.value, current, cluster)
     : admitted.value;
   object = { ...object, apiVersion: storageApiVersion(type) };
   const name = current.metadata.name ?? '';
