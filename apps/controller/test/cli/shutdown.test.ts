@@ -1,0 +1,185 @@
+/**
+ * Shutdown always ends (issue 15): after `scoby run --embedded` served API traffic, including a watch
+ * and a half-sent request from a separate client, SIGTERM ends the process; a reconcile stuck in a
+ * hook that never answers cannot hold it past the grace period; a second signal exits at once.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KubeConfig, Watch } from '@kubernetes/client-node';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DynamicClient } from '../../src/kube/dynamic-client.ts';
+import { startScoby, type Running } from './child-process.ts';
+
+interface LogLine {
+  level: string;
+  msg: string;
+  [field: string]: unknown;
+}
+
+function logLines(stdout: string): LogLine[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as LogLine);
+}
+
+async function eventually<T>(what: string, probe: () => T | undefined, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A hook that accepts connections and never answers. */
+async function silentHook(): Promise<{ url: string; server: Server; sockets: Socket[] }> {
+  const sockets: Socket[] = [];
+  const server = createServer((socket) => sockets.push(socket));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`, server, sockets };
+}
+
+interface Embedded {
+  scoby: Running;
+  kubeConfig: KubeConfig;
+  client: DynamicClient;
+}
+
+async function startEmbedded(dir: string, grace: string): Promise<Embedded> {
+  const kubeconfig = join(dir, 'kubeconfig');
+  const scoby = startScoby(
+    [
+      'run',
+      '--embedded',
+      '--sample',
+      '--kubeconfig-out',
+      kubeconfig,
+      '--metrics-bind-address',
+      '127.0.0.1:0',
+      '--graceful-shutdown-timeout',
+      grace,
+    ],
+    { cwd: dir, env: { CLUSTER_DOMAIN: 'cluster.local' } },
+  );
+  running.push(scoby);
+  await eventually('the sample reconciled', () =>
+    logLines(scoby.stdout()).find((line) => line.msg === 'sample reconciled'),
+  );
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromFile(kubeconfig);
+  return { scoby, kubeConfig, client: new DynamicClient(kubeConfig) };
+}
+
+/** A Greeter whose registration calls a hook that never answers: its reconcile cannot finish. */
+async function stuckReconcile({ client }: Embedded, hookUrl: string): Promise<void> {
+  const registrations = await client.resourceFor('scoby.triggermesh.io/v1alpha1', 'CRDRegistration');
+  const greeter = await client.get(registrations!, undefined, 'greeter');
+  await client.apply(
+    registrations!,
+    {
+      ...greeter,
+      metadata: { name: 'greeter', uid: greeter.metadata.uid },
+      spec: {
+        ...(greeter.spec as Record<string, unknown>),
+        hook: { version: 'v1', address: { uri: hookUrl }, timeout: 'PT10M', capabilities: ['pre-reconcile'] },
+      },
+    },
+    'shutdown-test',
+  );
+}
+
+const running: Running[] = [];
+afterEach(() => {
+  for (const scoby of running.splice(0)) scoby.child.kill('SIGKILL');
+});
+
+describe('scoby run --embedded shutdown', () => {
+  it('ends on SIGTERM with client connections, a watch and a half-sent request still open', async () => {
+    const embedded = await startEmbedded(await mkdtemp(join(tmpdir(), 'scoby-shutdown-')), '30s');
+    const watched: string[] = [];
+    const watch = await new Watch(embedded.kubeConfig).watch(
+      '/api/v1/namespaces/default/configmaps',
+      {},
+      (type) => watched.push(type),
+      () => undefined,
+    );
+    const server = new URL(embedded.kubeConfig.getCurrentCluster()!.server);
+    const halfSent = connect(Number(server.port), server.hostname, () =>
+      halfSent.write(
+        'POST /api/v1/namespaces/default/configmaps HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{',
+      ),
+    );
+    halfSent.on('error', () => undefined);
+    await embedded.client.list({ group: '', version: 'v1', resource: 'namespaces', namespaced: false });
+
+    const stopping = Date.now();
+    embedded.scoby.child.kill('SIGTERM');
+    const finished = await embedded.scoby.exited;
+    expect({ code: finished.code, signal: finished.signal }).toEqual({ code: 0, signal: null });
+    expect(Date.now() - stopping).toBeLessThan(20_000);
+    expect(logLines(finished.stdout).map((line) => line.msg)).toContain('stopped');
+    watch.abort();
+    halfSent.destroy();
+    embedded.client.close();
+  }, 120_000);
+
+  it('exits after the grace period when a reconcile never finishes', async () => {
+    const hook = await silentHook();
+    const embedded = await startEmbedded(await mkdtemp(join(tmpdir(), 'scoby-shutdown-')), '2s');
+    await stuckReconcile(embedded, hook.url);
+    await eventually('the hook called', () => (hook.sockets.length > 0 ? true : undefined));
+
+    const stopping = Date.now();
+    embedded.scoby.child.kill('SIGTERM');
+    const finished = await embedded.scoby.exited;
+    const elapsed = Date.now() - stopping;
+    expect({ code: finished.code, signal: finished.signal }).toEqual({ code: 1, signal: null });
+    // Two seconds of grace, then the exit: well before the hook's ten minutes.
+    expect(elapsed).toBeGreaterThanOrEqual(2_000);
+    expect(elapsed).toBeLessThan(30_000);
+    const lines = logLines(finished.stdout);
+    expect(lines.find((line) => line.msg.startsWith('shutting down'))).toMatchObject({
+      level: 'info',
+      signal: 'SIGTERM',
+      gracePeriod: '2s',
+      msg: 'shutting down: finishing in-flight reconciles (a second signal exits at once)',
+    });
+    expect(lines.at(-1)).toMatchObject({
+      level: 'error',
+      gracePeriod: '2s',
+      msg: 'graceful shutdown did not finish within the grace period: exiting anyway',
+    });
+    embedded.client.close();
+    for (const socket of hook.sockets) socket.destroy();
+    hook.server.close();
+  }, 120_000);
+
+  it('exits at once on a second signal', async () => {
+    const hook = await silentHook();
+    const embedded = await startEmbedded(await mkdtemp(join(tmpdir(), 'scoby-shutdown-')), '10m');
+    await stuckReconcile(embedded, hook.url);
+    await eventually('the hook called', () => (hook.sockets.length > 0 ? true : undefined));
+
+    embedded.scoby.child.kill('SIGTERM');
+    await eventually('the shutdown line', () =>
+      logLines(embedded.scoby.stdout()).find((line) => line.msg.startsWith('shutting down')),
+    );
+    const second = Date.now();
+    embedded.scoby.child.kill('SIGINT');
+    const finished = await embedded.scoby.exited;
+    expect({ code: finished.code, signal: finished.signal }).toEqual({ code: 1, signal: null });
+    expect(Date.now() - second).toBeLessThan(10_000);
+    expect(logLines(finished.stdout).at(-1)).toMatchObject({
+      level: 'warn',
+      signal: 'SIGINT',
+      msg: 'second signal: exiting at once',
+    });
+    embedded.client.close();
+    for (const socket of hook.sockets) socket.destroy();
+    hook.server.close();
+  }, 120_000);
+});
