@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { parseAllDocuments } from 'yaml';
 import { runCli } from '../../src/cli/program.ts';
 import { FIXTURES, recordingIo } from './cli-io.ts';
 import { scoby } from './child-process.ts';
@@ -32,7 +32,11 @@ describe('bin/scoby.js', () => {
     expect(await runCli(args, recorded.io)).toBe(0);
     const result = await scoby(args, { cwd: FIXTURES, env: ENV });
     expect(result).toEqual({ code: 0, signal: null, stdout: recorded.stdout(), stderr: '' });
-    expect(Object.keys(parse(result.stdout).children)).toEqual(['deployment', 'service']);
+    expect(parseAllDocuments(result.stdout).map((document) => document.get('kind'))).toEqual([
+      'Mailer',
+      'Deployment',
+      'Service',
+    ]);
   });
 
   it('exits 1 with the render error on stderr', async () => {
