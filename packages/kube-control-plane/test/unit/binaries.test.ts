@@ -1,8 +1,15 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { binariesCacheFolder, KUBE_BINARIES, KUBE_RELEASE, locateBinaries } from '../../src/binaries.ts';
+import {
+  binariesCacheFolder,
+  helmCacheFolder,
+  KUBE_BINARIES,
+  KUBE_RELEASE,
+  locateBinaries,
+  locateHelm,
+} from '../../src/binaries.ts';
 
 async function folderWith(names: readonly string[]): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'assets-'));
@@ -34,5 +41,24 @@ describe('the binaries folder', () => {
       ok: false,
       message: `the Kubernetes binaries are not built (${binariesCacheFolder({ SCOBY_CACHE_DIR: cache })} lacks etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok, kubectl, kwok-stages.yaml): run \`npm run kube-binaries\``,
     });
+  });
+});
+
+describe('helm', () => {
+  it('has a folder of its own per pinned version, so a new Helm does not rebuild Kubernetes', () => {
+    expect(helmCacheFolder({ SCOBY_CACHE_DIR: '/cache' })).toBe(`/cache/helm/${KUBE_RELEASE.helm}`);
+    expect(KUBE_RELEASE.helm).toMatch(/^v\d+\.\d+\.\d+$/);
+  });
+
+  it('is found once built, and otherwise says how to build it', async () => {
+    const cache = await folderWith([]);
+    const binary = join(helmCacheFolder({ SCOBY_CACHE_DIR: cache }), 'helm');
+    expect(locateHelm({ SCOBY_CACHE_DIR: cache })).toEqual({
+      ok: false,
+      message: `helm is not built (${binary} is missing): run \`npm run kube-binaries\``,
+    });
+    await mkdir(helmCacheFolder({ SCOBY_CACHE_DIR: cache }), { recursive: true });
+    await writeFile(binary, '');
+    expect(locateHelm({ SCOBY_CACHE_DIR: cache })).toEqual({ ok: true, path: binary });
   });
 });
