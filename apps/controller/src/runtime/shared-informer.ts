@@ -75,8 +75,16 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
           path: resourcePath(options.resource, namespace),
           list: async () => {
             const query = { labelSelector: options.labelSelector };
+            const list = await options.lister.list(options.resource, namespace, query);
+            // kube-apiserver leaves apiVersion and kind out of the items of built-in lists (watch
+            // events carry them); the cache's objects have them, as code reading it expects.
+            const { apiVersion, kind } = list as { apiVersion?: string; kind?: string };
+            const typeMeta = {
+              ...(apiVersion ? { apiVersion } : {}),
+              ...(kind?.endsWith('List') ? { kind: kind.slice(0, -'List'.length) } : {}),
+            };
             // The cache holds whatever kind this informer was created for.
-            return (await options.lister.list(options.resource, namespace, query)) as unknown as {
+            return { ...list, items: list.items.map((item) => ({ ...typeMeta, ...item })) } as unknown as {
               items: T[];
             };
           },

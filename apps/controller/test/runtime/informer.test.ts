@@ -118,6 +118,23 @@ describe('SharedInformer against an API server', () => {
     expect(cachedValues(cache)).toEqual(['shop/a=2']);
   });
 
+  it('gives listed objects the apiVersion and kind kube-apiserver leaves out of built-in list items', async () => {
+    await client.create(CONFIGMAPS, configMap('shop', 'a', '1'));
+    const lister = {
+      list: async (...args: Parameters<DynamicClient['list']>) => {
+        const list = await client.list(...args);
+        return {
+          ...list,
+          items: list.items.map(({ apiVersion: _apiVersion, kind: _kind, ...item }) => item as KubeObject),
+        };
+      },
+    };
+    const cache = informer({ lister });
+    cache.start();
+    expect(await cache.waitForSync(5000)).toBe(true);
+    expect(cache.get('shop', 'a')).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap' });
+  });
+
   it('watches only the working namespaces, one watch each, behind one cache', async () => {
     await client.create(CONFIGMAPS, configMap('shop', 'a'));
     await client.create(CONFIGMAPS, configMap('other', 'ignored'));
