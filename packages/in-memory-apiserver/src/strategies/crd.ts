@@ -6,6 +6,7 @@ import { isJsonMap } from '../json.ts';
 import type { Cause } from '@scoby/structural-schema';
 import type { TypeStrategy } from './strategy.ts';
 import { acceptNames, type CrdNames } from '../validation/crd-names.ts';
+import { validateCrdSchemas } from '../validation/crd-schema.ts';
 
 const CRD_KEY = 'customresourcedefinitions.apiextensions.k8s.io';
 
@@ -144,7 +145,7 @@ function validateCrd(crd: KubeObject): Cause[] {
       message: `Invalid value: ${JSON.stringify(versions.map((version) => (isJsonMap(version) ? version.name : version)))}: must have exactly one version marked as storage version`,
     });
   }
-  return causes;
+  return [...causes, ...validateCrdSchemas(versions)];
 }
 
 /**
