@@ -14,7 +14,7 @@ if [ "${1:-}" = "--if-possible" ]; then
   if_possible=(--if-possible)
 fi
 if [ "${SCOBY_E2E_K3S_ENGINE:-}" != "up" ]; then
-  SCOBY_E2E_K3S_ENGINE=up exec "$here/with-docker-engine.sh" "${if_possible[@]}" "$0" "$@"
+  SCOBY_E2E_K3S_ENGINE=up exec "$here/with-docker-engine.sh" "${if_possible[@]}" "$here/$(basename "$0")" "$@"
 fi
 
 say() { echo "e2e-k3s: $*" >&2; }
