@@ -71,11 +71,17 @@ function dangling(cluster: Cluster, dependent: KubeObject, reference: OwnerRefer
   return owner?.metadata.uid !== reference.uid;
 }
 
-/** Dependents whose owners are all gone are deleted in the background; references to gone owners are dropped. */
-function collectIfDangling(cluster: Cluster, dependent: TypedObject): void {
+/**
+ * Dependents whose owners are all gone are deleted in the background; references to gone owners are
+ * dropped. `deletedOwner` is an owner the collector saw deleted: gone even when its kind is no longer
+ * served (a CRD deleted after its instances).
+ */
+function collectIfDangling(cluster: Cluster, dependent: TypedObject, deletedOwner?: string): void {
   const references = dependent.object.metadata.ownerReferences ?? [];
   if (references.length === 0 || deleting(dependent.object)) return;
-  const gone = references.filter((reference) => dangling(cluster, dependent.object, reference));
+  const gone = references.filter(
+    (reference) => reference.uid === deletedOwner || dangling(cluster, dependent.object, reference),
+  );
   if (gone.length === references.length) deleteAs(cluster, dependent, 'Background');
   else if (gone.length > 0) dropOwners(cluster, dependent, new Set(gone.map((reference) => reference.uid)));
 }
@@ -122,16 +128,22 @@ function foreground(
 export function startGarbageCollector(cluster: Cluster): () => void {
   const index = new DependentsIndex();
   const owners = new Set<string>();
+  /** Objects seen deleted: as owners they are gone whatever their kind maps to now. */
+  const deleted = new Set<string>();
   const newDependents = new Set<string>();
   const pass = (): void => {
     const ownerBatch = [...owners];
+    const deletedBatch = new Set(deleted);
+    deleted.clear();
     const dependentBatch = [...newDependents];
     owners.clear();
     newDependents.clear();
     for (const uid of ownerBatch) {
       const dependents = index.dependents(cluster, uid);
       const owner = located(cluster, uid);
-      if (owner === undefined) for (const dependent of dependents) collectIfDangling(cluster, dependent);
+      if (owner === undefined)
+        for (const dependent of dependents)
+          collectIfDangling(cluster, dependent, deletedBatch.has(uid) ? uid : undefined);
       else if (owner.object.metadata.finalizers?.includes(ORPHAN_FINALIZER))
         orphan(cluster, owner, dependents);
       else if (owner.object.metadata.finalizers?.includes(FOREGROUND_FINALIZER))
@@ -149,6 +161,7 @@ export function startGarbageCollector(cluster: Cluster): () => void {
     const uid = metadata.uid ?? '';
     if (event.type === 'DELETED' || metadata.deletionTimestamp !== undefined) {
       owners.add(uid);
+      if (event.type === 'DELETED') deleted.add(uid);
       // A dependent that blocked a foreground owner is gone: the owner may now go too.
       if (event.type === 'DELETED')
         for (const reference of metadata.ownerReferences ?? []) owners.add(reference.uid);
