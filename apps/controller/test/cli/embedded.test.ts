@@ -109,7 +109,35 @@ describe('scoby run --embedded', () => {
       (await fetch(`${ops}/readyz`)).status === 200 ? true : undefined,
     );
     expect((await fetch(`${ops}/healthz`)).status).toBe(200);
-    expect(await (await fetch(`${ops}/metrics`)).text()).toContain('controller_runtime_reconcile_total');
+    expect((await fetch(`${ops}/livez`)).status).toBe(200);
+    const metrics = (await (await fetch(`${ops}/metrics`)).text()).split('\n');
+    const server = new URL(kc.getCurrentCluster()!.server).host;
+    // controller-runtime's and client-go's names, error series from 0, the process's real traffic.
+    for (const series of [
+      'controller_runtime_reconcile_errors_total{controller="greeter"} 0',
+      'controller_runtime_reconcile_errors_total{controller="crdregistrations"} 0',
+      'controller_runtime_max_concurrent_reconciles{controller="greeter"} 8',
+      'controller_runtime_active_workers{controller="greeter"} 0',
+      'workqueue_depth{name="greeter"} 0',
+      'leader_election_master_status{name="scoby-controller-leader"} 1',
+    ]) {
+      expect(metrics).toContain(series);
+    }
+    const count = (prefix: string) =>
+      Number(
+        metrics
+          .find((line) => line.startsWith(prefix))
+          ?.split(' ')
+          .at(-1) ?? 0,
+      );
+    expect(
+      count('controller_runtime_reconcile_total{controller="greeter",result="success"}'),
+    ).toBeGreaterThan(0);
+    expect(count(`rest_client_requests_total{code="201",method="POST",host="${server}"}`)).toBeGreaterThan(0);
+    expect(count(`rest_client_requests_total{code="200",method="GET",host="${server}"}`)).toBeGreaterThan(0);
+    expect(metrics).toContainEqual(
+      expect.stringMatching(/^scoby_build_info\{version="[^"]+",node_version="v[^"]+"\} 1$/),
+    );
 
     const stopping = Date.now();
     scoby.child.kill('SIGTERM');
@@ -117,7 +145,9 @@ describe('scoby run --embedded', () => {
     expect(Date.now() - stopping).toBeLessThan(5_000);
     expect({ code: finished.code, signal: finished.signal }).toEqual({ code: 0, signal: null });
     const messages = logLines(finished.stdout).map((line) => line.msg);
-    const shutdown = messages.slice(messages.indexOf('shutting down: finishing in-flight reconciles'));
+    const shutdown = messages.slice(
+      messages.indexOf('shutting down: finishing in-flight reconciles (a second signal exits at once)'),
+    );
     // Both happen exactly once; their relative order in the log is not part of the contract.
     expect(shutdown.filter((msg) => msg === 'released the leader lease' || msg === 'stopped').sort()).toEqual(
       ['released the leader lease', 'stopped'],
