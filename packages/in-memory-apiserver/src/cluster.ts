@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '@scoby/kube-objects';
 import type { ResourceRegistry } from './registry.ts';
 import { groupVersion, type ResourceType } from './resource-type.ts';
+import { coreEventOf, eventsV1EventOf } from './events/event-shapes.ts';
 import type { ObjectStore } from './store.ts';
 
 /** Per object uid, per field manager: the configuration it last applied (server-side apply). */
@@ -29,8 +30,13 @@ export function timestamp(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** The object as served at one version of its resource (versions of a CRD share one schema here). */
+/**
+ * The object as served at one version of its resource (versions of a CRD share one schema here; an
+ * Event stored as a core Event is shown in the shape of the API it is read through).
+ */
 export function atVersion(type: ResourceType, version: string, object: KubeObject): KubeObject {
+  if (type.kind === 'Event' && type.group === 'events.k8s.io') return eventsV1EventOf(object) as KubeObject;
+  if (type.kind === 'Event' && type.group === '') return coreEventOf(object) as KubeObject;
   const apiVersion = groupVersion(type.group, version);
   return object.apiVersion === apiVersion ? object : { ...object, apiVersion };
 }

@@ -2,11 +2,14 @@ import { writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeObject } from '@scoby/kube-objects';
 import { systemClock, timestamp, type Cluster } from './cluster.ts';
 import { startCrdController } from './controllers/crd-controller.ts';
 import { startGarbageCollector } from './controllers/garbage-collector.ts';
 import { startNamespaceController } from './controllers/namespace-controller.ts';
 import { AccessPolicy, type Authorization } from './authorization.ts';
+import { coreEventOf } from './events/event-shapes.ts';
+import { DEFAULT_EVENT_TTL_MS, startEventTtl } from './events/event-ttl.ts';
 import { FaultInjector, type Faults } from './faults.ts';
 import { OpenApiDocuments } from './openapi/documents.ts';
 import { handleRequest } from './http/handler.ts';
@@ -17,6 +20,7 @@ import { clusterIpAllocator } from './simulators/cluster-ip.ts';
 import { knativeServiceSimulation } from './simulators/knative.ts';
 import { startStatusSimulator, type StatusSimulation } from './simulators/status-simulator.ts';
 import { deploymentSimulation, statefulSetSimulation } from './simulators/workloads.ts';
+import { resourceKey } from './resource-type.ts';
 import { ObjectStore } from './store.ts';
 import { createObject } from './verbs/create.ts';
 import { WatchHub } from './watch.ts';
@@ -37,6 +41,8 @@ export interface ApiServerOptions {
   bookmarkIntervalMs?: number;
   /** How many requests the request log keeps. Default 10,000. */
   requestLogLimit?: number;
+  /** How long an Event lives after its last write (kube-apiserver's --event-ttl). Default 1 h. */
+  eventTtlMs?: number;
 }
 
 export interface InMemoryApiServer {
@@ -86,6 +92,7 @@ function simulations(options: ApiServerOptions): StatusSimulation[] {
 /** Starts an in-process Kubernetes API server with namespaces default, kube-system and kube-public. */
 export async function startApiServer(options: ApiServerOptions = {}): Promise<InMemoryApiServer> {
   const store = new ObjectStore(options.watchHistory ?? 10_000);
+  store.alias(resourceKey('events.k8s.io', 'events'), 'events', (event) => coreEventOf(event) as KubeObject);
   const cluster: Cluster = {
     store,
     registry: new ResourceRegistry(),
@@ -103,6 +110,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<In
     startCrdController(cluster, (key) => hub.closeAll(key)),
     startGarbageCollector(cluster),
     startNamespaceController(cluster),
+    startEventTtl(store, options.eventTtlMs ?? DEFAULT_EVENT_TTL_MS),
     ...simulations(options).map((simulation) =>
       startStatusSimulator(cluster, simulation, () => timestamp(cluster.now())),
     ),

@@ -37,6 +37,11 @@ export class ObjectStore {
   private compactedThrough = 0;
   private readonly listeners = new Set<(event: StoreEvent) => void>();
   private readonly historyLimit: number;
+  /** Resources kept in another's collection, and how their objects are written there. */
+  private readonly aliases = new Map<
+    string,
+    { key: string; toStorage: (object: KubeObject) => KubeObject }
+  >();
 
   constructor(historyLimit: number) {
     this.historyLimit = historyLimit;
@@ -46,8 +51,21 @@ export class ObjectStore {
     return this.revision;
   }
 
+  /**
+   * Keeps the objects of resource `key` in the collection of `storageKey`, written in its shape, as
+   * kube-apiserver stores events.k8s.io Events as core Events: one object, readable through both.
+   */
+  alias(key: string, storageKey: string, toStorage: (object: KubeObject) => KubeObject): void {
+    this.aliases.set(key, { key: storageKey, toStorage });
+  }
+
+  /** The collection a resource's objects are kept in (its own unless it is an alias). */
+  storageKey(key: string): string {
+    return this.aliases.get(key)?.key ?? key;
+  }
+
   get(key: string, namespace: string | undefined, name: string): KubeObject | undefined {
-    return this.collections.get(key)?.get(objectKey(namespace, name));
+    return this.collections.get(this.storageKey(key))?.get(objectKey(namespace, name));
   }
 
   byUid(uid: string): KubeObject | undefined {
@@ -61,7 +79,7 @@ export class ObjectStore {
 
   /** Objects of a resource (in one namespace when given), in key order like an etcd range read. */
   list(key: string, namespace?: string): KubeObject[] {
-    const collection = this.collections.get(key);
+    const collection = this.collections.get(this.storageKey(key));
     if (!collection) return [];
     const entries = [...collection].filter(
       ([, object]) => namespace === undefined || object.metadata.namespace === namespace,
@@ -75,7 +93,10 @@ export class ObjectStore {
   }
 
   /** Stores a created or modified object, stamping the next resourceVersion on it. */
-  write(key: string, object: KubeObject): KubeObject {
+  write(resourceKey: string, written: KubeObject): KubeObject {
+    const alias = this.aliases.get(resourceKey);
+    const key = alias?.key ?? resourceKey;
+    const object = alias === undefined ? written : alias.toStorage(written);
     const collection = this.collections.get(key) ?? new Map<string, KubeObject>();
     this.collections.set(key, collection);
     const id = keyOfObject(object);
@@ -95,7 +116,8 @@ export class ObjectStore {
   }
 
   /** Removes an object; its DELETED event carries a new resourceVersion like the real server's. */
-  remove(key: string, object: KubeObject): KubeObject | undefined {
+  remove(resourceKey: string, object: KubeObject): KubeObject | undefined {
+    const key = this.storageKey(resourceKey);
     const collection = this.collections.get(key);
     const id = keyOfObject(object);
     const previous = collection?.get(id);

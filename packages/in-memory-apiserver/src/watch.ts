@@ -73,7 +73,7 @@ export class WatchHub {
 
   open(request: WatchRequest): void {
     const start = request.resourceVersion;
-    const key = keyOf(request.type);
+    const key = this.store.storageKey(keyOf(request.type));
     let backlog: StoreEvent[] = [];
     if (start === undefined || start === '' || start === '0') {
       for (const object of this.store.list(key, request.namespace)) {

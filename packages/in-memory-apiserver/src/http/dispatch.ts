@@ -70,7 +70,7 @@ export function dispatch(
     case 'list':
       return reply(listObjects(cluster, type, version, namespace, query), 200);
     case 'watch': {
-      const filter = parseFilter(query);
+      const filter = parseFilter(query, type, version);
       if (!filter.ok) return { reply: filter.failure };
       const byName = request.name;
       return {
@@ -141,7 +141,7 @@ export function dispatch(
       if (!parsed.ok) return { reply: parsed.failure };
       const options = parseDeleteOptions(parsed.value, query);
       if (!options.ok) return { reply: options.failure };
-      const filter = parseFilter(query);
+      const filter = parseFilter(query, type, version);
       if (!filter.ok) return { reply: filter.failure };
       const items: unknown[] = [];
       for (const object of cluster.store

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { parse as parseYaml } from 'yaml';
 import type { AccessPolicy } from '../authorization.ts';
-import type { Cluster } from '../cluster.ts';
+import type { KubeObject } from '@scoby/kube-objects';
+import { atVersion, type Cluster } from '../cluster.ts';
 import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions, VERSION_INFO } from '../discovery.ts';
 import type { FaultHooks } from '../faults.ts';
 import type { OpenApiDocuments } from '../openapi/documents.ts';
@@ -122,8 +123,19 @@ function route(
   if (injected !== undefined) return { reply: injected, injected: true };
   if (resolved.value.type.group === 'authorization.k8s.io')
     return reviewAccess(context, user, contentType, text);
-  const dispatched = dispatch(context.cluster, resolved.value, url.searchParams, { contentType, text });
+  const dispatched = inApiShape(
+    dispatch(context.cluster, resolved.value, url.searchParams, { contentType, text }),
+    resolved.value,
+  );
   return asTableWhenAsked(dispatched, resolved.value, url.searchParams, accept, context.cluster.now());
+}
+
+/** An object a write answers with, in the shape of the API it was written through (Events are stored as core Events). */
+function inApiShape(dispatched: Dispatched, request: ResolvedRequest): Dispatched {
+  if (!('reply' in dispatched)) return dispatched;
+  const body = dispatched.reply.body as KubeObject | undefined;
+  if (body?.kind !== request.type.kind || body.metadata === undefined) return dispatched;
+  return { reply: { ...dispatched.reply, body: atVersion(request.type, request.version, body) } };
 }
 
 /** A get or list answered as a Table when the client asks for one (kubectl get). */

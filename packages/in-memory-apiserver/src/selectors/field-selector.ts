@@ -83,7 +83,7 @@ function parseTerms(text: string): Term[] {
 }
 
 /** A field's value as a selector sees it: strings as they are, numbers and booleans printed, else empty. */
-function fieldValue(object: SelectableObject, path: string): string {
+export function fieldValue(object: SelectableObject, path: string): string {
   let node: unknown = object;
   for (const step of path.split('.')) {
     node =
@@ -96,17 +96,34 @@ function fieldValue(object: SelectableObject, path: string): string {
     : '';
 }
 
-export function parseFieldSelector(text: string, supportedFields: string[] = []): ParsedFieldSelector {
+/** A resource's selectable fields, each with how its value is read (kube-apiserver's per-type field sets). */
+export type SelectableFields = Readonly<Record<string, (object: SelectableObject) => string>>;
+
+/**
+ * `fields`: the selectable fields of the resource; a list of paths adds those, read by path, to
+ * metadata.name and metadata.namespace.
+ */
+export function parseFieldSelector(
+  text: string,
+  fields: readonly string[] | SelectableFields = [],
+): ParsedFieldSelector {
   try {
     const terms = parseTerms(text);
-    const supported = new Set([...DEFAULT_FIELDS, ...supportedFields]);
-    const unsupported = terms.find((term) => !supported.has(term.field));
+    const readers: SelectableFields = Array.isArray(fields)
+      ? Object.fromEntries(
+          [...DEFAULT_FIELDS, ...fields].map((path) => [
+            path,
+            (object: SelectableObject) => fieldValue(object, path),
+          ]),
+        )
+      : (fields as SelectableFields);
+    const unsupported = terms.find((term) => readers[term.field] === undefined);
     if (unsupported !== undefined)
       return { ok: false, message: `field label not supported: ${unsupported.field}` };
     return {
       ok: true,
       matches: (object) =>
-        terms.every((term) => (fieldValue(object, term.field) === term.value) !== term.negated),
+        terms.every((term) => (readers[term.field]!(object) === term.value) !== term.negated),
     };
   } catch (error) {
     if (error instanceof SelectorFailure) return { ok: false, message: error.message };

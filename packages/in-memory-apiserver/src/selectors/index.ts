@@ -6,4 +6,5 @@ export {
   type LabelSelector,
   type LabelSelectorRequirement,
 } from './label-selector.ts';
-export { parseFieldSelector } from './field-selector.ts';
+export { parseFieldSelector, type SelectableFields } from './field-selector.ts';
+export { selectableFields } from './selectable-fields.ts';

@@ -6,7 +6,7 @@
 import type { KubeObject } from '@scoby/kube-objects';
 import { formatLabelSelector, type LabelSelector } from '../selectors/index.ts';
 import { ageOf } from './human-duration.ts';
-import { coreEventOf } from './event-view.ts';
+import { coreEventOf } from '../events/event-shapes.ts';
 
 export type Cell = string | number | boolean | null;
 type Printer = (object: KubeObject, now: Date) => Cell[];

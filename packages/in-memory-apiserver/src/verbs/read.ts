@@ -1,18 +1,22 @@
 import type { KubeObject } from '@scoby/kube-objects';
 import { atVersion, type Cluster } from '../cluster.ts';
 import { groupVersion, keyOf, type ResourceType } from '../resource-type.ts';
-import { parseFieldSelector, parseLabelSelector } from '../selectors/index.ts';
+import { parseFieldSelector, parseLabelSelector, selectableFields } from '../selectors/index.ts';
 import { badRequest, fail, notFound, ok, type Outcome } from '../status.ts';
 
 export interface ObjectFilter {
   matches(object: KubeObject): boolean;
 }
 
-/** labelSelector and fieldSelector (metadata.name, metadata.namespace) of a list or watch. */
-export function parseFilter(query: URLSearchParams): Outcome<ObjectFilter> {
+/** labelSelector and fieldSelector (the fields the resource can be selected by) of a list or watch. */
+export function parseFilter(
+  query: URLSearchParams,
+  type: ResourceType,
+  version: string,
+): Outcome<ObjectFilter> {
   const labels = parseLabelSelector(query.get('labelSelector') ?? '');
   if (!labels.ok) return badRequest(`unable to parse requirement: ${labels.message}`);
-  const fields = parseFieldSelector(query.get('fieldSelector') ?? '');
+  const fields = parseFieldSelector(query.get('fieldSelector') ?? '', selectableFields(type, version));
   if (!fields.ok) return badRequest(fields.message);
   return ok({ matches: (object) => labels.matches(object.metadata.labels) && fields.matches(object) });
 }
@@ -60,7 +64,7 @@ export function listObjects(
   namespace: string | undefined,
   query: URLSearchParams,
 ): Outcome<unknown> {
-  const filter = parseFilter(query);
+  const filter = parseFilter(query, type, version);
   if (!filter.ok) return filter;
   const continueText = query.get('continue');
   const token = continueText ? decodeContinue(continueText) : undefined;

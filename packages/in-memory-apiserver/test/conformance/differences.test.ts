@@ -11,7 +11,6 @@ import {
   eventually,
   freshNamespace,
   rawRequest,
-  uniqueName,
   type Target,
 } from './harness.ts';
 
@@ -212,40 +211,6 @@ describe('controllers', () => {
     }
     expect((pods.json as { items: unknown[] }).items).toHaveLength(2);
     expect((replicaSets.json as { items: unknown[] }).items).toHaveLength(1);
-  });
-
-  it('differs: events.k8s.io Events are not core Events (no conversion between the two)', async () => {
-    const name = uniqueName('event');
-    const created = await post(`/apis/events.k8s.io/v1/namespaces/${namespace}/events`, {
-      metadata: { name },
-      eventTime: '2024-01-01T00:00:00.000000Z',
-      reportingController: 'example.com/conformance',
-      reportingInstance: 'conformance',
-      action: 'Check',
-      reason: 'Checked',
-      regarding: { kind: 'ConfigMap', name: 'any', namespace },
-      type: 'Normal',
-    });
-    expect(created.status).toBe(201);
-    const asCore = await rawRequest(target, 'GET', `/api/v1/namespaces/${namespace}/events/${name}`);
-    if (target.server) expect(asCore.status).toBe(404);
-    else
-      expect(asCore).toMatchObject({ status: 200, json: { kind: 'Event', involvedObject: { name: 'any' } } });
-  });
-});
-
-describe('reads', () => {
-  it('differs: field selectors know only metadata.name and metadata.namespace', async () => {
-    const listed = await rawRequest(
-      target,
-      'GET',
-      `/api/v1/namespaces/${namespace}/secrets?fieldSelector=type%3DOpaque`,
-    );
-    if (target.server) {
-      expect(listed).toMatchObject({ status: 400, json: { message: 'field label not supported: type' } });
-      return;
-    }
-    expect(listed).toMatchObject({ status: 200, json: { kind: 'SecretList' } });
   });
 });
 
