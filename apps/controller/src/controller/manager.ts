@@ -341,6 +341,7 @@ class Work {
       formFactors,
       controllers: this.#controllers,
       crd: (name) => this.#crds.informer.get(undefined, name),
+      crdsSynced: () => this.#crds.informer.hasSynced(),
       registrations: () => this.#registrations.informer.list(),
       servedGroupVersions: () => (this.#served ??= servedGroupVersions(client)),
       resolveHookAddress: (address: Destination) => resolveDestination(address, { clusterDomain, reader }),

@@ -58,6 +58,23 @@ function controllerReady(findings: RegistrationFindings): ConditionValue {
   return { status: 'True', reason: RegistrationReason.ControllerStarted, message: '' };
 }
 
+/**
+ * A controller starting again for a generation it already reported started (a restart, a failover, a
+ * takeover from Go Scoby) is not news: the stored status stands until the start ends, instead of
+ * ControllerReady and Ready passing through Unknown with a new lastTransitionTime each time.
+ */
+export function restartOfStartedGeneration(
+  stored: { observedGeneration?: unknown; conditions?: unknown } | undefined,
+  generation: number | undefined,
+  findings: RegistrationFindings,
+): boolean {
+  if (findings.controller?.kind !== 'starting' || stored?.observedGeneration !== generation) return false;
+  const conditions = Array.isArray(stored?.conditions)
+    ? (stored.conditions as { type?: unknown; status?: unknown }[])
+    : [];
+  return conditions.some((condition) => condition.type === 'ControllerReady' && condition.status === 'True');
+}
+
 export function registrationConditions(findings: RegistrationFindings): RegistrationConditionValues {
   const CRDExists = crdExists(findings);
   const ControllerReady = controllerReady(findings);

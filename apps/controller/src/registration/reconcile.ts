@@ -34,7 +34,12 @@ import { checkRegistrationAccess, type AccessCheck } from '../access/registratio
 import { MISSING_PERMISSIONS_REASON } from '../access/missing-access.ts';
 import { activeRegistration } from './active.ts';
 import { BackgroundJobs } from './background-jobs.ts';
-import { registrationConditions, type ControllerOutcome, type RegistrationFindings } from './conditions.ts';
+import {
+  registrationConditions,
+  restartOfStartedGeneration,
+  type ControllerOutcome,
+  type RegistrationFindings,
+} from './conditions.ts';
 
 export const REGISTRATION_RESOURCE: ResourceRef = {
   group: 'scoby.triggermesh.io',
@@ -47,6 +52,9 @@ const CONDITION_TYPES = ['CRDExists', 'ControllerReady', 'Ready'];
 
 /** Nothing announces a new grant (aggregated ClusterRoles change without an event Scoby watches). */
 export const MISSING_PERMISSIONS_RECHECK_MS = 15_000;
+
+/** How soon a registration reconciled before the CRD cache synced is tried again. */
+export const CRD_CACHE_SYNC_POLL_MS = 100;
 
 /** The instance controllers, one per active registration. */
 export interface InstanceControllerHost {
@@ -82,6 +90,8 @@ export interface RegistrationWorld {
   formFactors: FormFactorRegistry;
   controllers: InstanceControllerHost;
   crd(name: string): KubeObject | undefined;
+  /** Whether `crd` answers from a complete list: before that, a CRD it lacks may well exist. */
+  crdsSynced(): boolean;
   registrations(): CRDRegistration[];
   /** Served group/versions as apiVersion strings (`v1` for the core group, `apps/v1`, …). */
   servedGroupVersions(): Promise<ReadonlySet<string>>;
@@ -146,6 +156,8 @@ export class RegistrationReconciler {
     }
     // The watch event of our last write brings the newer object and another reconcile.
     if (this.#superseded.isStale(name, registration.metadata.resourceVersion)) return { kind: 'done' };
+    // Status written from an incomplete CRD cache would say CRDERROR for a moment after every start.
+    if (!world.crdsSynced()) return { kind: 'done', refreshAfterMs: CRD_CACHE_SYNC_POLL_MS };
     if (registration.metadata.deletionTimestamp) return this.#delete(registration);
     let current = registration;
     if (!(current.metadata.finalizers ?? []).includes(FINALIZER)) {
@@ -185,7 +197,9 @@ export class RegistrationReconciler {
     }
     // hookURL: removed with spec.hook, kept while the spec is invalid or resolution fails (§5.1).
     const hookAnnotation = !validation.ok ? undefined : validation.spec.hook ? hookUrl : null;
-    await this.#writeStatus(current, findings, hookAnnotation);
+    if (!restartOfStartedGeneration(current.status, current.metadata.generation, findings)) {
+      await this.#writeStatus(current, findings, hookAnnotation);
+    }
     const outcome = findings.controller;
     if (
       outcome?.kind === 'failed' &&

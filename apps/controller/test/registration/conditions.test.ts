@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { activeRegistration } from '../../src/registration/active.ts';
-import { registrationConditions, type RegistrationFindings } from '../../src/registration/conditions.ts';
+import {
+  registrationConditions,
+  restartOfStartedGeneration,
+  type RegistrationFindings,
+} from '../../src/registration/conditions.ts';
 
 const base: RegistrationFindings = {
   crdName: 'mailers.notify.example.com',
@@ -101,5 +105,25 @@ describe('active registration (§6.4)', () => {
     ];
     expect(activeRegistration(claims, 'x.example.com')?.name).toBe('a');
     expect(activeRegistration(claims, 'z.example.com')).toBeUndefined();
+  });
+});
+
+describe('restartOfStartedGeneration', () => {
+  const started = {
+    observedGeneration: 3,
+    conditions: [{ type: 'ControllerReady', status: 'True', reason: 'CONTROLLERSTARTED' }],
+  };
+  const starting: RegistrationFindings = { ...base, controller: { kind: 'starting' } };
+
+  it('keeps the stored status while a controller starts again for the generation it reported started', () => {
+    expect(restartOfStartedGeneration(started, 3, starting)).toBe(true);
+  });
+
+  it('reports the start of a new generation, of a controller never started, and anything but starting', () => {
+    expect(restartOfStartedGeneration(started, 4, starting)).toBe(false);
+    const unknown = { ...started, conditions: [{ type: 'ControllerReady', status: 'Unknown' }] };
+    expect(restartOfStartedGeneration(unknown, 3, starting)).toBe(false);
+    expect(restartOfStartedGeneration(undefined, 3, starting)).toBe(false);
+    expect(restartOfStartedGeneration(started, 3, base)).toBe(false);
   });
 });

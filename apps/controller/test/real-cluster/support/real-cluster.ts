@@ -5,7 +5,11 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import pino from 'pino';
 import { inject } from 'vitest';
-import { startController, type RunningController } from '../../../src/controller/manager.ts';
+import {
+  startController,
+  type ControllerOptions,
+  type RunningController,
+} from '../../../src/controller/manager.ts';
 import { DynamicClient } from '../../../src/kube/dynamic-client.ts';
 import { clusterVerbs, type ClusterVerbs } from '../../support/cluster.ts';
 
@@ -22,23 +26,36 @@ function kubeConfigOf(yaml: string): KubeConfig {
 /** Real controllers, scheduler and kwok need seconds where the in-memory server needs milliseconds. */
 export const REAL_PATIENCE_MS = 60_000;
 
-export function startRealCluster(): RealCluster {
-  const { adminKubeconfigYaml, controllerKubeconfigYaml } = inject('realCluster');
-  const verbs = clusterVerbs(new DynamicClient(kubeConfigOf(adminKubeconfigYaml)));
-  const controller = startController({
-    kubeConfig: kubeConfigOf(controllerKubeconfigYaml),
+/** The admin's verbs, with the real control plane's patience. */
+export function realClusterAdmin(): ClusterVerbs {
+  const verbs = clusterVerbs(new DynamicClient(kubeConfigOf(inject('realCluster').adminKubeconfigYaml)));
+  return {
+    ...verbs,
+    waitFor: (description, probe, timeoutMs = REAL_PATIENCE_MS) =>
+      verbs.waitFor(description, probe, timeoutMs),
+  };
+}
+
+/** The controller as Scoby's ServiceAccount. */
+export function startRealController(options: Partial<ControllerOptions> = {}): RunningController {
+  return startController({
+    kubeConfig: kubeConfigOf(inject('realCluster').controllerKubeconfigYaml),
     scobyNamespace: 'scoby-system',
     clusterDomain: 'cluster.local',
     concurrency: 4,
     plugins: [],
     leaderElection: { enabled: false },
     logger: pino({ level: process.env.LOG_LEVEL ?? 'silent' }),
+    ...options,
   });
+}
+
+export function startRealCluster(): RealCluster {
+  const verbs = realClusterAdmin();
+  const controller = startRealController();
   return {
     ...verbs,
     controller,
-    waitFor: (description, probe, timeoutMs = REAL_PATIENCE_MS) =>
-      verbs.waitFor(description, probe, timeoutMs),
     async stop() {
       await controller.stop();
       await verbs.stop();
