@@ -5,7 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestCluster, type TestCluster } from '../support/cluster.ts';
-import { checkGolden, registerSample, sampleObjects, type GoldenSample } from '../support/golden-render.ts';
+import {
+  acceptedStream,
+  checkGolden,
+  registerSample,
+  sampleObjects,
+  type GoldenSample,
+} from '../support/golden-render.ts';
+import { namespaceObject } from '../support/scoby.ts';
 
 const SAMPLES: Record<string, GoldenSample> = {
   'kuard with an address reference (no namespace in the manifest)': {
@@ -52,4 +59,14 @@ describe('scoby render equals what the controller wrote (in-memory API server)',
       expect(creates).toHaveLength(children.length);
     });
   }
+
+  it('the stream of a manifest without a namespace is created by the API server in -n (dry run)', async () => {
+    await cluster.apply(namespaceObject('golden-stream'));
+    const sample = SAMPLES['kuard with an address reference (no namespace in the manifest)']!;
+    expect(await acceptedStream(cluster, sample, 'golden-stream')).toEqual([
+      { kind: 'Kuard', name: 'my-kuard-extension', namespace: 'golden-stream' },
+      { kind: 'Deployment', name: 'kuard-my-kuard-extension', namespace: 'golden-stream' },
+      { kind: 'Service', name: 'kuard-my-kuard-extension', namespace: 'golden-stream' },
+    ]);
+  });
 });

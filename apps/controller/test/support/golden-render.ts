@@ -10,8 +10,8 @@
  *   the controller sent), every printed field with the printed value, and no other child exists;
  * - once the instance is Ready, `--observed` with the live children gives exactly the live status.
  *
- * `acceptedStream` is the `| kubectl apply -f -` half: the API server creates (dry run) every
- * document rendered from the sample's manifest.
+ * `manifestStream` is the `| kubectl apply -f -` half: what render prints for the sample's manifest
+ * (`acceptedStream`: the API server creates every document, dry run).
  */
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -62,14 +62,18 @@ async function tempFile(name: string, objects: readonly KubeObject[]): Promise<s
 }
 
 /** `withoutUid`: the instance is a manifest, so render warns that the children name no owner. */
-async function render(args: string[], withoutUid = false): Promise<KubeObject[]> {
+async function renderText(args: string[], withoutUid = false): Promise<string> {
   const recorded = recordingIo({ CLUSTER_DOMAIN: 'cluster.local' }, SAMPLES);
   const code = await runCli(['render', ...args], recorded.io);
   expect({ code, stderr: recorded.stderr() }).toEqual({
     code: 0,
     stderr: withoutUid ? expect.stringMatching(/^Warning: NoInstanceUID: /) : '',
   });
-  return parseAllDocuments(recorded.stdout()).map(
+  return recorded.stdout();
+}
+
+async function render(args: string[]): Promise<KubeObject[]> {
+  return parseAllDocuments(await renderText(args)).map(
     (document) => (document as { toJS(): unknown }).toJS() as KubeObject,
   );
 }
@@ -256,27 +260,22 @@ export async function checkGolden(
   return { created, children };
 }
 
-/** The stream rendered from the manifest itself, in `namespace`, as the API server answers a dry-run create of each document. */
+/** The YAML stream `scoby render` prints for the sample's manifest itself, created in `namespace`. */
+export function manifestStream(sample: GoldenSample, namespace: string): Promise<string> {
+  const objects = sample.objects.flatMap((file) => ['--objects', file]);
+  const args = ['--registration', sample.registration, '--crd', sample.crd, '--instance', sample.instance];
+  return renderText([...args, ...objects, '-n', namespace], true);
+}
+
+/** The API server's answers to a dry-run create of every document of the manifest's stream. */
 export async function acceptedStream(
   cluster: ClusterVerbs,
   sample: GoldenSample,
   namespace: string,
 ): Promise<{ kind: string; name: string; namespace: string | undefined }[]> {
-  const stream = await render(
-    [
-      '--registration',
-      sample.registration,
-      '--crd',
-      sample.crd,
-      '--instance',
-      sample.instance,
-      '-n',
-      namespace,
-    ].concat(sample.objects.flatMap((file) => ['--objects', file])),
-    true,
-  );
   const answers: { kind: string; name: string; namespace: string | undefined }[] = [];
-  for (const object of stream) {
+  for (const document of parseAllDocuments(await manifestStream(sample, namespace))) {
+    const object = (document as { toJS(): unknown }).toJS() as KubeObject;
     const ref = await cluster.client.resourceFor(object.apiVersion, object.kind);
     if (!ref) throw new Error(`the cluster does not serve ${object.apiVersion} ${object.kind}`);
     const created = await cluster.client.request<KubeObject>(
