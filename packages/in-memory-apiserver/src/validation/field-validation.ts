@@ -31,6 +31,15 @@ export function warningHeader(warnings: readonly string[]): string {
   return warnings.map((warning) => `299 - ${JSON.stringify(warning)}`).join(', ');
 }
 
+/** Reports unknown fields by fieldValidation: the Strict error, else undefined (Warn adds warnings). */
+export function reportUnknown(unknown: readonly string[], decoding: Decoding): string | undefined {
+  if (unknown.length === 0) return undefined;
+  if (decoding.fieldValidation === 'Strict')
+    return `strict decoding error: ${unknown.map(unknownFieldWarning).join(', ')}`;
+  if (decoding.fieldValidation === 'Warn') decoding.warnings.push(...unknown.map(unknownFieldWarning));
+  return undefined;
+}
+
 /** The decoded object, or the decoding error kube-apiserver's message wraps. */
 export function decodeBuiltin(
   type: ResourceType,
@@ -42,14 +51,8 @@ export function decodeBuiltin(
   if (definition === undefined) return { ok: true, value: object };
   const decoded = decodeTyped(definition, object);
   if (decoded.typeError !== undefined) return { ok: false, message: decoded.typeError };
-  if (decoded.unknown.length > 0 && decoding.fieldValidation === 'Strict') {
-    return {
-      ok: false,
-      message: `strict decoding error: ${decoded.unknown.map(unknownFieldWarning).join(', ')}`,
-    };
-  }
-  if (decoding.fieldValidation === 'Warn')
-    decoding.warnings.push(...decoded.unknown.map(unknownFieldWarning));
+  const reported = reportUnknown(decoded.unknown, decoding);
+  if (reported !== undefined) return { ok: false, message: reported };
   return { ok: true, value: decoded.value as KubeObject };
 }
 

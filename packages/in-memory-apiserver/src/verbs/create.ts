@@ -5,7 +5,8 @@ import { generateName } from '../names.ts';
 import { groupVersion, keyOf, type ResourceType } from '../resource-type.ts';
 import { alreadyExists, badRequest, invalid, invalidKind, ok, type Outcome } from '../status.ts';
 import { strategyFor } from '../strategies/index.ts';
-import { decodeBuiltin, type Decoding } from '../validation/field-validation.ts';
+import { customUnknownFields } from '../validation/custom-unknown-fields.ts';
+import { decodeBuiltin, reportUnknown, type Decoding } from '../validation/field-validation.ts';
 import { decodeMicroTimes } from '../validation/micro-time.ts';
 import { admit } from './admit.ts';
 import { creationEntries, recordCreation } from './managed-fields.ts';
@@ -75,11 +76,26 @@ export function checkBody(
     kind: type.kind,
     metadata: type.namespaced ? { ...withoutNamespace, namespace } : withoutNamespace,
   };
-  if (!type.builtin) return ok(object);
+  if (!type.builtin) return decodeCustom(type, version, object, decoding);
   const times = decodeMicroTimes(type, object);
   if (!times.ok) return cannotDecode(type, version, times.message);
   const typed = decodeBuiltin(type, version, times.value as KubeObject, decoding);
   return typed.ok ? ok(typed.value) : cannotDecode(type, version, typed.message);
+}
+
+/** A custom resource's unknown fields, dropped and reported by fieldValidation as for built-ins. */
+function decodeCustom(
+  type: ResourceType,
+  version: string,
+  object: KubeObject,
+  decoding: Decoding,
+): Outcome<KubeObject> {
+  const schema = type.schemas.get(version);
+  if (schema === undefined) return ok(object);
+  const checked = customUnknownFields(schema, object);
+  const reported = reportUnknown(checked.unknown, decoding);
+  if (reported !== undefined) return cannotDecode(type, version, reported);
+  return ok(checked.object as KubeObject);
 }
 
 /** For bodies the server made itself (a merged patch): nothing unknown to report. */

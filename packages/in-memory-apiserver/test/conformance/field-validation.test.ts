@@ -4,7 +4,14 @@
  * Warn, the default: `Warning` headers, Ignore: silently); server-side apply refuses them always.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, freshNamespace, rawResponse, uniqueName, type Target } from './harness.ts';
+import {
+  connect,
+  freshNamespace,
+  installEstablished,
+  rawResponse,
+  uniqueName,
+  type Target,
+} from './harness.ts';
 
 let target: Target;
 let namespace: string;
@@ -133,5 +140,58 @@ describe('unknown fields', () => {
         code: 500,
       },
     });
+  });
+});
+
+describe('unknown fields of custom resources', () => {
+  const group = `${uniqueName('fields')}.example.com`;
+  beforeAll(() =>
+    installEstablished(target, {
+      metadata: { name: `gizmos.${group}` },
+      spec: {
+        group,
+        scope: 'Namespaced',
+        names: { plural: 'gizmos', kind: 'Gizmo' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } },
+              },
+            },
+          },
+        ],
+      },
+    }),
+  );
+  const gizmo = (name: string) => ({
+    apiVersion: `${group}/v1`,
+    kind: 'Gizmo',
+    metadata: { name, bogus: 1 },
+    spec: { size: 1, extra: { deep: 1 } },
+    top: 2,
+  });
+  const gizmos = () => `/apis/${group}/v1/namespaces/${namespace}/gizmos`;
+
+  it('are named (the outermost pruned key) in the Strict error and in warnings, and dropped', async () => {
+    const strict = await post(gizmos(), gizmo('strict'), '?fieldValidation=Strict');
+    expect(strict).toMatchObject({
+      status: 400,
+      json: {
+        message:
+          'Gizmo in version "v1" cannot be handled as a Gizmo: strict decoding error: unknown field "metadata.bogus", unknown field "spec.extra", unknown field "top"',
+      },
+    });
+    const warned = await post(gizmos(), gizmo('warned'));
+    expect(warned.status).toBe(201);
+    expect(warned.headers.warning).toBe(
+      '299 - "unknown field \\"metadata.bogus\\"", 299 - "unknown field \\"spec.extra\\"", 299 - "unknown field \\"top\\""',
+    );
+    expect((warned.json as { spec: unknown }).spec).toEqual({ size: 1 });
+    expect((warned.json as { metadata: object }).metadata).not.toHaveProperty('bogus');
   });
 });
