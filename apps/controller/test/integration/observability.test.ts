@@ -166,3 +166,15 @@ describe('Ready=False', () => {
 function instanceObject(): KubeObject {
   return { apiVersion: API, kind: 'Greeter', metadata: { namespace: 'obs', name: 'hello' } };
 }
+
+describe('a deleted registration', () => {
+  it('stops its controller and says so', async () => {
+    await cluster.remove(registrationObject('greeter', {}));
+    await cluster.waitFor('the stop line', async () =>
+      infoLines('registration controller stopped').length > 0 ? true : undefined,
+    );
+    expect(infoLines('registration controller stopped').map(({ registration }) => registration)).toEqual([
+      'greeter',
+    ]);
+  });
+});
