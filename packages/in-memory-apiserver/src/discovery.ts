@@ -102,6 +102,8 @@ interface ApiResource {
   singularName: string;
   namespaced: boolean;
   kind: string;
+  group?: string;
+  version?: string;
   verbs: readonly string[];
   shortNames?: readonly string[];
   categories?: readonly string[];
@@ -119,17 +121,24 @@ function resourceEntries(type: ResourceType): ApiResource[] {
     ...(type.categories.length > 0 ? { categories: type.categories } : {}),
     storageVersionHash: type.storageVersionHash,
   };
-  if (!type.statusSubresource) return [main];
-  return [
-    main,
-    {
-      name: `${type.plural}/status`,
-      singularName: '',
-      namespaced: type.namespaced,
-      kind: type.kind,
-      verbs: ['get', 'patch', 'update'],
-    },
-  ];
+  const subresourceVerbs = ['get', 'patch', 'update'];
+  const status: ApiResource = {
+    name: `${type.plural}/status`,
+    singularName: '',
+    namespaced: type.namespaced,
+    kind: type.kind,
+    verbs: subresourceVerbs,
+  };
+  const scale: ApiResource = {
+    name: `${type.plural}/scale`,
+    singularName: '',
+    namespaced: type.namespaced,
+    group: 'autoscaling',
+    version: 'v1',
+    kind: 'Scale',
+    verbs: subresourceVerbs,
+  };
+  return [main, ...(type.statusSubresource ? [status] : []), ...(type.scale === undefined ? [] : [scale])];
 }
 
 function byName(a: ApiResource, b: ApiResource): number {

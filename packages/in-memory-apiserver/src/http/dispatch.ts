@@ -6,6 +6,7 @@ import { createObject } from '../verbs/create.ts';
 import { deleteObject, parseDeleteOptions } from '../verbs/delete.ts';
 import { patchObject, PATCH_TYPES } from '../verbs/patch.ts';
 import { getObject, listObjects, parseFilter } from '../verbs/read.ts';
+import { getScale, patchScale, updateScale, type ScaleTarget } from '../verbs/scale.ts';
 import { updateObject, type Subresource } from '../verbs/update.ts';
 import { fieldValidationOf, warningHeader, type Decoding } from '../validation/field-validation.ts';
 import type { WatchRequest } from '../watch.ts';
@@ -52,6 +53,30 @@ function optionalNumber(text: string | null): number | undefined {
   return text === null || text === '' ? undefined : Number(text);
 }
 
+/** GET, PUT and PATCH of …/scale. */
+function dispatchScale(
+  cluster: Cluster,
+  request: ResolvedRequest,
+  query: URLSearchParams,
+  body: RequestBody,
+): Dispatched {
+  const target = {
+    type: request.type as ScaleTarget['type'],
+    version: request.version,
+    namespace: request.namespace,
+    name: request.name ?? '',
+  };
+  const dryRun = query.get('dryRun') === 'All';
+  if (request.verb === 'get') return reply(getScale(cluster, target), 200);
+  if (request.verb === 'patch') {
+    const contentType = body.contentType.split(';')[0]?.trim() ?? '';
+    return reply(patchScale(cluster, target, { contentType, text: body.text }, dryRun), 200);
+  }
+  const parsed = parseBody(body);
+  if (!parsed.ok) return { reply: parsed.failure };
+  return reply(updateScale(cluster, target, parsed.value, dryRun), 200);
+}
+
 /** Runs a resolved resource request against the cluster. */
 export function dispatch(
   cluster: Cluster,
@@ -63,6 +88,7 @@ export function dispatch(
   const name = request.name ?? '';
   const dryRun = query.get('dryRun') === 'All';
   const subresource = request.subresource as Subresource;
+  if (request.subresource === 'scale') return dispatchScale(cluster, request, query, body);
   const decoding: Decoding = { fieldValidation: fieldValidationOf(query), warnings: [] };
   switch (verb) {
     case 'get':

@@ -41,8 +41,10 @@ export function resolveRequest(
   const type = cluster.registry.find(route.group, route.version, route.plural);
   if (type === undefined) return resourceNotFound();
   if (route.namespace !== undefined && !type.namespaced) return resourceNotFound();
-  if (route.subresource !== undefined && !(route.subresource === 'status' && type.statusSubresource))
-    return resourceNotFound();
+  const served =
+    (route.subresource === 'status' && type.statusSubresource) ||
+    (route.subresource === 'scale' && type.scale !== undefined);
+  if (route.subresource !== undefined && !served) return resourceNotFound();
   const verb = verbOf(method, route.name !== undefined, isWatch(query));
   if (verb === undefined || (route.subresource === undefined && !type.verbs.includes(verb)))
     return methodNotAllowed();

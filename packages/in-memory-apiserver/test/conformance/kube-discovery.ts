@@ -78,6 +78,15 @@ export const APPS_V1_RESOURCES = [
     categories: ['all'],
     storageVersionHash: '8aSe+NMegvE=',
   },
+  {
+    name: 'deployments/scale',
+    singularName: '',
+    namespaced: true,
+    group: 'autoscaling',
+    version: 'v1',
+    kind: 'Scale',
+    verbs: STATUS_VERBS,
+  },
   { name: 'deployments/status', singularName: '', namespaced: true, kind: 'Deployment', verbs: STATUS_VERBS },
   {
     name: 'statefulsets',
@@ -88,6 +97,15 @@ export const APPS_V1_RESOURCES = [
     shortNames: ['sts'],
     categories: ['all'],
     storageVersionHash: 'H+vl74LkKdo=',
+  },
+  {
+    name: 'statefulsets/scale',
+    singularName: '',
+    namespaced: true,
+    group: 'autoscaling',
+    version: 'v1',
+    kind: 'Scale',
+    verbs: STATUS_VERBS,
   },
   {
     name: 'statefulsets/status',
@@ -204,5 +222,5 @@ export const BUILTIN_GROUP_ORDER = [
 /** Resources kube-apiserver serves that the in-memory server does not (a sample: Scoby never writes them). */
 export const NOT_SERVED_IN_MEMORY: Record<string, string[]> = {
   v1: ['pods', 'pods/status', 'bindings', 'endpoints', 'nodes', 'namespaces/finalize', 'resourcequotas'],
-  'apps/v1': ['replicasets', 'daemonsets', 'controllerrevisions', 'deployments/scale', 'statefulsets/scale'],
+  'apps/v1': ['replicasets', 'daemonsets', 'controllerrevisions'],
 };

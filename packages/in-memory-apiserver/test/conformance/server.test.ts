@@ -253,7 +253,7 @@ describe('discovery', () => {
     }
   });
 
-  it('differs: serves only the resources Scoby and its tests use (no pods, replicasets, scale, finalize)', async () => {
+  it('differs: serves only the resources Scoby and its tests use (no pods, replicasets, finalize)', async () => {
     for (const [groupVersion, missing] of Object.entries(NOT_SERVED_IN_MEMORY)) {
       const path = groupVersion === 'v1' ? '/api/v1' : `/apis/${groupVersion}`;
       const names = ((await rawRequest(target, 'GET', path)).json as ResourceList).resources.map(
