@@ -1,6 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '@scoby/kube-objects';
 import type { Logger } from 'pino';
+import { errorMessage } from '../kube/api-error.ts';
 import { resourcePath, type ObjectList, type ResourceRef } from '../kube/dynamic-client.ts';
 import type { BackoffPolicy } from './backoff.ts';
 import { realClock, type Clock, type TimerHandle } from './clock.ts';
@@ -100,9 +101,10 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
             },
             upserted: (object) => this.#dispatchOne(this.#store.upsert(object)),
             removed: (object) => this.#dispatchOne(this.#store.remove(object)),
+            // The message alone: a stack trace per retry says nothing more about an API server that is away.
             failed: (error, retryInMs) =>
               this.#logger?.warn(
-                { err: error, namespace, retryInMs },
+                { error: errorMessage(error), namespace, retryInMs },
                 error instanceof WatchSilentError
                   ? 'watch went silent; restarting with a fresh list'
                   : 'list-watch failed; restarting with a fresh list',
