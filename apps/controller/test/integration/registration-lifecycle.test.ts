@@ -131,21 +131,17 @@ describe('invalid registration', () => {
         crd: 'probes.invalid.example.com',
         workload: {
           fromImage: { repo: 'registry.example.com/probe:1' },
-          parameterConfiguration: {
-            fromSpec: { toEnv: [{ path: 'spec.host', valueFrom: { builtInFunc: { name: 'toUpper' } } }] },
-          },
         },
+        // Past the CRD schema (a string), refused by Scoby's validation.
         hook: { version: 'v1', address: { uri: 'http://hooks.example.com/v1' }, timeout: '10s' },
       }),
     );
-    const message =
-      'spec.workload.parameterConfiguration.fromSpec.toEnv[0].valueFrom.builtInFunc.name: unknown built-in function "toUpper" (available: "resolveAddress"); ' +
-      'spec.hook.timeout: "10s" is not an ISO 8601 duration (for example "PT10S")';
+    const message = 'spec.hook.timeout: "10s" is not an ISO 8601 duration (for example "PT10S")';
     const invalid = await waitForCondition(cluster, registrationTarget('probe'), 'Ready', 'False');
     expect(conditionsOf(invalid)).toEqual([
       { type: 'CRDExists', status: 'True', reason: 'CRDEXIST', message: '' },
-      { type: 'ControllerReady', status: 'False', reason: 'InvalidBuiltInFunc', message },
-      { type: 'Ready', status: 'False', reason: 'InvalidBuiltInFunc', message },
+      { type: 'ControllerReady', status: 'False', reason: 'InvalidHookTimeout', message },
+      { type: 'Ready', status: 'False', reason: 'InvalidHookTimeout', message },
     ]);
 
     // The registration says why in a Warning Event too (issue 15).
@@ -153,7 +149,7 @@ describe('invalid registration', () => {
       const views = eventViews(await cluster.events('default', 'probe'));
       return views.length > 0 ? views : undefined;
     });
-    expect(warned).toEqual([{ type: 'Warning', reason: 'InvalidBuiltInFunc', message }]);
+    expect(warned).toEqual([{ type: 'Warning', reason: 'InvalidHookTimeout', message }]);
 
     cluster.server.requestLog.clear();
     await createInstance(api, 'Probe', 'ping', { host: 'example.org' });
