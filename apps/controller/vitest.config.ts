@@ -3,12 +3,13 @@ import shared from '../../vitest.shared.ts';
 
 export default mergeConfig(
   shared,
-  // test/real-cluster needs the real control plane's binaries: it runs with `test-kube` (vitest.kube.config.ts);
+  // test/real-cluster and test/kubectl need the real control plane's binaries (kubectl among them): they run
+  // with `test-kube` (vitest.kube.config.ts);
   // test/packaging packs and installs the packages: it runs with `test-packaging` (vitest.packaging.config.ts).
   defineConfig({
     test: {
       name: 'controller',
-      exclude: ['test/real-cluster/**', 'test/packaging/**', '**/node_modules/**'],
+      exclude: ['test/real-cluster/**', 'test/kubectl/**', 'test/packaging/**', '**/node_modules/**'],
     },
   }),
 );

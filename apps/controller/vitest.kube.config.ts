@@ -14,6 +14,6 @@ const config = mergeConfig(
     },
   }),
 );
-// mergeConfig concatenates lists: only test/real-cluster runs here.
-config.test!.include = ['test/real-cluster/**/*.test.ts'];
+// mergeConfig concatenates lists: only test/real-cluster and test/kubectl (kubectl of the pinned release) run here.
+config.test!.include = ['test/real-cluster/**/*.test.ts', 'test/kubectl/**/*.test.ts'];
 export default config;
