@@ -175,6 +175,24 @@ describe('kubectl with its default flags against scoby run --embedded', () => {
     expect(await replicas()).toBe('4');
   });
 
+  it("differs: kubectl's create generators send protobuf, which the in-memory server does not read", async () => {
+    const created = await kubectl(['create', 'configmap', 'generated', '--from-literal=a=b']);
+    expect(created.code).toBe(1);
+    expect(created.stderr).toContain(
+      'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml',
+    );
+    expect(
+      await kubectl(
+        ['create', '-f', '-'],
+        {},
+        'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: from-file, namespace: default}\n',
+      ),
+    ).toMatchObject({
+      code: 0,
+      stdout: 'configmap/from-file created\n',
+    });
+  });
+
   it('reports a server-side apply conflict with another field manager', async () => {
     const configMap = (value: string) =>
       `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: shared, namespace: default}\ndata: {key: ${value}}\n`;
