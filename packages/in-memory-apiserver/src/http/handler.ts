@@ -8,7 +8,7 @@ import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions, VERSION_I
 import type { FaultHooks } from '../faults.ts';
 import type { OpenApiDocuments } from '../openapi/documents.ts';
 import { openApiReply } from '../openapi/http.ts';
-import { requestedTable, tableOf } from '../table/table.ts';
+import { requestedTable, tableOf, tableWatchEvents } from '../table/table.ts';
 import type { BoundedRequestLog, RequestLogEntry } from '../request-log.ts';
 import { resourceNotFoundReply, type Reply } from '../status.ts';
 import type { WatchHub, WatchSink } from '../watch.ts';
@@ -170,7 +170,11 @@ function stream(
   response: ServerResponse,
   watch: Extract<Dispatched, { watch: unknown }>['watch'],
   user: string | undefined,
+  url: URL,
 ): void {
+  const shaped = tableWatchEvents(watch.type, watch.version, url.searchParams, request.headers.accept, () =>
+    context.cluster.now(),
+  );
   response.writeHead(200, {
     'Content-Type': 'application/json',
     'Transfer-Encoding': 'chunked',
@@ -180,7 +184,7 @@ function stream(
   const sink: WatchSink = {
     user,
     write: (event) => {
-      if (!response.writableEnded) response.write(`${JSON.stringify(event)}\n`);
+      if (!response.writableEnded) response.write(`${JSON.stringify(shaped(event))}\n`);
     },
     end: () => {
       if (!response.writableEnded) response.end();
@@ -227,7 +231,7 @@ export async function handleRequest(
     ),
   );
   if ('reply' in outcome) send(response, outcome.reply);
-  else stream(context, request, response, outcome.watch, user);
+  else stream(context, request, response, outcome.watch, user, url);
 }
 
 /** Any bearer token is accepted and names the user (the in-memory server does no authentication). */

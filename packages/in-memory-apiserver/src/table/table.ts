@@ -113,3 +113,35 @@ export function tableOf(
     },
   };
 }
+
+interface WatchEvent {
+  type: string;
+  object: unknown;
+}
+
+/**
+ * Watch events as Tables when the client asks for them (kubectl get -w): the column definitions with
+ * the first event only, later ones without (null), as kube-apiserver's watch encoder does; bookmarks
+ * and errors as they are.
+ */
+export function tableWatchEvents(
+  type: ResourceType,
+  version: string,
+  query: URLSearchParams,
+  accept: string | undefined,
+  now: () => Date,
+): (event: WatchEvent) => WatchEvent {
+  const tableVersion = requestedTable(accept);
+  if (tableVersion === undefined) return (event) => event;
+  let headers = true;
+  return (event) => {
+    if (event.type === 'BOOKMARK' || event.type === 'ERROR') return event;
+    const table = tableOf(type, version, event.object, query, tableVersion, now()).body as Record<
+      string,
+      unknown
+    >;
+    const shown = headers ? table : { ...table, columnDefinitions: null };
+    headers = false;
+    return { type: event.type, object: shown };
+  };
+}

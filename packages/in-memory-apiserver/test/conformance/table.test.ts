@@ -283,6 +283,36 @@ describe('Table responses of built-ins', () => {
   });
 });
 
+describe('Table watches', () => {
+  it('stream Tables, the column definitions with the first event only (kubectl get -w)', async () => {
+    await create(`/api/v1/namespaces/${namespace}/configmaps`, {
+      metadata: { name: 'watched' },
+      data: { a: '1' },
+    });
+    const path = `/api/v1/namespaces/${namespace}/configmaps?watch=true&fieldSelector=metadata.name%3Dwatched&timeoutSeconds=3`;
+    const watching = rawRequest(target, 'GET', path, undefined, { Accept: TABLE });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const patched = await rawRequest(target, 'PATCH', `/api/v1/namespaces/${namespace}/configmaps/watched`, {
+      contentType: 'application/merge-patch+json',
+      text: JSON.stringify({ data: { b: '2' } }),
+    });
+    expect(patched.status).toBe(200);
+    const body = (await watching).json as string;
+    const events = body
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as { type: string; object: Table });
+    expect(
+      events.map((event) => [event.type, event.object.kind, event.object.rows[0]?.cells.slice(0, 2)]),
+    ).toEqual([
+      ['ADDED', 'Table', ['watched', 1]],
+      ['MODIFIED', 'Table', ['watched', 2]],
+    ]);
+    expect(events[0]!.object.columnDefinitions).toEqual(kubeOpenApiData().tableColumns['/configmaps']);
+    expect(events[1]!.object.columnDefinitions).toBeNull();
+  });
+});
+
 function crd(
   group: string,
   columns:
