@@ -5,8 +5,14 @@
  */
 
 /** How a list field is patched: merged by a key, merged as a set of scalars, or replaced whole. */
-export type ListStrategy =
+export type PatchListStrategy =
   { kind: 'mergeByKey'; key: string } | { kind: 'mergeScalars' } | { kind: 'replace' };
+
+/** Server-side apply also knows `x-kubernetes-list-type: map`, whose items several keys identify. */
+export type ListStrategy =
+  | PatchListStrategy
+  /** `defaults`: the schema's default of a key an item may leave out (a Service port's protocol). */
+  | { kind: 'mergeByKeys'; keys: readonly string[]; defaults: Readonly<Record<string, unknown>> };
 
 const MERGE_KEYS: Record<string, string> = {
   containers: 'name',
@@ -31,7 +37,7 @@ export const ITEM = '[]';
  * The strategy of the list at `path` (field names from the document root, `[]` for list items),
  * e.g. ['spec', 'template', 'spec', 'containers', '[]', 'ports'].
  */
-export function listStrategy(path: readonly string[]): ListStrategy {
+export function listStrategy(path: readonly string[]): PatchListStrategy {
   const field = path[path.length - 1] ?? '';
   if (field === 'ports') {
     const container =

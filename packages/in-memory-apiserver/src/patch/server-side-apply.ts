@@ -6,19 +6,22 @@
  * mentioned are left alone. A null in the applied configuration removes the field.
  */
 import { deepClone, deepEqual, isJsonObject } from '@scoby/structural-schema';
-import { ITEM, listStrategy } from './merge-keys.ts';
+import { ITEM, listStrategy, type ListStrategy } from './merge-keys.ts';
+
+/** How the list at a path merges; by default the strategic-merge-patch keys of the built-in types. */
+export type StrategyAt = (path: readonly string[]) => ListStrategy;
 
 /** What withdrawing ownership yields when the whole field goes. */
 const REMOVED = Symbol('removed');
 
 /** Removes from `live` what `previous` applied; maps and mergeable lists lose only their owned parts. */
-function withdraw(live: unknown, previous: unknown, path: readonly string[]): unknown {
+function withdraw(live: unknown, previous: unknown, path: readonly string[], at: StrategyAt): unknown {
   if (isJsonObject(previous) && isJsonObject(live)) {
-    const left = applyMap(live, {}, previous, path);
+    const left = applyMap(live, {}, previous, path, at);
     return isJsonObject(left) && Object.keys(left).length === 0 ? REMOVED : left;
   }
-  if (Array.isArray(previous) && Array.isArray(live) && listStrategy(path).kind !== 'replace') {
-    return applyList(live, [], previous, path);
+  if (Array.isArray(previous) && Array.isArray(live) && at(path).kind !== 'replace') {
+    return applyList(live, [], previous, path, at);
   }
   return REMOVED;
 }
@@ -28,18 +31,19 @@ function applyMap(
   applied: Record<string, unknown>,
   previous: unknown,
   path: readonly string[],
+  at: StrategyAt,
 ): unknown {
   const result: Record<string, unknown> = isJsonObject(live) ? deepClone(live) : {};
   const before = isJsonObject(previous) ? previous : {};
   for (const key of Object.keys(before)) {
     if (key in applied) continue;
-    const left = withdraw(result[key], before[key], [...path, key]);
+    const left = withdraw(result[key], before[key], [...path, key], at);
     if (left === REMOVED) delete result[key];
     else result[key] = left;
   }
   for (const [key, value] of Object.entries(applied)) {
     if (value === null) delete result[key];
-    else result[key] = applyValue(result[key], value, before[key], [...path, key]);
+    else result[key] = applyValue(result[key], value, before[key], [...path, key], at);
   }
   return result;
 }
@@ -97,15 +101,31 @@ function mergedOrder(
   return out;
 }
 
-function applyList(live: unknown, applied: unknown[], previous: unknown, path: readonly string[]): unknown[] {
-  const strategy = listStrategy(path);
+/** The identity of a list item under a merging strategy. */
+function identity(strategy: Exclude<ListStrategy, { kind: 'replace' }>): (item: unknown) => unknown {
+  switch (strategy.kind) {
+    case 'mergeScalars':
+      return (item) => item;
+    case 'mergeByKey':
+      return (item) => (isJsonObject(item) ? item[strategy.key] : undefined);
+    case 'mergeByKeys':
+      return (item) =>
+        isJsonObject(item) ? strategy.keys.map((key) => item[key] ?? strategy.defaults[key]) : undefined;
+  }
+}
+
+function applyList(
+  live: unknown,
+  applied: unknown[],
+  previous: unknown,
+  path: readonly string[],
+  at: StrategyAt,
+): unknown[] {
+  const strategy = at(path);
   if (strategy.kind === 'replace') return deepClone(applied);
   const current = Array.isArray(live) ? live : [];
   const before = Array.isArray(previous) ? previous : [];
-  const keyOf =
-    strategy.kind === 'mergeScalars'
-      ? (item: unknown) => item
-      : (item: unknown): unknown => (isJsonObject(item) ? item[strategy.key] : undefined);
+  const keyOf = identity(strategy);
   const isApplied = (item: unknown) => applied.some((candidate) => deepEqual(keyOf(candidate), keyOf(item)));
   const dropped = before.filter((item) => !isApplied(item));
   const kept = current.filter((item) => !dropped.some((old) => deepEqual(keyOf(old), keyOf(item))));
@@ -113,13 +133,19 @@ function applyList(live: unknown, applied: unknown[], previous: unknown, path: r
     if (entry.applied === undefined) return deepClone(entry.live);
     if (strategy.kind === 'mergeScalars') return entry.applied;
     const previousItem = before.find((old) => deepEqual(keyOf(old), keyOf(entry.applied)));
-    return applyValue(entry.live, entry.applied, previousItem, [...path, ITEM]);
+    return applyValue(entry.live, entry.applied, previousItem, [...path, ITEM], at);
   });
 }
 
-function applyValue(live: unknown, applied: unknown, previous: unknown, path: readonly string[]): unknown {
-  if (isJsonObject(applied)) return applyMap(live, applied, previous, path);
-  if (Array.isArray(applied)) return applyList(live, applied, previous, path);
+function applyValue(
+  live: unknown,
+  applied: unknown,
+  previous: unknown,
+  path: readonly string[],
+  at: StrategyAt,
+): unknown {
+  if (isJsonObject(applied)) return applyMap(live, applied, previous, path, at);
+  if (Array.isArray(applied)) return applyList(live, applied, previous, path, at);
   return applied;
 }
 
@@ -127,6 +153,7 @@ export function applyServerSideApply(
   live: unknown,
   applied: unknown,
   previouslyApplied: unknown | undefined,
+  strategyAt: StrategyAt = listStrategy,
 ): unknown {
-  return applyValue(live, applied, previouslyApplied, []);
+  return applyValue(live, applied, previouslyApplied, [], strategyAt);
 }

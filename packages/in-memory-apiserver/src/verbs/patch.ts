@@ -22,6 +22,9 @@ import {
 } from '../status.ts';
 import { commitUpdate } from './commit.ts';
 import { checkBody, createObject } from './create.ts';
+import { builtinSchema } from '../openapi/builtin-schemas.ts';
+import { schemaListStrategy } from '../patch/schema-list-strategy.ts';
+import type { StrategyAt } from '../patch/server-side-apply.ts';
 import { unknownAppliedFields, type Decoding } from '../validation/field-validation.ts';
 import { checkResourceVersion, composeUpdate, type UpdateTarget } from './update.ts';
 
@@ -140,6 +143,14 @@ function notDeclared(
   return { ok: false, failure: { code: 500, body } };
 }
 
+/** Built-in kinds merge lists as their schema says; custom resources by the built-in merge keys. */
+function listStrategiesOf(target: UpdateTarget): StrategyAt | undefined {
+  if (!target.type.builtin) return undefined;
+  const { group, kind } = target.type;
+  const schema = builtinSchema({ group, version: target.version, kind });
+  return schema === undefined ? undefined : schemaListStrategy(schema);
+}
+
 /** Server-side apply: create when absent, otherwise merge and drop what this manager no longer applies. */
 function serverSideApply(
   cluster: Cluster,
@@ -188,6 +199,7 @@ function serverSideApply(
     atVersion(target.type, target.version, current),
     applied.value,
     previous,
+    listStrategiesOf(target),
   );
   const result = finishPatch(cluster, target, current, merged, request);
   if (result.ok && !request.dryRun) storeApplied(cluster, result.value, manager, applied.value);

@@ -1,0 +1,48 @@
+/**
+ * Server-side apply merges a built-in kind's lists as its OpenAPI schema says
+ * (x-kubernetes-list-type and x-kubernetes-list-map-keys): a map list by all its keys (a Service's
+ * ports by port and protocol), a set by value, any other list atomically. Paths the schema does not
+ * describe keep the strategic-merge-patch keys.
+ */
+import { resolveSchema, type OpenApiSchema } from '../openapi/builtin-schemas.ts';
+import { ITEM, listStrategy, type ListStrategy } from './merge-keys.ts';
+import type { StrategyAt } from './server-side-apply.ts';
+
+function childOf(schema: OpenApiSchema, segment: string): OpenApiSchema | undefined {
+  if (segment === ITEM) return schema.items;
+  const property = schema.properties?.[segment];
+  if (property !== undefined) return property;
+  return typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
+}
+
+function strategyOf(list: OpenApiSchema): ListStrategy {
+  switch (list['x-kubernetes-list-type']) {
+    case 'set':
+      return { kind: 'mergeScalars' };
+    case 'map': {
+      const keys = list['x-kubernetes-list-map-keys'] ?? [];
+      const item = list.items === undefined ? {} : resolveSchema(list.items);
+      const defaults = Object.fromEntries(
+        keys.flatMap((key) => {
+          const value = item.properties?.[key]?.default;
+          return value === undefined ? [] : [[key, value]];
+        }),
+      );
+      return { kind: 'mergeByKeys', keys, defaults };
+    }
+    default:
+      return { kind: 'replace' };
+  }
+}
+
+/** The list strategies of one kind, from its schema (the kind's definition, references followed). */
+export function schemaListStrategy(kind: OpenApiSchema): StrategyAt {
+  return (path) => {
+    let node: OpenApiSchema | undefined = kind;
+    for (const segment of path) {
+      node = node === undefined ? undefined : childOf(resolveSchema(node), segment);
+    }
+    // A property keeps its list metadata beside the reference, so read it before resolving.
+    return node === undefined ? listStrategy(path) : strategyOf(node);
+  };
+}
