@@ -313,6 +313,18 @@ describe('Table watches', () => {
   });
 });
 
+describe('metadata-only lists', () => {
+  it('differs: as=PartialObjectMetadataList gets the plain list', async () => {
+    const listed = await rawRequest(target, 'GET', `/api/v1/namespaces/${namespace}/configmaps`, undefined, {
+      Accept: 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io,application/json',
+    });
+    expect(listed.status).toBe(200);
+    expect((listed.json as { kind: string }).kind).toBe(
+      target.server ? 'ConfigMapList' : 'PartialObjectMetadataList',
+    );
+  });
+});
+
 function crd(
   group: string,
   columns:
