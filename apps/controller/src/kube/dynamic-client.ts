@@ -9,6 +9,7 @@ import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '@scoby/kube-objects';
 import { ApiError } from './api-error.ts';
+import { ClusterConnection, type Connection } from './cluster-connection.ts';
 import { RequestTimeoutError, StaleConnectionError, WriteRefusedError } from './request-errors.ts';
 
 export interface ResourceRef {
@@ -88,7 +89,7 @@ export class DynamicClient {
   readonly #hostname: string;
   /** The server URL's path without a trailing slash, prefixed to every request path. */
   readonly #basePath: string;
-  readonly #agent: http.Agent;
+  readonly #connection: ClusterConnection;
   readonly #discovery = new Map<string, Promise<Map<string, ResourceRef>>>();
   readonly #requestTimeoutMs: number;
   readonly #onResponse: RequestObserver | undefined;
@@ -104,8 +105,7 @@ export class DynamicClient {
     this.#server = new URL(cluster.server);
     this.#hostname = this.#server.hostname.replace(/^\[(.*)\]$/, '$1');
     this.#basePath = this.#server.pathname.replace(/\/$/, '');
-    const secure = this.#server.protocol === 'https:';
-    this.#agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+    this.#connection = new ClusterConnection(kubeConfig);
     this.#requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.#onResponse = options.onResponse;
     this.#writeFence = options.writeFence;
@@ -123,14 +123,52 @@ export class DynamicClient {
     }
     const search = query.size > 0 ? `?${query.toString()}` : '';
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-    // Host and path as options: parsing a URL per request was a measurable share of the controller CPU.
-    const requestOptions: https.RequestOptions = {
+    const connection = await this.#connection.current();
+    const send = (sentWith: Connection) =>
+      this.#send<T>(
+        method,
+        path,
+        this.#requestOptions(sentWith, method, path + search, body, options),
+        body,
+        options.timeoutMs,
+      );
+    try {
+      return await send(connection);
+    } catch (error) {
+      // The server closed an idle keep-alive connection as this request went out on it (Node's own
+      // advice): the request never reached a handler, so it is sent once more on a new connection.
+      if (error instanceof StaleConnectionError) return send(connection);
+      // Expired exec or OIDC credentials: asked for again, the request is sent once more with new ones.
+      if (error instanceof ApiError && error.code === 401 && this.#connection.invalidate()) {
+        const renewed = await this.#connection.current();
+        if (
+          renewed.headers.Authorization !== connection.headers.Authorization ||
+          renewed.agent !== connection.agent
+        ) {
+          return send(renewed);
+        }
+      }
+      throw error;
+    }
+  }
+
+  /** Host and path as options: parsing a URL per request was a measurable share of the controller CPU. */
+  #requestOptions(
+    connection: Connection,
+    method: string,
+    pathAndQuery: string,
+    body: string | undefined,
+    options: RequestOptions,
+  ): https.RequestOptions {
+    return {
       protocol: this.#server.protocol,
       hostname: this.#hostname,
       port: this.#server.port,
-      path: this.#basePath + path + search,
+      path: this.#basePath + pathAndQuery,
       method,
+      agent: connection.agent,
       headers: {
+        ...connection.headers,
         Accept: 'application/json',
         // Node frames DELETE bodies only with an explicit length (it does not chunk them by default).
         ...(body === undefined
@@ -141,19 +179,6 @@ export class DynamicClient {
             }),
       },
     };
-    await this.#kubeConfig.applyToHTTPSOptions(requestOptions);
-    // client-node sets a new Agent per request (no keep-alive: one TCP connection per request). Its
-    // TLS settings stay on the request options, so the pooled agent can take its place unless the
-    // cluster is reached through a proxy, which needs client-node's proxy agent.
-    if (!this.#kubeConfig.getCurrentCluster()?.proxyUrl) requestOptions.agent = this.#agent;
-    try {
-      return await this.#send<T>(method, path, requestOptions, body, options.timeoutMs);
-    } catch (error) {
-      // The server closed an idle keep-alive connection as this request went out on it (Node's own
-      // advice): the request never reached a handler, so it is sent once more on a new connection.
-      if (!(error instanceof StaleConnectionError)) throw error;
-      return this.#send<T>(method, path, requestOptions, body, options.timeoutMs);
-    }
   }
 
   #send<T>(
@@ -332,6 +357,6 @@ export class DynamicClient {
   }
 
   close(): void {
-    this.#agent.destroy();
+    this.#connection.close();
   }
 }
