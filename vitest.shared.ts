@@ -9,6 +9,8 @@ const conditions = ['@scoby/source', 'module', 'node', 'development|production']
 /** The one vitest setup every project extends (see each project's vitest.config.ts). */
 export default defineConfig({
   ssr: { resolve: { conditions } },
+  // globalSetup files run in Vitest's own environment, which does not take the ssr settings.
+  environments: { __vitest__: { resolve: { conditions } } },
   test: {
     environment: 'node',
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],

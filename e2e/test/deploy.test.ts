@@ -64,6 +64,7 @@ describe('install manifests', () => {
       { apiGroups: [''], resources: ['services'], verbs: ALL_WRITES },
       { apiGroups: ['serving.knative.dev'], resources: ['services'], verbs: ALL_WRITES },
       { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
+      { apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews'], verbs: ['create'] },
     ]);
     expect(find('Role', 'scoby-controller')?.rules).toEqual([
       { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] },
