@@ -243,16 +243,19 @@ buildInto(
   `-s -w -X sigs.k8s.io/kwok/pkg/consts.Version=${release.kwok}`,
   'kwok',
 );
-const kwokModule = spawnSync('go', ['list', '-m', '-f', '{{.Dir}}', 'sigs.k8s.io/kwok'], {
-  cwd: join(work, 'kwok'),
-  encoding: 'utf8',
-  env: { ...process.env, GOTOOLCHAIN: 'local' },
-}).stdout.trim();
-if (!kwokModule) fail('cannot find the sigs.k8s.io/kwok module folder for its Stages');
-writeFileSync(
-  join(staging, KWOK_STAGES_FILE),
-  KWOK_STAGES.map((path) => readFileSync(join(kwokModule, path), 'utf8').trim()).join('\n---\n') + '\n',
-);
+// Kept from the cache folder when it had them (kwok then was not built: no module to read them from).
+if (!existsSync(join(staging, KWOK_STAGES_FILE))) {
+  const kwokModule = spawnSync('go', ['list', '-m', '-f', '{{.Dir}}', 'sigs.k8s.io/kwok'], {
+    cwd: join(work, 'kwok'),
+    encoding: 'utf8',
+    env: { ...process.env, GOTOOLCHAIN: 'local' },
+  }).stdout?.trim();
+  if (!kwokModule) fail('cannot find the sigs.k8s.io/kwok module folder for its Stages');
+  writeFileSync(
+    join(staging, KWOK_STAGES_FILE),
+    KWOK_STAGES.map((path) => readFileSync(join(kwokModule, path), 'utf8').trim()).join('\n---\n') + '\n',
+  );
+}
 
 const missing = missingBinaries(staging);
 if (missing.length > 0) fail(`the build left out ${missing.join(', ')}`);
