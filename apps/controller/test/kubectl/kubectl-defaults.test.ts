@@ -193,7 +193,7 @@ describe('kubectl with its default flags against scoby run --embedded', () => {
     });
   });
 
-  it('reports a server-side apply conflict with another field manager', async () => {
+  it('server-side applies; a conflict with another field manager is reported (differs until the in-memory server records field ownership of applies: no conflict)', async () => {
     const configMap = (value: string) =>
       `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: shared, namespace: default}\ndata: {key: ${value}}\n`;
     expect(
