@@ -33,7 +33,7 @@ export async function runFloor(count: number, concurrency: number): Promise<Meas
       item.metadata.uid ?? '',
     ]),
   );
-  const readiness = await watchReadiness(kubeConfig, client, count);
+  const readiness = await watchReadiness(client, count);
 
   const measure = await startMeasurement({ server });
   await inParallel(count, concurrency, async (index) => {

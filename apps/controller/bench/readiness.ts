@@ -1,5 +1,4 @@
 /** Watches the instances and resolves once every one of them reports Ready=True. */
-import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '@scoby/kube-objects';
 import type { DynamicClient } from '../src/kube/dynamic-client.ts';
 import { SharedInformer } from '../src/runtime/index.ts';
@@ -17,13 +16,8 @@ export function isReady(object: KubeObject): boolean {
   return conditions.some((condition) => condition.type === 'Ready' && condition.status === 'True');
 }
 
-export async function watchReadiness(
-  kubeConfig: KubeConfig,
-  client: DynamicClient,
-  count: number,
-): Promise<ReadinessWatch> {
+export async function watchReadiness(client: DynamicClient, count: number): Promise<ReadinessWatch> {
   const informer = new SharedInformer({
-    kubeConfig,
     lister: client,
     resource: INSTANCES,
     namespaces: [NAMESPACE],

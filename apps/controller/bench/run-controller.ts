@@ -46,7 +46,7 @@ export async function runController(options: ControllerRunOptions): Promise<Cont
   const kubeConfig = server.kubeConfig();
   const client = new DynamicClient(kubeConfig);
   await createWorld(client, options.count, options.concurrency * 4, registration(hook?.url));
-  const readiness = await watchReadiness(kubeConfig, client, options.count);
+  const readiness = await watchReadiness(client, options.count);
 
   const measure = await startMeasurement({ server, controller });
   await controller.start(kubeConfig, options.concurrency);

@@ -153,7 +153,6 @@ class Controller implements RunningController {
     );
     this.#formFactors = builtInFormFactors(options.plugins ?? []);
     this.#factory = new InformerFactory({
-      kubeConfig: options.kubeConfig,
       lister: this.client,
       workingNamespaces: options.workingNamespaces,
       ...(options.resyncMs === undefined ? {} : { resyncMs: options.resyncMs }),

@@ -9,8 +9,10 @@ import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '@scoby/kube-objects';
 import { ApiError } from './api-error.ts';
+import { answerError } from './answer-error.ts';
 import { ClusterConnection, type Connection } from './cluster-connection.ts';
 import { RequestTimeoutError, StaleConnectionError, WriteRefusedError } from './request-errors.ts';
+import { readWatch, type OpenWatch, type WatchHandlers } from './watch-request.ts';
 
 export interface ResourceRef {
   group: string;
@@ -82,6 +84,14 @@ export function resourcePath(
   return `${base}${scope}/${ref.resource}${item}${subresource ? `/${subresource}` : ''}`;
 }
 
+function searchOf(query: Record<string, string | undefined> | undefined): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) search.set(key, value);
+  }
+  return search.size > 0 ? `?${search.toString()}` : '';
+}
+
 export class DynamicClient {
   readonly #kubeConfig: KubeConfig;
   readonly #server: URL;
@@ -117,11 +127,7 @@ export class DynamicClient {
   }
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-    const query = new URLSearchParams();
-    for (const [key, value] of Object.entries(options.query ?? {})) {
-      if (value !== undefined) query.set(key, value);
-    }
-    const search = query.size > 0 ? `?${query.toString()}` : '';
+    const search = searchOf(options.query);
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     const connection = await this.#connection.current();
     const send = (sentWith: Connection) =>
@@ -208,27 +214,17 @@ export class DynamicClient {
           const code = response.statusCode ?? 0;
           answered = true;
           observe(code);
-          let parsed: unknown;
-          try {
-            parsed = text === '' ? undefined : JSON.parse(text);
-          } catch {
-            parsed = undefined;
-          }
           if (code >= 200 && code < 300) {
-            resolve(parsed as T);
+            try {
+              resolve((text === '' ? undefined : JSON.parse(text)) as T);
+            } catch {
+              resolve(undefined as T);
+            }
             return;
           }
           if (code === 403) this.#onForbidden?.();
-          const status = (parsed ?? {}) as { reason?: string; message?: string };
-          const retryAfter = Number(response.headers['retry-after']);
-          reject(
-            new ApiError(
-              code,
-              status.reason ?? '',
-              status.message ?? (text.trim() || `HTTP ${code}`),
-              Number.isFinite(retryAfter) ? retryAfter : undefined,
-            ),
-          );
+          const retryAfter = response.headers['retry-after'];
+          reject(answerError(code, text, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter));
         });
       });
       request.on('error', (error: NodeJS.ErrnoException) => {
@@ -354,6 +350,49 @@ export class DynamicClient {
         ...(preconditions ? { preconditions } : {}),
       },
     });
+  }
+
+  /**
+   * Watches a collection from `query.resourceVersion`, handing over each event as it arrives. No
+   * request timeout: the server ends the watch after `timeoutSeconds`, and the caller watches for silence.
+   */
+  watch(
+    ref: ResourceRef,
+    namespace: string | undefined,
+    query: Record<string, string | undefined>,
+    handlers: WatchHandlers,
+  ): OpenWatch {
+    let open: OpenWatch | undefined;
+    let closed = false;
+    const ended = (error?: unknown) => {
+      if (error instanceof ApiError && error.code === 401) this.#connection.invalidate();
+      if (error instanceof ApiError && error.code === 403) this.#onForbidden?.();
+      handlers.ended(error);
+    };
+    const path = resourcePath(ref, namespace) + searchOf({ ...query, watch: 'true' });
+    const transport = this.#server.protocol === 'https:' ? https : http;
+    this.#connection.current().then(
+      (connection) => {
+        if (closed) return;
+        const requestOptions = this.#requestOptions(connection, 'GET', path, undefined, {});
+        const sentAt = performance.now();
+        open = readWatch(
+          (onResponse) =>
+            transport.request(requestOptions, (response) => {
+              this.#onResponse?.('GET', this.#server.host, response.statusCode, performance.now() - sentAt);
+              onResponse(response);
+            }),
+          { event: handlers.event, ended },
+        );
+      },
+      (error: unknown) => !closed && ended(error),
+    );
+    return {
+      close: () => {
+        closed = true;
+        open?.close();
+      },
+    };
   }
 
   close(): void {

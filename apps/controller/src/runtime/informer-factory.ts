@@ -1,4 +1,3 @@
-import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '@scoby/kube-objects';
 import type { Logger } from 'pino';
 import type { ResourceRef } from '../kube/dynamic-client.ts';
@@ -7,7 +6,6 @@ import type { Clock } from './clock.ts';
 import { SharedInformer, type InformerHandlers, type ObjectLister } from './shared-informer.ts';
 
 export interface InformerFactoryOptions {
-  kubeConfig: KubeConfig;
   lister: ObjectLister;
   /** WORKING_NAMESPACES: namespaced kinds are watched only there. Undefined: all namespaces. */
   workingNamespaces?: readonly string[];
@@ -63,9 +61,8 @@ export class InformerFactory {
     const key = informerKey(request.resource, namespaces, request.labelSelector);
     let entry = this.#entries.get(key);
     if (entry === undefined) {
-      const { kubeConfig, lister, resyncMs, restartBackoff, watchSilenceMs, clock, logger } = this.#options;
+      const { lister, resyncMs, restartBackoff, watchSilenceMs, clock, logger } = this.#options;
       const informer = new SharedInformer({
-        kubeConfig,
         lister,
         resource: request.resource,
         namespaces,

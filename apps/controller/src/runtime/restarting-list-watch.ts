@@ -1,12 +1,5 @@
-import type { RequestOptions } from 'node:https';
-import {
-  ListWatch,
-  Watch,
-  type KubeConfig,
-  type KubernetesListObject,
-  type KubernetesObject,
-} from '@kubernetes/client-node';
 import type { KubeObject } from '@scoby/kube-objects';
+import type { OpenWatch, WatchEvent, WatchHandlers } from '../kube/watch-request.ts';
 import { backoffDelay, type BackoffPolicy } from './backoff.ts';
 import type { Clock, TimerHandle } from './clock.ts';
 
@@ -21,11 +14,11 @@ export interface ListWatchSink<T> {
 }
 
 export interface RestartingListWatchOptions<T> {
-  kubeConfig: KubeConfig;
-  /** API path of the collection, e.g. `/apis/apps/v1/namespaces/shop/deployments`. */
+  /** API path of the collection, e.g. `/apis/apps/v1/namespaces/shop/deployments`, for messages. */
   path: string;
   list: () => Promise<{ metadata?: { resourceVersion?: string }; items: T[] }>;
-  labelSelector?: string;
+  /** Opens a watch of the same collection with these query parameters (resourceVersion, bookmarks, timeout). */
+  watch: (query: Record<string, string>, handlers: WatchHandlers) => OpenWatch;
   backoff: BackoffPolicy;
   /** A watch from which neither an event nor a bookmark arrived for this long is restarted. */
   silenceTimeoutMs: number;
@@ -47,71 +40,18 @@ export class WatchSilentError extends Error {
 }
 
 /**
- * client-node's Watch plus close(), bookmarks and a sign of life. ListWatch.stop() only aborts a
- * watch whose request has been answered; close() also cuts one the server never answers, through
- * the agent client-node makes for each watch request. Every (re)connect and every event, bookmarks
- * included, calls `alive`.
- */
-class ClosableWatch extends Watch {
-  #closed = false;
-  #active: AbortController | undefined;
-  #agent: { destroy(): void } | undefined;
-  readonly #alive: () => void;
-
-  constructor(kubeConfig: KubeConfig, alive: () => void) {
-    super(kubeConfig);
-    this.#alive = alive;
-    this.config = Object.assign(Object.create(kubeConfig) as KubeConfig, {
-      applyToFetchOptions: async (options: RequestOptions) => {
-        const init = await kubeConfig.applyToFetchOptions(options);
-        const agent = init.agent as { destroy?: () => void } | undefined;
-        if (typeof agent?.destroy === 'function') this.#agent = agent as { destroy(): void };
-        if (this.#closed) this.#agent?.destroy();
-        return init;
-      },
-    });
-  }
-
-  override async watch(
-    path: string,
-    queryParams: Record<string, string | number | boolean | undefined>,
-    callback: (phase: string, apiObj: unknown, watchObj?: unknown) => void,
-    done: (err: unknown) => void,
-  ): Promise<AbortController> {
-    this.#alive();
-    const controller = await super.watch(
-      path,
-      { ...queryParams, allowWatchBookmarks: true, timeoutSeconds: serverTimeoutSeconds() },
-      (phase, apiObj, watchObj) => {
-        this.#alive();
-        callback(phase, apiObj, watchObj);
-      },
-      done,
-    );
-    this.#active = controller;
-    if (this.#closed) controller.abort();
-    return controller;
-  }
-
-  close(): void {
-    this.#closed = true;
-    this.#active?.abort();
-    this.#agent?.destroy();
-  }
-}
-
-/**
- * One list + watch of one collection that never gives up. client-node 1.4's ListWatch relists by
- * itself after a 410 Gone, but after any other failure (list error, watch refused, connection
- * lost with an error) it emits 'error' and stops. This class then starts a fresh ListWatch after
- * an exponential backoff; the fresh one lists first, so the sink sees the full state again and
- * nothing that changed during the outage is missed. A watch that stays open but falls silent (no
- * event, no bookmark within the silence bound, as over a connection the network lost) counts as
- * such a failure.
+ * One list + watch of one collection that never gives up: it lists, then watches from the list's
+ * resourceVersion, watching again from the last event or bookmark when the server ends a watch, and
+ * listing again at once after 410 Gone. After any other failure (list error, watch refused,
+ * connection lost, a watch that stays open but falls silent — no event, no bookmark within the
+ * silence bound — as over a connection the network lost) it starts over after an exponential
+ * backoff; the fresh list gives the sink the full state again, so nothing that changed during the
+ * outage is missed. Events go to the sink as they are read: no second cache.
  */
 export class RestartingListWatch<T extends KubeObject> {
   readonly #options: RestartingListWatchOptions<T>;
-  #current: { listWatch: ListWatch<KubernetesObject>; watch: ClosableWatch } | undefined;
+  /** The current connection; a callback of an older one finds it replaced and does nothing. */
+  #current: { watch: OpenWatch | undefined } | undefined;
   #restartTimer: TimerHandle | undefined;
   #silenceTimer: TimerHandle | undefined;
   #lastSignOfLife = 0;
@@ -136,25 +76,63 @@ export class RestartingListWatch<T extends KubeObject> {
   }
 
   #connect(): void {
-    const { kubeConfig, path, labelSelector, sink } = this.#options;
-    const watch = new ClosableWatch(kubeConfig, () => this.#alive());
-    const listWatch: ListWatch<KubernetesObject> = new ListWatch<KubernetesObject>(
-      path,
-      watch,
-      (): Promise<KubernetesListObject<KubernetesObject>> => this.#list(listWatch),
-      false,
-      labelSelector,
-    );
-    const current = () => this.#current?.listWatch === listWatch;
-    const asObject = (object: KubernetesObject) => object as unknown as T;
-    listWatch.on('add', (object) => current() && sink.upserted(asObject(object)));
-    listWatch.on('update', (object) => current() && sink.upserted(asObject(object)));
-    listWatch.on('delete', (object) => current() && sink.removed(asObject(object)));
-    listWatch.on('error', (error) => current() && this.#restartAfterFailure(error));
-    this.#current = { listWatch, watch };
+    const current: { watch: OpenWatch | undefined } = { watch: undefined };
+    this.#current = current;
     this.#alive();
     this.#checkSilence(this.#options.silenceTimeoutMs);
-    listWatch.start().catch((error: unknown) => current() && this.#restartAfterFailure(error));
+    void this.#listThenWatch(current);
+  }
+
+  async #listThenWatch(current: { watch: OpenWatch | undefined }): Promise<void> {
+    let list: { metadata?: { resourceVersion?: string }; items: T[] };
+    try {
+      list = await this.#options.list();
+    } catch (error) {
+      if (this.#current === current) this.#restartAfterFailure(error);
+      return;
+    }
+    // A list that comes back after its connection was replaced or stopped must not start a watch.
+    if (this.#current !== current) return;
+    this.#options.sink.listed(list.items);
+    this.#alive();
+    this.#failures = 0;
+    this.#watchFrom(current, list.metadata?.resourceVersion ?? '');
+  }
+
+  #watchFrom(current: { watch: OpenWatch | undefined }, listedVersion: string): void {
+    let resourceVersion = listedVersion;
+    const query = {
+      resourceVersion,
+      allowWatchBookmarks: 'true',
+      timeoutSeconds: String(serverTimeoutSeconds()),
+    };
+    current.watch = this.#options.watch(query, {
+      event: (event: WatchEvent) => {
+        if (this.#current !== current) return;
+        this.#alive();
+        if (event.type === 'ERROR') {
+          current.watch?.close();
+          const status = event.object as unknown as { code?: number; message?: string };
+          // 410 Gone: the version is too old to watch from; a new list is the current state.
+          if (status.code === 410) void this.#listThenWatch(current);
+          else this.#restartAfterFailure(new Error(`watch error ${status.code}: ${status.message}`));
+          return;
+        }
+        const version = event.object.metadata?.resourceVersion;
+        if (version) resourceVersion = version;
+        if (event.type === 'ADDED' || event.type === 'MODIFIED')
+          this.#options.sink.upserted(event.object as T);
+        else if (event.type === 'DELETED') this.#options.sink.removed(event.object as T);
+      },
+      ended: (error) => {
+        if (this.#current !== current) return;
+        if (error !== undefined) this.#restartAfterFailure(error);
+        else {
+          this.#alive();
+          this.#watchFrom(current, resourceVersion);
+        }
+      },
+    });
   }
 
   #alive(): void {
@@ -172,16 +150,6 @@ export class RestartingListWatch<T extends KubeObject> {
     }, delayMs);
   }
 
-  async #list(listWatch: ListWatch<KubernetesObject>): Promise<KubernetesListObject<KubernetesObject>> {
-    const list = await this.#options.list();
-    // A list that comes back after its ListWatch was replaced or stopped must not start a watch.
-    if (this.#current?.listWatch !== listWatch) throw new Error('list-watch replaced');
-    this.#options.sink.listed(list.items);
-    this.#alive();
-    this.#failures = 0;
-    return list as unknown as KubernetesListObject<KubernetesObject>;
-  }
-
   #restartAfterFailure(error: unknown): void {
     this.#disconnect();
     this.#failures += 1;
@@ -196,10 +164,7 @@ export class RestartingListWatch<T extends KubeObject> {
   #disconnect(): void {
     if (this.#silenceTimer !== undefined) this.#options.clock.clearTimeout(this.#silenceTimer);
     this.#silenceTimer = undefined;
-    const current = this.#current;
+    this.#current?.watch?.close();
     this.#current = undefined;
-    if (current === undefined) return;
-    current.watch.close();
-    void current.listWatch.stop();
   }
 }

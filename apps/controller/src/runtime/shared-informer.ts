@@ -1,8 +1,8 @@
-import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '@scoby/kube-objects';
 import type { Logger } from 'pino';
 import { errorMessage } from '../kube/api-error.ts';
 import { resourcePath, type ObjectList, type ResourceRef } from '../kube/dynamic-client.ts';
+import type { OpenWatch, WatchHandlers } from '../kube/watch-request.ts';
 import type { BackoffPolicy } from './backoff.ts';
 import { realClock, type Clock, type TimerHandle } from './clock.ts';
 import { ObjectStore, type StoreEvent } from './object-store.ts';
@@ -14,13 +14,18 @@ export interface InformerHandlers<T> {
   delete?(object: T): void;
 }
 
-/** Lists a collection; the app's DynamicClient is one. */
+/** Lists and watches a collection; the app's DynamicClient is one. */
 export interface ObjectLister {
   list(ref: ResourceRef, namespace?: string, query?: Record<string, string | undefined>): Promise<ObjectList>;
+  watch(
+    ref: ResourceRef,
+    namespace: string | undefined,
+    query: Record<string, string | undefined>,
+    handlers: WatchHandlers,
+  ): OpenWatch;
 }
 
 export interface SharedInformerOptions {
-  kubeConfig: KubeConfig;
   lister: ObjectLister;
   resource: ResourceRef;
   /** Namespaces to watch, one watch each; undefined watches all namespaces (or a cluster-scoped kind). */
@@ -72,8 +77,14 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
       const partition = {
         synced: false,
         listWatch: new RestartingListWatch<T>({
-          kubeConfig: options.kubeConfig,
           path: resourcePath(options.resource, namespace),
+          watch: (query, handlers) =>
+            options.lister.watch(
+              options.resource,
+              namespace,
+              { ...query, labelSelector: options.labelSelector },
+              handlers,
+            ),
           list: async () => {
             const query = { labelSelector: options.labelSelector };
             const list = await options.lister.list(options.resource, namespace, query);
@@ -89,7 +100,6 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
               items: T[];
             };
           },
-          labelSelector: options.labelSelector,
           backoff: options.restartBackoff ?? DEFAULT_RESTART_BACKOFF,
           silenceTimeoutMs: options.watchSilenceMs ?? DEFAULT_WATCH_SILENCE_MS,
           clock: this.#clock,

@@ -71,7 +71,6 @@ function informer(
   options: Partial<ConstructorParameters<typeof SharedInformer>[0]> = {},
 ): SharedInformer<KubeObject> {
   const created = new SharedInformer<KubeObject>({
-    kubeConfig: server.kubeConfig(),
     lister: client,
     resource: CONFIGMAPS,
     ...options,
@@ -121,6 +120,7 @@ describe('SharedInformer against an API server', () => {
   it('gives listed objects the apiVersion and kind kube-apiserver leaves out of built-in list items', async () => {
     await client.create(CONFIGMAPS, configMap('shop', 'a', '1'));
     const lister = {
+      watch: client.watch.bind(client),
       list: async (...args: Parameters<DynamicClient['list']>) => {
         const list = await client.list(...args);
         return {
@@ -181,7 +181,7 @@ describe('SharedInformer against an API server', () => {
     expect(await cache.waitForSync(5000)).toBe(true);
     await watchesOpened(1);
 
-    // client-node 1.4's ListWatch gives up on these: the reconnecting watch and the next list fail.
+    // The reconnecting watch and the next list fail: the list-watch keeps starting over.
     server.faults.failNext({ verb: 'watch', resource: 'configmaps' }, { code: 500, count: 2 });
     server.faults.failNext({ verb: 'list', resource: 'configmaps' }, { code: 503, count: 1 });
     server.faults.dropWatches();
@@ -355,7 +355,6 @@ describe('SharedInformer against an API server', () => {
 describe('InformerFactory', () => {
   function factory(workingNamespaces?: string[]): InformerFactory {
     const created = new InformerFactory({
-      kubeConfig: server.kubeConfig(),
       lister: client,
       workingNamespaces,
     });

@@ -1,0 +1,75 @@
+/**
+ * One watch request read as it streams: each line of the answer is one event, parsed and handed
+ * over at once. Nothing is cached here; the informer's store is the only copy of the objects.
+ */
+import type http from 'node:http';
+import type { KubeObject } from '@scoby/kube-objects';
+import { answerError } from './answer-error.ts';
+
+export interface WatchEvent {
+  /** ADDED, MODIFIED, DELETED, BOOKMARK or ERROR (whose object is a Status). */
+  type: string;
+  object: KubeObject;
+}
+
+export interface WatchHandlers {
+  event(event: WatchEvent): void;
+  /** The watch is over: the server ended it (no error), or it failed. Called at most once, never after close(). */
+  ended(error?: unknown): void;
+}
+
+export interface OpenWatch {
+  close(): void;
+}
+
+export function readWatch(
+  send: (onResponse: (response: http.IncomingMessage) => void) => http.ClientRequest,
+  handlers: WatchHandlers,
+): OpenWatch {
+  let over = false;
+  const end = (error?: unknown) => {
+    if (over) return;
+    over = true;
+    request.destroy();
+    handlers.ended(error);
+  };
+  const request = send((response) => {
+    const code = response.statusCode ?? 0;
+    response.setEncoding('utf8');
+    let pending = '';
+    if (code !== 200) {
+      response.on('data', (chunk: string) => (pending += chunk));
+      response.on('end', () => end(answerError(code, pending, response.headers['retry-after'])));
+      return;
+    }
+    response.on('data', (chunk: string) => {
+      pending += chunk;
+      for (let newline = pending.indexOf('\n'); newline >= 0 && !over; newline = pending.indexOf('\n')) {
+        const line = pending.slice(0, newline);
+        pending = pending.slice(newline + 1);
+        if (line.trim() === '') continue;
+        let event: WatchEvent;
+        try {
+          event = JSON.parse(line) as WatchEvent;
+        } catch (error) {
+          end(error);
+          return;
+        }
+        handlers.event(event);
+      }
+    });
+    response.on('end', () => end());
+    // A connection lost mid-answer closes the response before it completed.
+    response.on('close', () =>
+      end(response.complete ? undefined : new Error('the watch connection was lost')),
+    );
+  });
+  request.on('error', end);
+  request.end();
+  return {
+    close: () => {
+      over = true;
+      request.destroy();
+    },
+  };
+}
