@@ -17,16 +17,18 @@ export interface BenchChild<Request, Answer extends Reply> {
   exit(request: Request): Promise<void>;
 }
 
-/** `nodeArgs`, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the process. */
+/**
+ * `nodeArgs`, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the process. `compiled`: a
+ * JavaScript script run by plain node, without tsx and the TypeScript sources.
+ */
 export async function forkBenchChild<Request, Answer extends Reply>(
   script: URL,
   nodeArgs: string | undefined,
+  { compiled = false }: { compiled?: boolean } = {},
 ): Promise<BenchChild<Request, Answer>> {
   const child = fork(fileURLToPath(script), {
     execArgv: [
-      '--import',
-      'tsx',
-      '--conditions=@scoby/source',
+      ...(compiled ? [] : ['--import', 'tsx', '--conditions=@scoby/source']),
       ...(nodeArgs?.split(' ').filter(Boolean) ?? []),
     ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -2,6 +2,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { forkBenchChild, type ProcessUsage } from './child-process.ts';
 import type { ControllerReply, ControllerRequest } from './controller-protocol.ts';
+import { REGISTRATION, SCOBY_NAMESPACE } from './world.ts';
 
 export interface ControllerProcess {
   /** RSS of the process with its code loaded, before the controller started. */
@@ -16,14 +17,21 @@ export interface ControllerProcess {
 export async function startControllerProcess(): Promise<ControllerProcess> {
   // BENCH_CONTROLLER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the controller.
   const child = await forkBenchChild<ControllerRequest, ControllerReply>(
-    new URL('./controller-process.ts', import.meta.url),
+    new URL('./controller-process.js', import.meta.url),
     process.env.BENCH_CONTROLLER_NODE_ARGS,
+    { compiled: true },
   );
   return {
     loadedRssMiB: child.ready.rssMiB,
     start: async (kubeConfig, concurrency) =>
       void (await child.ask(
-        { kind: 'start', kubeconfig: kubeConfig.exportConfig(), concurrency },
+        {
+          kind: 'start',
+          kubeconfig: kubeConfig.exportConfig(),
+          concurrency,
+          registration: REGISTRATION,
+          scobyNamespace: SCOBY_NAMESPACE,
+        },
         'started',
       )),
     reconciles: async () => (await child.ask({ kind: 'reconciles' }, 'reconciles')).count,

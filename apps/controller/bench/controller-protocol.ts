@@ -2,7 +2,7 @@
 import type { ProcessUsage } from './child-process.ts';
 
 export type ControllerRequest =
-  | { kind: 'start'; kubeconfig: string; concurrency: number }
+  | { kind: 'start'; kubeconfig: string; concurrency: number; registration: string; scobyNamespace: string }
   | { kind: 'reconciles' }
   | { kind: 'hook-calls' }
   | { kind: 'usage' }
