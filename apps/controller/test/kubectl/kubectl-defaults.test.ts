@@ -193,7 +193,7 @@ describe('kubectl with its default flags against scoby run --embedded', () => {
     });
   });
 
-  it('server-side applies; a conflict with another field manager is reported (differs until the in-memory server records field ownership of applies: no conflict)', async () => {
+  it('server-side applies; a conflict with another field manager is reported, and forced', async () => {
     const configMap = (value: string) =>
       `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: shared, namespace: default}\ndata: {key: ${value}}\n`;
     expect(
@@ -202,22 +202,27 @@ describe('kubectl with its default flags against scoby run --embedded', () => {
       code: 0,
       stdout: 'configmap/shared serverside-applied\n',
     });
-    const conflicting = await kubectl([
+    const other = [
       'apply',
       '--server-side',
       '--field-manager=other',
       '-f',
       await file('two.yaml', configMap('two')),
-    ]);
-    if (conflicting.code === 0) {
-      // The in-memory server records no field ownership of applies yet (issue 14, server-side apply by
-      // engineer 14b): what kubectl reports today is pinned, so the day conflicts land this fails and the
-      // expectation below becomes the only one.
-      console.log(`no server-side apply conflict reported yet: ${conflicting.stdout.trim()}`);
-      expect(conflicting).toEqual({ code: 0, stdout: 'configmap/shared serverside-applied\n', stderr: '' });
-      return;
-    }
-    expect(conflicting.code).toBe(1);
-    expect(conflicting.stderr).toContain('Apply failed with 1 conflict: conflict with "kubectl": .data.key');
+    ];
+    const conflicting = await kubectl(other);
+    expect(conflicting).toMatchObject({ code: 1, stdout: '' });
+    expect(conflicting.stderr).toMatch(
+      /^error: Apply failed with 1 conflict: conflict with "kubectl": \.data\.key\nPlease review the fields above/,
+    );
+    expect(await kubectl([...other, '--force-conflicts'])).toEqual({
+      code: 0,
+      stdout: 'configmap/shared serverside-applied\n',
+      stderr: '',
+    });
+    expect(await kubectl(['get', 'configmap', 'shared', '-o', 'jsonpath={.data.key}'])).toEqual({
+      code: 0,
+      stdout: 'two',
+      stderr: '',
+    });
   });
 });

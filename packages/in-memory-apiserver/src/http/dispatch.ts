@@ -149,6 +149,7 @@ export function dispatch(
           contentType,
           text: body.text,
           fieldManager: query.get('fieldManager') ?? undefined,
+          force: query.get('force') === 'true',
           dryRun,
           decoding,
         },

@@ -7,7 +7,14 @@ import {
   applyMergePatch,
   applyServerSideApply,
   applyStrategicMergePatch,
+  listStrategy,
 } from '../patch/index.ts';
+import {
+  applyConflicts,
+  conflictMessage,
+  withoutConflicts,
+  type ApplyConflict,
+} from '../patch/apply-conflicts.ts';
 import { groupVersion, keyOf } from '../resource-type.ts';
 import {
   badRequest,
@@ -40,6 +47,8 @@ export interface PatchRequest {
   /** The raw request body. */
   text: string;
   fieldManager: string | undefined;
+  /** An apply's `force`: it takes the fields it conflicts on from their managers. */
+  force?: boolean;
   dryRun: boolean;
   decoding?: Decoding;
 }
@@ -194,16 +203,39 @@ function serverSideApply(
     if (created.ok && !request.dryRun) storeApplied(cluster, created.value, manager, applied.value);
     return created;
   }
-  const previous = cluster.applied.get(current.metadata.uid ?? '')?.get(manager);
+  const strategies = listStrategiesOf(target);
+  const managers = cluster.applied.get(current.metadata.uid ?? '') ?? new Map<string, unknown>();
+  const others = new Map([...managers].filter(([name]) => name !== manager));
+  if (!request.force) {
+    const conflicts = applyConflicts(applied.value, others, strategies ?? listStrategy);
+    if (conflicts.length > 0) return applyConflict(conflicts);
+  }
   const merged = applyServerSideApply(
     atVersion(target.type, target.version, current),
     applied.value,
-    previous,
-    listStrategiesOf(target),
+    managers.get(manager),
+    strategies,
   );
   const result = finishPatch(cluster, target, current, merged, request);
-  if (result.ok && !request.dryRun) storeApplied(cluster, result.value, manager, applied.value);
+  if (result.ok && !request.dryRun) {
+    if (request.force) {
+      for (const [name, owned] of withoutConflicts(applied.value, others, strategies ?? listStrategy))
+        managers.set(name, owned);
+    }
+    storeApplied(cluster, result.value, manager, applied.value);
+  }
   return result;
+}
+
+/** 409 naming each field another manager applied with a different value. */
+function applyConflict(conflicts: readonly ApplyConflict[]): Outcome<never> {
+  return fail(409, 'Conflict', conflictMessage(conflicts), {
+    causes: conflicts.map(({ manager, field }) => ({
+      reason: 'FieldManagerConflict',
+      message: `conflict with ${JSON.stringify(manager)}`,
+      field,
+    })),
+  });
 }
 
 function finishPatch(

@@ -82,17 +82,24 @@ describe('error messages', () => {
 });
 
 describe('server-side apply', () => {
-  it('differs: no field ownership is recorded: no managedFields, no conflicts between managers', async () => {
+  it('differs: applies record no managedFields and fields a patch wrote have no owner to conflict with', async () => {
     const first = await apply('owned', 'alpha', { a: '1' });
     expect(first.status).toBe(201);
-    const second = await apply('owned', 'beta', { a: '2' });
+    const edited = await rawRequest(
+      target,
+      'PATCH',
+      `/api/v1/namespaces/${namespace}/configmaps/owned?fieldManager=editor`,
+      { contentType: 'application/merge-patch+json', text: JSON.stringify({ data: { a: '3' } }) },
+    );
+    expect(edited.status).toBe(200);
+    const again = await apply('owned', 'alpha', { a: '1' });
     const stored = await core.readNamespacedConfigMap({ name: 'owned', namespace });
     if (target.server) {
       expect(
         (first.json as { metadata: { managedFields?: unknown } }).metadata.managedFields,
       ).toBeUndefined();
-      expect(second.status).toBe(200);
-      expect(stored.data).toEqual({ a: '2' });
+      expect(again.status).toBe(200);
+      expect(stored.data).toEqual({ a: '1' });
       return;
     }
     expect((first.json as { metadata: { managedFields: unknown } }).metadata.managedFields).toEqual([
@@ -103,22 +110,25 @@ describe('server-side apply', () => {
         fieldsV1: { 'f:data': { 'f:a': {} } },
       }),
     ]);
-    expect(second).toEqual({
+    // The patch's Update entry took the field from alpha's apply.
+    expect(again).toEqual({
       status: 409,
       json: {
         kind: 'Status',
         apiVersion: 'v1',
         metadata: {},
         status: 'Failure',
-        message: 'Apply failed with 1 conflict: conflict with "alpha": .data.a',
+        message: 'Apply failed with 1 conflict: conflict with "editor" using v1: .data.a',
         reason: 'Conflict',
         details: {
-          causes: [{ reason: 'FieldManagerConflict', message: 'conflict with "alpha"', field: '.data.a' }],
+          causes: [
+            { reason: 'FieldManagerConflict', message: 'conflict with "editor" using v1', field: '.data.a' },
+          ],
         },
         code: 409,
       },
     });
-    expect(stored.data).toEqual({ a: '1' });
+    expect(stored.data).toEqual({ a: '3' });
   });
 });
 
