@@ -8,6 +8,8 @@ export interface ApiServerProcess {
   clearRequestLog(): Promise<void>;
   /** `METHOD path` of every non-GET request since the last clear. */
   writes(): Promise<string[]>;
+  /** Requests since the last clear by `METHOD code` (a watch is `WATCH code`). */
+  requestCounts(): Promise<Record<string, number>>;
   /** Peak RSS and CPU time (user + system) of the API server process so far. */
   usage(): Promise<ProcessUsage>;
   stop(): Promise<void>;
@@ -27,6 +29,7 @@ export async function startApiServerProcess(): Promise<ApiServerProcess> {
     },
     clearRequestLog: async () => void (await child.ask({ kind: 'clear-log' }, 'cleared')),
     writes: async () => (await child.ask({ kind: 'writes' }, 'writes')).writes,
+    requestCounts: async () => (await child.ask({ kind: 'request-counts' }, 'request-counts')).counts,
     usage: async () => {
       const { maxRssKiB, cpuSeconds } = await child.ask({ kind: 'usage' }, 'usage');
       return { maxRssKiB, cpuSeconds };

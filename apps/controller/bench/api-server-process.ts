@@ -27,6 +27,15 @@ process.on('message', (message: ServerRequest) => {
       reply({ kind: 'writes', writes: writes.map((entry) => `${entry.method} ${entry.path}`) });
       return;
     }
+    case 'request-counts': {
+      const counts: Record<string, number> = {};
+      for (const entry of server.requestLog.entries()) {
+        const key = `${entry.query.watch === 'true' ? 'WATCH' : entry.method} ${entry.code}`;
+        counts[key] = (counts[key] ?? 0) + 1;
+      }
+      reply({ kind: 'request-counts', counts });
+      return;
+    }
     case 'usage':
       reply({ kind: 'usage', ...ownUsage() });
       return;

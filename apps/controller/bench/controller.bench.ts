@@ -81,6 +81,10 @@ for (const count of sizes) {
       `harness ${peak(controllers, (run) => run.bench.peakRssMiB)}; floor process ${peak(floors, (run) => run.bench.peakRssMiB)}; ` +
       `API server process ${peak(controllers, (run) => run.server.peakRssMiB)}`,
   );
+  const perInstance = Object.entries(steady.convergeRequests)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, total]) => `${key} ${fmt(total / count)}`);
+  console.log(`  requests/inst. ${perInstance.join(', ')}  (until converged)`);
   console.log(
     `  steady state   ${steady.steadyStateWrites.length} writes over ${steady.steadyStateReconciles} reconciles (target 0)`,
   );

@@ -23,6 +23,8 @@ export interface ControllerRun extends Measurement {
   controller: ProcessFigures;
   /** RSS of the controller process with its code loaded, before the controller started. */
   controllerLoadedRssMiB: number;
+  /** Requests the API server answered until convergence (the harness's one list and watch too), by `METHOD code`. */
+  convergeRequests: Record<string, number>;
   /** Non-GET requests while every instance was reconciled again after convergence. */
   steadyStateWrites: string[];
   steadyStateReconciles: number;
@@ -48,10 +50,12 @@ export async function runController(options: ControllerRunOptions): Promise<Cont
   await createWorld(client, options.count, options.concurrency * 4, registration(hook?.url));
   const readiness = await watchReadiness(client, options.count);
 
+  await server.clearRequestLog();
   const measure = await startMeasurement({ server, controller });
   await controller.start(kubeConfig, options.concurrency);
   await readiness.allReady();
   const measurement = await measure();
+  const convergeRequests = await server.requestCounts();
   await expectChildren(client, options.count);
 
   let steadyStateWrites: string[] = [];
@@ -81,6 +85,7 @@ export async function runController(options: ControllerRunOptions): Promise<Cont
     ...measurement,
     controller: measurement.controller,
     controllerLoadedRssMiB: controller.loadedRssMiB,
+    convergeRequests,
     steadyStateWrites,
     steadyStateReconciles,
   };

@@ -42,21 +42,28 @@ export function readWatch(
       response.on('end', () => end(answerError(code, pending, response.headers['retry-after'])));
       return;
     }
-    response.on('data', (chunk: string) => {
-      pending += chunk;
-      for (let newline = pending.indexOf('\n'); newline >= 0 && !over; newline = pending.indexOf('\n')) {
-        const line = pending.slice(0, newline);
-        pending = pending.slice(newline + 1);
-        if (line.trim() === '') continue;
-        let event: WatchEvent;
-        try {
-          event = JSON.parse(line) as WatchEvent;
-        } catch (error) {
-          end(error);
-          return;
-        }
-        handlers.event(event);
+    const handleLine = (line: string) => {
+      if (line.trim() === '') return;
+      let event: WatchEvent;
+      try {
+        event = JSON.parse(line) as WatchEvent;
+      } catch (error) {
+        end(error);
+        return;
       }
+      handlers.event(event);
+    };
+    // Lines are cut from each chunk by index: appending chunks to one growing string and searching
+    // it again from its start made reading a long burst of events quadratic.
+    response.on('data', (chunk: string) => {
+      let start = 0;
+      for (let newline = chunk.indexOf('\n'); newline >= 0 && !over; newline = chunk.indexOf('\n', start)) {
+        const line = chunk.slice(start, newline);
+        handleLine(pending === '' ? line : pending + line);
+        pending = '';
+        start = newline + 1;
+      }
+      pending += chunk.slice(start);
     });
     response.on('end', () => end());
     // A connection lost mid-answer closes the response before it completed.
