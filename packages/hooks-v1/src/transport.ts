@@ -68,6 +68,7 @@ export function postJson(target: string, payload: string, options: PostOptions):
       cause: `response body larger than ${options.maxResponseBytes} bytes`,
     };
 
+    let responding = false;
     const send = url.protocol === 'https:' ? https.request : http.request;
     const request = send(
       url,
@@ -77,6 +78,7 @@ export function postJson(target: string, payload: string, options: PostOptions):
         headers: { ...options.headers, 'Content-Length': String(Buffer.byteLength(payload)) },
       },
       (response) => {
+        responding = true;
         const announced = Number(response.headers['content-length']);
         if (announced > options.maxResponseBytes) {
           abandon(tooLarge);
@@ -119,16 +121,27 @@ export function postJson(target: string, payload: string, options: PostOptions):
           if (admission === undefined) deliver();
           else void admission.then(deliver);
         });
-        response.on('error', (error) => settle({ kind: 'failed', cause: describeError(error) }));
+        response.on('error', (error) => settle(brokenResponse(error)));
         response.on('close', () => {
           if (!complete)
             settle({ kind: 'failed', cause: 'connection closed before the response was complete' });
         });
       },
     );
-    request.on('error', (error) => settle({ kind: 'failed', cause: describeError(error) }));
+    request.on('error', (error) =>
+      settle(responding ? brokenResponse(error) : { kind: 'failed', cause: describeError(error) }),
+    );
     request.end(payload);
   });
+}
+
+/**
+ * A connection that breaks while the answer arrives: Node 20 reports it on the response as "aborted",
+ * Node 24 on the request as "read ECONNRESET"; the code is the same, so the message is too.
+ */
+function brokenResponse(error: unknown): TransportOutcome {
+  const code = (error as NodeJS.ErrnoException).code ?? describeError(error);
+  return { kind: 'failed', cause: `connection broke before the response was complete (${code})` };
 }
 
 /** Node reports a refused dual-stack connection as an AggregateError with an empty message. */

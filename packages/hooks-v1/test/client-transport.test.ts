@@ -101,7 +101,7 @@ describe('transport failures (§6.4)', () => {
     const result = await client.call(preReconcileCall(server.url));
     expect(result).toEqual({
       ...transient,
-      message: `pre-reconcile hook: request to ${server.url} failed: aborted`,
+      message: `pre-reconcile hook: request to ${server.url} failed: connection broke before the response was complete (ECONNRESET)`,
     });
   });
 
