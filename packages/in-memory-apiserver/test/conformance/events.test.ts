@@ -4,7 +4,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiServer } from '../../src/index.ts';
-import { connect, eventually, freshNamespace, inMemoryOnly, rawRequest, type Target } from './harness.ts';
+import {
+  connect,
+  createRaw,
+  eventually,
+  freshNamespace,
+  inMemoryOnly,
+  rawRequest,
+  type Target,
+} from './harness.ts';
 
 let target: Target;
 let namespace: string;
@@ -17,14 +25,7 @@ afterAll(() => target.stop());
 
 type Json = Record<string, unknown> & { metadata: Record<string, unknown> };
 
-async function post(path: string, object: unknown): Promise<Json> {
-  const reply = await rawRequest(target, 'POST', path, {
-    contentType: 'application/json',
-    text: JSON.stringify(object),
-  });
-  expect(reply.status, JSON.stringify(reply.json)).toBe(201);
-  return reply.json as Json;
-}
+const post = (path: string, object: unknown) => createRaw<Json>(target, path, object);
 
 async function get(path: string): Promise<{ status: number; json: Json }> {
   const reply = await rawRequest(target, 'GET', path);

@@ -134,6 +134,16 @@ export async function rawRequest(
   return { status, json };
 }
 
+/** POSTs an object as JSON and returns what the server created; any other answer than 201 throws it. */
+export async function createRaw<Created>(target: Target, path: string, object: unknown): Promise<Created> {
+  const reply = await rawRequest(target, 'POST', path, {
+    contentType: 'application/json',
+    text: JSON.stringify(object),
+  });
+  if (reply.status !== 201) throw new Error(`POST ${path}: ${reply.status} ${JSON.stringify(reply.json)}`);
+  return reply.json as Created;
+}
+
 /** {@link rawRequest} with the response headers (lower-case names). */
 export async function rawResponse(
   target: Target,

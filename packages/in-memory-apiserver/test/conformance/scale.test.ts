@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   connect,
+  createRaw,
   CONTROLLER_PATIENCE_MS,
   eventually,
   freshNamespace,
@@ -25,14 +26,7 @@ afterAll(() => target.stop());
 
 type Json = Record<string, unknown> & { metadata: Record<string, string> };
 
-async function post(path: string, object: unknown): Promise<Json> {
-  const reply = await rawRequest(target, 'POST', path, {
-    contentType: 'application/json',
-    text: JSON.stringify(object),
-  });
-  expect(reply.status, JSON.stringify(reply.json)).toBe(201);
-  return reply.json as Json;
-}
+const post = (path: string, object: unknown) => createRaw<Json>(target, path, object);
 
 const template = {
   metadata: { labels: { app: 'web' } },
