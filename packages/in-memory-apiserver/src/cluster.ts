@@ -8,6 +8,12 @@ import type { ObjectStore } from './store.ts';
 /** Per object uid, per field manager: the configuration it last applied (server-side apply). */
 export type AppliedConfigs = Map<string, Map<string, unknown>>;
 
+/**
+ * Per object uid, per updating manager as kube-apiserver prints it (`"name" using v1`): the fields its
+ * patches changed, which applies of others conflict with.
+ */
+export type UpdatedFields = Map<string, Map<string, unknown>>;
+
 /** Per object uid: the configuration a POST with a fieldManager set, owned by that manager's Update entry. */
 export type CreatedConfigs = Map<string, { manager: string; config: unknown }>;
 
@@ -16,6 +22,7 @@ export interface Cluster {
   readonly store: ObjectStore;
   readonly registry: ResourceRegistry;
   readonly applied: AppliedConfigs;
+  readonly updated: UpdatedFields;
   readonly created: CreatedConfigs;
   /** Present when the Service simulation is on: hands out cluster IPs. */
   readonly allocateClusterIp: (() => string) | undefined;

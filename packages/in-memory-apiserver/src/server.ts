@@ -97,6 +97,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<In
     store,
     registry: new ResourceRegistry(),
     applied: new Map(),
+    updated: new Map(),
     created: new Map(),
     allocateClusterIp: options.simulate?.services === false ? undefined : clusterIpAllocator(),
     ...systemClock,

@@ -9,6 +9,7 @@ import { ITEM, type ListStrategy } from './merge-keys.ts';
 import type { StrategyAt } from './server-side-apply.ts';
 
 export interface ApplyConflict {
+  /** The manager as kube-apiserver prints it: `"name"` for an apply, `"name" using v1` for an update. */
   readonly manager: string;
   /** The field path as structured-merge-diff prints it. */
   readonly field: string;
@@ -27,7 +28,7 @@ const UNOWNED_METADATA = new Set([
   'selfLink',
 ]);
 
-function unowned(path: readonly string[], key: string): boolean {
+export function unowned(path: readonly string[], key: string): boolean {
   if (path.length === 0) return UNOWNED_TOP.has(key);
   return path.length === 1 && path[0] === 'metadata' && UNOWNED_METADATA.has(key);
 }
@@ -37,10 +38,10 @@ function printValue(value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value ?? null);
 }
 
-type Merging = Exclude<ListStrategy, { kind: 'replace' }>;
+export type Merging = Exclude<ListStrategy, { kind: 'replace' }>;
 
 /** The printed path element naming a list item; items with the same element are the same item. */
-function itemElement(strategy: Merging, item: unknown): string {
+export function itemElement(strategy: Merging, item: unknown): string {
   switch (strategy.kind) {
     case 'mergeScalars':
       return `[=${printValue(item)}]`;
@@ -123,7 +124,7 @@ function compareLists(
   return { fields, left };
 }
 
-/** The conflicts of `applied` with each other manager's configuration, in manager order. */
+/** The conflicts of `applied` with each other manager's configuration (keyed by its printed name), in manager order. */
 export function applyConflicts(
   applied: unknown,
   others: ReadonlyMap<string, unknown>,
@@ -152,11 +153,11 @@ export function withoutConflicts(
 export function conflictMessage(conflicts: readonly ApplyConflict[]): string {
   const [first] = conflicts;
   if (conflicts.length === 1 && first !== undefined) {
-    return `Apply failed with 1 conflict: conflict with ${JSON.stringify(first.manager)}: ${first.field}`;
+    return `Apply failed with 1 conflict: conflict with ${first.manager}: ${first.field}`;
   }
   const managers = [...new Set(conflicts.map((conflict) => conflict.manager))].sort();
   const lines = managers.flatMap((manager) => [
-    `conflicts with ${JSON.stringify(manager)}:`,
+    `conflicts with ${manager}:`,
     ...conflicts.filter((conflict) => conflict.manager === manager).map((conflict) => `- ${conflict.field}`),
   ]);
   return `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;

@@ -67,5 +67,6 @@ export function followManagedFields(cluster: Cluster, written: KubeObject): void
 /** Forgets the ownership records of a removed object. */
 export function forgetOwnership(cluster: Cluster, uid: string | undefined): void {
   cluster.applied.delete(uid ?? '');
+  cluster.updated.delete(uid ?? '');
   cluster.created.delete(uid ?? '');
 }

@@ -9,6 +9,7 @@ import {
   applyStrategicMergePatch,
   listStrategy,
 } from '../patch/index.ts';
+import { changedFields } from '../patch/changed-fields.ts';
 import {
   applyConflicts,
   conflictMessage,
@@ -205,7 +206,13 @@ function serverSideApply(
   }
   const strategies = listStrategiesOf(target);
   const managers = cluster.applied.get(current.metadata.uid ?? '') ?? new Map<string, unknown>();
-  const others = new Map([...managers].filter(([name]) => name !== manager));
+  const updaters = cluster.updated.get(current.metadata.uid ?? '') ?? new Map<string, unknown>();
+  const others = new Map([
+    ...[...managers]
+      .filter(([name]) => name !== manager)
+      .map(([name, owned]): [string, unknown] => [JSON.stringify(name), owned]),
+    ...updaters,
+  ]);
   if (!request.force) {
     const conflicts = applyConflicts(applied.value, others, strategies ?? listStrategy);
     if (conflicts.length > 0) return applyConflict(conflicts);
@@ -218,13 +225,50 @@ function serverSideApply(
   );
   const result = finishPatch(cluster, target, current, merged, request);
   if (result.ok && !request.dryRun) {
-    if (request.force) {
-      for (const [name, owned] of withoutConflicts(applied.value, others, strategies ?? listStrategy))
-        managers.set(name, owned);
-    }
+    if (request.force) takeFields(managers, updaters, applied.value, strategies ?? listStrategy);
     storeApplied(cluster, result.value, manager, applied.value);
   }
   return result;
+}
+
+/** The fields `taken` sets differently are no longer the other managers' (their configurations lose them). */
+function takeFields(
+  appliers: Map<string, unknown>,
+  updaters: Map<string, unknown>,
+  taken: unknown,
+  at: StrategyAt,
+): void {
+  for (const owners of [appliers, updaters])
+    for (const [name, owned] of withoutConflicts(taken, owners, at)) owners.set(name, owned);
+}
+
+/**
+ * A patch with a fieldManager owns the fields it changed, as kube-apiserver's Update entries do: taken
+ * from applies and other updaters, so a later apply of another value conflicts with it.
+ */
+function recordUpdate(
+  cluster: Cluster,
+  target: UpdateTarget,
+  before: KubeObject,
+  after: KubeObject,
+  manager: string,
+): void {
+  const uid = after.metadata.uid ?? '';
+  const at = listStrategiesOf(target) ?? listStrategy;
+  const changed = changedFields(
+    atVersion(target.type, target.version, before),
+    atVersion(target.type, target.version, after),
+    at,
+  );
+  if (!isJsonMap(changed) || Object.keys(changed).length === 0) return;
+  const appliers = cluster.applied.get(uid) ?? new Map<string, unknown>();
+  const updaters = cluster.updated.get(uid) ?? new Map<string, unknown>();
+  const printed = `${JSON.stringify(manager)} using ${groupVersion(target.type.group, target.version)}`;
+  const own = updaters.get(printed);
+  updaters.delete(printed);
+  takeFields(appliers, updaters, changed, at);
+  updaters.set(printed, own === undefined ? changed : applyServerSideApply(own, changed, undefined, at));
+  cluster.updated.set(uid, updaters);
 }
 
 /** 409 naming each field another manager applied with a different value. */
@@ -232,7 +276,7 @@ function applyConflict(conflicts: readonly ApplyConflict[]): Outcome<never> {
   return fail(409, 'Conflict', conflictMessage(conflicts), {
     causes: conflicts.map(({ manager, field }) => ({
       reason: 'FieldManagerConflict',
-      message: `conflict with ${JSON.stringify(manager)}`,
+      message: `conflict with ${manager}`,
       field,
     })),
   });
@@ -298,5 +342,8 @@ export function patchObject(
     request.text,
   );
   if (!result.ok) return result;
-  return finishPatch(cluster, target, current, result.value, request);
+  const written = finishPatch(cluster, target, current, result.value, request);
+  if (written.ok && !request.dryRun && request.fieldManager)
+    recordUpdate(cluster, target, current, written.value, request.fieldManager);
+  return written;
 }

@@ -37,6 +37,7 @@ const configMap = (name: string, data: Record<string, string>) => ({
   data,
 });
 
+/** Managers as kube-apiserver prints them: `"name"`, `"name" using v1`. */
 function conflictStatus(message: string, causes: { manager: string; field: string }[]): unknown {
   return {
     kind: 'Status',
@@ -48,7 +49,7 @@ function conflictStatus(message: string, causes: { manager: string; field: strin
     details: {
       causes: causes.map(({ manager, field }) => ({
         reason: 'FieldManagerConflict',
-        message: `conflict with "${manager}"`,
+        message: `conflict with ${manager}`,
         field,
       })),
     },
@@ -66,7 +67,7 @@ describe('server-side apply conflicts', () => {
     expect(conflicting).toEqual({
       status: 409,
       json: conflictStatus('Apply failed with 1 conflict: conflict with "first": .data.key', [
-        { manager: 'first', field: '.data.key' },
+        { manager: '"first"', field: '.data.key' },
       ]),
     });
   });
@@ -81,9 +82,9 @@ describe('server-side apply conflicts', () => {
       json: conflictStatus(
         'Apply failed with 3 conflicts: conflicts with "one":\n- .data.a\n- .data.b\nconflicts with "two":\n- .data.c',
         [
-          { manager: 'one', field: '.data.a' },
-          { manager: 'one', field: '.data.b' },
-          { manager: 'two', field: '.data.c' },
+          { manager: '"one"', field: '.data.a' },
+          { manager: '"one"', field: '.data.b' },
+          { manager: '"two"', field: '.data.c' },
         ],
       ),
     });
@@ -106,12 +107,33 @@ describe('server-side apply conflicts', () => {
     expect(await apply('configmaps', configMap(name, { key: 'one', own: 'x' }), 'first')).toEqual({
       status: 409,
       json: conflictStatus('Apply failed with 1 conflict: conflict with "second": .data.key', [
-        { manager: 'second', field: '.data.key' },
+        { manager: '"second"', field: '.data.key' },
       ]),
     });
     const withdrawn = await apply('configmaps', configMap(name, { own: 'x' }), 'first');
     expect(withdrawn.status).toBe(200);
     expect(dataOf(withdrawn)).toEqual({ key: 'two', own: 'x' });
+  });
+
+  it('conflicts with the fields a patch changed, its manager named with its API version', async () => {
+    const name = uniqueName('patched');
+    expect((await apply('configmaps', configMap(name, { a: '1', b: '1' }), 'alpha')).status).toBe(201);
+    const edited = await rawRequest(
+      target,
+      'PATCH',
+      `/api/v1/namespaces/${namespace}/configmaps/${name}?fieldManager=editor`,
+      { contentType: 'application/merge-patch+json', text: JSON.stringify({ data: { a: '3' } }) },
+    );
+    expect(edited.status).toBe(200);
+    expect(await apply('configmaps', configMap(name, { a: '1', b: '1' }), 'alpha')).toEqual({
+      status: 409,
+      json: conflictStatus('Apply failed with 1 conflict: conflict with "editor" using v1: .data.a', [
+        { manager: '"editor" using v1', field: '.data.a' },
+      ]),
+    });
+    const forced = await apply('configmaps', configMap(name, { a: '1', b: '1' }), 'alpha', true);
+    expect(dataOf(forced)).toEqual({ a: '1', b: '1' });
+    expect((await apply('configmaps', configMap(name, { a: '4' }), 'third')).status).toBe(409);
   });
 
   it('names a keyed list item by its keys', async () => {
@@ -127,7 +149,7 @@ describe('server-side apply conflicts', () => {
       status: 409,
       json: conflictStatus(
         'Apply failed with 1 conflict: conflict with "first": .spec.ports[port=53,protocol="UDP"].targetPort',
-        [{ manager: 'first', field: '.spec.ports[port=53,protocol="UDP"].targetPort' }],
+        [{ manager: '"first"', field: '.spec.ports[port=53,protocol="UDP"].targetPort' }],
       ),
     });
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyConflicts, conflictMessage, withoutConflicts } from '../../src/patch/apply-conflicts.ts';
+import { changedFields } from '../../src/patch/changed-fields.ts';
 import { listStrategy } from '../../src/patch/index.ts';
 
 const deployment = (image: string, env: { name: string; value: string }[]) => ({
@@ -44,13 +45,37 @@ describe('withoutConflicts', () => {
   });
 });
 
+describe('changedFields', () => {
+  it('keeps changed leaves, keyed items with their keys, and leaves out sets and identity fields', () => {
+    const before = {
+      metadata: { name: 'd', resourceVersion: '1', finalizers: ['x'] },
+      spec: { ports: [{ port: 53, protocol: 'UDP', targetPort: 53, name: 'dns' }], args: ['a'] },
+    };
+    const after = {
+      metadata: { name: 'd', resourceVersion: '2', finalizers: ['x', 'y'], labels: { a: 'b' } },
+      spec: { ports: [{ port: 53, protocol: 'UDP', targetPort: 5353, name: 'dns' }], args: ['a'] },
+    };
+    const at = (path: readonly string[]) =>
+      path.join('.') === 'spec.ports'
+        ? { kind: 'mergeByKeys' as const, keys: ['port', 'protocol'], defaults: {} }
+        : listStrategy(path);
+    expect(changedFields(before, after, at)).toEqual({
+      metadata: { labels: { a: 'b' } },
+      spec: { ports: [{ targetPort: 5353, port: 53, protocol: 'UDP' }] },
+    });
+    expect(changedFields(before, before, at)).toEqual({});
+  });
+});
+
 describe('conflictMessage', () => {
   it('groups several conflicts by manager, managers sorted', () => {
     expect(
       conflictMessage([
-        { manager: 'b', field: '.data.x' },
-        { manager: 'a', field: '.data.y' },
+        { manager: '"b" using v1', field: '.data.x' },
+        { manager: '"a"', field: '.data.y' },
       ]),
-    ).toBe('Apply failed with 2 conflicts: conflicts with "a":\n- .data.y\nconflicts with "b":\n- .data.x');
+    ).toBe(
+      'Apply failed with 2 conflicts: conflicts with "a":\n- .data.y\nconflicts with "b" using v1:\n- .data.x',
+    );
   });
 });
