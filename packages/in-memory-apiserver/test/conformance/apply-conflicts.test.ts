@@ -20,14 +20,21 @@ interface Applied {
   json: unknown;
 }
 
-function apply(resource: string, body: unknown, manager: string, force = false): Promise<Applied> {
+/**
+ * kube-apiserver lists a 409's causes in no fixed order (its message is sorted by manager), so they are
+ * compared sorted by field.
+ */
+async function apply(resource: string, body: unknown, manager: string, force = false): Promise<Applied> {
   const name = (body as { metadata: { name: string } }).metadata.name;
-  return rawRequest(
+  const applied = await rawRequest(
     target,
     'PATCH',
     `/api/v1/namespaces/${namespace}/${resource}/${name}?fieldManager=${manager}${force ? '&force=true' : ''}`,
     { contentType: 'application/apply-patch+yaml', text: JSON.stringify(body) },
   );
+  const causes = (applied.json as { details?: { causes?: { field: string }[] } }).details?.causes;
+  causes?.sort((left, right) => left.field.localeCompare(right.field));
+  return applied;
 }
 
 const configMap = (name: string, data: Record<string, string>) => ({
