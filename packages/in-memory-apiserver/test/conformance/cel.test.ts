@@ -2,90 +2,79 @@
  * Validation of custom resources beyond the OpenAPI schema: CEL rules (x-kubernetes-validations),
  * transition rules with oldSelf, and list types (set and map) without duplicates.
  */
-import {
-  ApiextensionsV1Api,
-  CustomObjectsApi,
-  type V1CustomResourceDefinition,
-} from '@kubernetes/client-node';
+import { ApiextensionsV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, failure, freshNamespace, installEstablished, uniqueName, type Target } from './harness.ts';
+import {
+  connect,
+  failure,
+  freshNamespace,
+  installEstablished,
+  namespacedCrd,
+  uniqueName,
+  type Target,
+} from './harness.ts';
 
 let target: Target;
 let custom: CustomObjectsApi;
 let namespace: string;
 const group = `${uniqueName('rules')}.example.com`;
 
-const crd: V1CustomResourceDefinition = {
-  metadata: { name: `checks.${group}` },
-  spec: {
-    group,
-    scope: 'Namespaced',
-    names: { plural: 'checks', kind: 'Check' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: {
-                type: 'object',
-                x_kubernetes_validations: [
-                  { rule: 'self.size < 10', message: 'size must stay below 10' },
-                  { rule: '!has(self.mode) || self.mode != "off" || self.size == 0' },
-                  {
-                    rule: 'self.size % 2 == 0 || !has(self.even)',
-                    messageExpression: '"size is odd in mode " + self.mode',
-                  },
-                  {
-                    rule: 'has(self.owner) || self.size < 5',
-                    message: 'owner is required from size 5',
-                    fieldPath: '.owner',
-                    reason: 'FieldValueRequired',
-                  },
-                ],
-                required: ['size'],
-                properties: {
-                  size: { type: 'integer' },
-                  mode: { type: 'string', maxLength: 8 },
-                  even: { type: 'boolean' },
-                  owner: { type: 'string', maxLength: 8 },
-                  name: {
-                    type: 'string',
-                    x_kubernetes_validations: [{ rule: 'self == oldSelf', message: 'name is immutable' }],
-                  },
-                  tags: { type: 'array', x_kubernetes_list_type: 'set', items: { type: 'string' } },
-                  ports: {
-                    type: 'array',
-                    x_kubernetes_list_type: 'map',
-                    x_kubernetes_list_map_keys: ['name', 'protocol'],
-                    // client-node sends `items` as it is: wire names inside.
-                    items: {
-                      type: 'object',
-                      required: ['name', 'protocol'],
-                      properties: {
-                        name: { type: 'string' },
-                        protocol: { type: 'string' },
-                        port: {
-                          type: 'integer',
-                          'x-kubernetes-validations': [
-                            { rule: 'self >= oldSelf', message: 'port may only grow' },
-                          ],
-                        },
-                      },
-                    },
-                  },
+const crd = namespacedCrd(
+  group,
+  { plural: 'checks', kind: 'Check' },
+  {
+    type: 'object',
+    properties: {
+      spec: {
+        type: 'object',
+        x_kubernetes_validations: [
+          { rule: 'self.size < 10', message: 'size must stay below 10' },
+          { rule: '!has(self.mode) || self.mode != "off" || self.size == 0' },
+          {
+            rule: 'self.size % 2 == 0 || !has(self.even)',
+            messageExpression: '"size is odd in mode " + self.mode',
+          },
+          {
+            rule: 'has(self.owner) || self.size < 5',
+            message: 'owner is required from size 5',
+            fieldPath: '.owner',
+            reason: 'FieldValueRequired',
+          },
+        ],
+        required: ['size'],
+        properties: {
+          size: { type: 'integer' },
+          mode: { type: 'string', maxLength: 8 },
+          even: { type: 'boolean' },
+          owner: { type: 'string', maxLength: 8 },
+          name: {
+            type: 'string',
+            x_kubernetes_validations: [{ rule: 'self == oldSelf', message: 'name is immutable' }],
+          },
+          tags: { type: 'array', x_kubernetes_list_type: 'set', items: { type: 'string' } },
+          ports: {
+            type: 'array',
+            x_kubernetes_list_type: 'map',
+            x_kubernetes_list_map_keys: ['name', 'protocol'],
+            // client-node sends `items` as it is: wire names inside.
+            items: {
+              type: 'object',
+              required: ['name', 'protocol'],
+              properties: {
+                name: { type: 'string' },
+                protocol: { type: 'string' },
+                port: {
+                  type: 'integer',
+                  'x-kubernetes-validations': [{ rule: 'self >= oldSelf', message: 'port may only grow' }],
                 },
               },
             },
           },
         },
       },
-    ],
+    },
   },
-};
+);
 
 beforeAll(async () => {
   target = await connect();
@@ -261,36 +250,23 @@ describe('differences', () => {
     const costly = `${uniqueName('costly')}.example.com`;
     const reply = await failure(
       target.kubeConfig.makeApiClient(ApiextensionsV1Api).createCustomResourceDefinition({
-        body: {
-          metadata: { name: `costs.${costly}` },
-          spec: {
-            group: costly,
-            scope: 'Namespaced',
-            names: { plural: 'costs', kind: 'Cost' },
-            versions: [
-              {
-                name: 'v1',
-                served: true,
-                storage: true,
-                schema: {
-                  openAPIV3Schema: {
-                    type: 'object',
-                    properties: {
-                      spec: {
-                        type: 'object',
-                        // string(int) has no size bound: its estimated cost is over budget.
-                        x_kubernetes_validations: [
-                          { rule: 'self.size > 0', messageExpression: '"size " + string(self.size)' },
-                        ],
-                        properties: { size: { type: 'integer' } },
-                      },
-                    },
-                  },
-                },
+        body: namespacedCrd(
+          costly,
+          { plural: 'costs', kind: 'Cost' },
+          {
+            type: 'object',
+            properties: {
+              spec: {
+                type: 'object',
+                // string(int) has no size bound: its estimated cost is over budget.
+                x_kubernetes_validations: [
+                  { rule: 'self.size > 0', messageExpression: '"size " + string(self.size)' },
+                ],
+                properties: { size: { type: 'integer' } },
               },
-            ],
+            },
           },
-        },
+        ),
       }),
     ).catch((error: unknown) => ({ accepted: error }));
     if (target.server) {

@@ -8,6 +8,7 @@ import {
   connect,
   freshNamespace,
   installEstablished,
+  namespacedCrd,
   rawResponse,
   uniqueName,
   type Target,
@@ -146,27 +147,17 @@ describe('unknown fields', () => {
 describe('unknown fields of custom resources', () => {
   const group = `${uniqueName('fields')}.example.com`;
   beforeAll(() =>
-    installEstablished(target, {
-      metadata: { name: `gizmos.${group}` },
-      spec: {
+    installEstablished(
+      target,
+      namespacedCrd(
         group,
-        scope: 'Namespaced',
-        names: { plural: 'gizmos', kind: 'Gizmo' },
-        versions: [
-          {
-            name: 'v1',
-            served: true,
-            storage: true,
-            schema: {
-              openAPIV3Schema: {
-                type: 'object',
-                properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } },
-              },
-            },
-          },
-        ],
-      },
-    }),
+        { plural: 'gizmos', kind: 'Gizmo' },
+        {
+          type: 'object',
+          properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } },
+        },
+      ),
+    ),
   );
   const gizmo = (name: string) => ({
     apiVersion: `${group}/v1`,

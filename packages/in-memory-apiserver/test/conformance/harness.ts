@@ -5,6 +5,7 @@ import {
   CoreV1Api,
   KubeConfig,
   type V1CustomResourceDefinition,
+  type V1JSONSchemaProps,
 } from '@kubernetes/client-node';
 import fetch, { type RequestInit } from 'node-fetch';
 import { startApiServer, type ApiServerOptions, type InMemoryApiServer } from '../../src/index.ts';
@@ -58,6 +59,23 @@ export async function freshNamespace(target: Target, prefix = 'conf'): Promise<s
 }
 
 /** Creates a CRD and waits until it is Established (served). */
+/** A namespaced CRD serving and storing one version, v1, with the given schema. */
+export function namespacedCrd(
+  group: string,
+  names: { plural: string; kind: string },
+  openAPIV3Schema: V1JSONSchemaProps,
+): V1CustomResourceDefinition {
+  return {
+    metadata: { name: `${names.plural}.${group}` },
+    spec: {
+      group,
+      scope: 'Namespaced',
+      names,
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema } }],
+    },
+  };
+}
+
 export async function installEstablished(target: Target, crd: V1CustomResourceDefinition): Promise<void> {
   const extensions = target.kubeConfig.makeApiClient(ApiextensionsV1Api);
   await extensions.createCustomResourceDefinition({ body: crd });
