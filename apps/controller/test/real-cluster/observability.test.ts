@@ -61,12 +61,19 @@ describe('on the real control plane', () => {
       kind: 'Greeter',
       metadata: { namespace: 'obs-real', name: 'hello' },
     });
-    const blocked = await waitForCondition(
+    // kube-controller-manager reports the Deployment unavailable first; on a loaded machine that alone
+    // can take a while, so it is awaited on its own and a timeout says which side was late.
+    await waitForCondition(
       cluster,
-      { apiVersion: API, kind: 'Greeter', namespace: 'obs-real', name: 'hello' },
-      'Ready',
+      { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'obs-real', name: 'greeter-real-hello' },
+      'Available',
       'False',
     );
+    const instance = { apiVersion: API, kind: 'Greeter', namespace: 'obs-real', name: 'hello' };
+    const blocked = await waitForCondition(cluster, instance, 'Ready', 'False').catch(async (error) => {
+      const ready = conditionOf(await cluster.get(API, 'Greeter', 'obs-real', 'hello'), 'Ready');
+      throw new Error(`${String(error)}; the instance's Ready is ${JSON.stringify(ready)}`);
+    });
     expect(conditionOf(blocked, 'Ready')).toEqual({
       type: 'Ready',
       status: 'False',
