@@ -127,7 +127,21 @@ function route(
     dispatch(context.cluster, resolved.value, url.searchParams, { contentType, text }),
     resolved.value,
   );
-  return asTableWhenAsked(dispatched, resolved.value, url.searchParams, accept, context.cluster.now());
+  return requestedTable(accept) === undefined
+    ? withTypedListItems(dispatched, resolved.value)
+    : asTableWhenAsked(dispatched, resolved.value, url.searchParams, accept, context.cluster.now());
+}
+
+/**
+ * kube-apiserver decodes built-in objects into typed lists, which drops each item's apiVersion and kind;
+ * custom resources are listed unstructured and keep theirs. (A Table is made from the full objects.)
+ */
+function withTypedListItems(dispatched: Dispatched, request: ResolvedRequest): Dispatched {
+  if (!request.type.builtin || request.verb !== 'list' || !('reply' in dispatched)) return dispatched;
+  const list = dispatched.reply.body as { items?: KubeObject[] } | undefined;
+  if (dispatched.reply.code !== 200 || !Array.isArray(list?.items)) return dispatched;
+  const items = list.items.map(({ apiVersion: _apiVersion, kind: _kind, ...item }) => item);
+  return { reply: { ...dispatched.reply, body: { ...list, items } } };
 }
 
 /** An object a write answers with, in the shape of the API it was written through (Events are stored as core Events). */

@@ -1,6 +1,16 @@
 import { CoreV1Api, PatchStrategy, setHeaderOptions, type V1ConfigMap } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, failure, freshNamespace, rawRequest, type Target } from './harness.ts';
+import {
+  connect,
+  createRaw,
+  failure,
+  freshNamespace,
+  installEstablished,
+  namespacedCrd,
+  rawRequest,
+  uniqueName,
+  type Target,
+} from './harness.ts';
 
 let target: Target;
 let core: CoreV1Api;
@@ -192,6 +202,30 @@ describe('list', () => {
     });
     return list.items.map((item) => item.metadata?.name ?? '').filter((name) => name !== 'kube-root-ca.crt');
   }
+
+  // Typed objects lose their TypeMeta when decoded into a list; custom resources are stored unstructured
+  // and keep it. A client that reads an item's kind from a built-in list must not find it here either.
+  it('leaves apiVersion and kind out of built-in list items, and keeps them in custom resource list items', async () => {
+    const configMaps = await rawRequest(target, 'GET', `/api/v1/namespaces/${listNamespace}/configmaps`);
+    const builtin = configMaps.json as { apiVersion: string; kind: string; items: Record<string, unknown>[] };
+    expect([builtin.apiVersion, builtin.kind]).toEqual(['v1', 'ConfigMapList']);
+    expect(builtin.items.length).toBeGreaterThanOrEqual(4);
+    for (const item of builtin.items) expect([item.apiVersion, item.kind]).toEqual([undefined, undefined]);
+
+    const group = `${uniqueName('lists')}.example.com`;
+    await installEstablished(
+      target,
+      namespacedCrd(group, { plural: 'widgets', kind: 'Widget' }, { type: 'object' }),
+    );
+    const path = `/apis/${group}/v1/namespaces/${listNamespace}/widgets`;
+    await createRaw(target, path, { apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: 'one' } });
+    const widgets = (await rawRequest(target, 'GET', path)).json as {
+      kind: string;
+      items: Record<string, unknown>[];
+    };
+    expect(widgets.kind).toBe('WidgetList');
+    expect(widgets.items.map((item) => [item.apiVersion, item.kind])).toEqual([[`${group}/v1`, 'Widget']]);
+  });
 
   it('lists in name order with the store resourceVersion', async () => {
     const list = await core.listNamespacedConfigMap({ namespace: listNamespace });

@@ -58,7 +58,6 @@ export async function freshNamespace(target: Target, prefix = 'conf'): Promise<s
   return name;
 }
 
-/** Creates a CRD and waits until it is Established (served). */
 /** A namespaced CRD serving and storing one version, v1, with the given schema. */
 export function namespacedCrd(
   group: string,
@@ -76,6 +75,7 @@ export function namespacedCrd(
   };
 }
 
+/** Creates a CRD and waits until it is Established (served). */
 export async function installEstablished(target: Target, crd: V1CustomResourceDefinition): Promise<void> {
   const extensions = target.kubeConfig.makeApiClient(ApiextensionsV1Api);
   await extensions.createCustomResourceDefinition({ body: crd });
