@@ -31,7 +31,7 @@ import {
 import { commitUpdate } from './commit.ts';
 import { checkBody, createObject } from './create.ts';
 import { builtinSchema } from '../openapi/builtin-schemas.ts';
-import { schemaListStrategy } from '../patch/schema-list-strategy.ts';
+import { customResourceListStrategy, schemaListStrategy } from '../patch/schema-list-strategy.ts';
 import type { StrategyAt } from '../patch/server-side-apply.ts';
 import { unknownAppliedFields, type Decoding } from '../validation/field-validation.ts';
 import { checkResourceVersion, composeUpdate, type UpdateTarget } from './update.ts';
@@ -153,9 +153,12 @@ function notDeclared(
   return { ok: false, failure: { code: 500, body } };
 }
 
-/** Built-in kinds merge lists as their schema says; custom resources by the built-in merge keys. */
+/** Built-in kinds and custom resources merge lists as their schema says. */
 function listStrategiesOf(target: UpdateTarget): StrategyAt | undefined {
-  if (!target.type.builtin) return undefined;
+  if (!target.type.builtin) {
+    const schema = target.type.schemas.get(target.version);
+    return schema === undefined ? undefined : customResourceListStrategy(schema);
+  }
   const { group, kind } = target.type;
   const schema = builtinSchema({ group, version: target.version, kind });
   return schema === undefined ? undefined : schemaListStrategy(schema);

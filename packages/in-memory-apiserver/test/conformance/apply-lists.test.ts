@@ -1,11 +1,20 @@
 /**
  * Server-side apply merges the lists of built-in kinds by their schema's list-map keys: a Service's
  * ports are keyed by port and protocol (a key left out takes its default), so 53/TCP and 53/UDP stay
- * two ports however often they are applied.
+ * two ports however often they are applied. A custom resource's lists follow its CRD's schema: atomic
+ * unless typed as a map or a set, whatever their field is called.
  */
 import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, freshNamespace, rawRequest, uniqueName, type Target } from './harness.ts';
+import {
+  connect,
+  freshNamespace,
+  installEstablished,
+  namespacedCrd,
+  rawRequest,
+  uniqueName,
+  type Target,
+} from './harness.ts';
 
 let target: Target;
 let core: CoreV1Api;
@@ -79,5 +88,76 @@ describe('server-side apply of built-in lists', () => {
     await applyService(name, [{ name: 'http', port: 80 }]);
     const stored = await core.readNamespacedService({ name, namespace });
     expect(stored.spec?.ports).toEqual([{ name: 'http', port: 80, protocol: 'TCP', targetPort: 80 }]);
+  });
+});
+
+describe('server-side apply of custom resource lists', () => {
+  const group = `${uniqueName('lists')}.example.com`;
+  const item = { type: 'object', properties: { name: { type: 'string' }, value: { type: 'string' } } };
+  let path: string;
+
+  beforeAll(async () => {
+    await installEstablished(
+      target,
+      namespacedCrd(
+        group,
+        { plural: 'pipes', kind: 'Pipe' },
+        {
+          type: 'object',
+          properties: {
+            spec: {
+              type: 'object',
+              properties: {
+                // Named as a built-in merge list (a container's env merges by name), but untyped here.
+                env: { type: 'array', items: item },
+                stages: {
+                  type: 'array',
+                  x_kubernetes_list_type: 'map',
+                  x_kubernetes_list_map_keys: ['name'],
+                  items: { ...item, required: ['name'] },
+                },
+              },
+            },
+          },
+        },
+      ),
+    );
+    path = `/apis/${group}/v1/namespaces/${namespace}/pipes`;
+  });
+
+  function applyPipe(name: string, spec: Record<string, unknown>, manager: string, force = false) {
+    return rawRequest(
+      target,
+      'PATCH',
+      `${path}/${name}?fieldManager=${manager}${force ? '&force=true' : ''}`,
+      {
+        contentType: 'application/apply-patch+yaml',
+        text: JSON.stringify({ apiVersion: `${group}/v1`, kind: 'Pipe', metadata: { name }, spec }),
+      },
+    );
+  }
+
+  it('holds a list the schema does not type as one value: another manager conflicts, and force replaces it whole', async () => {
+    expect((await applyPipe('atomic', { env: [{ name: 'A', value: '1' }] }, 'first')).status).toBe(201);
+    const conflict = await applyPipe('atomic', { env: [{ name: 'B', value: '2' }] }, 'second');
+    expect(conflict.status).toBe(409);
+    expect((conflict.json as { message: string }).message).toBe(
+      'Apply failed with 1 conflict: conflict with "first": .spec.env',
+    );
+    const forced = await applyPipe('atomic', { env: [{ name: 'B', value: '2' }] }, 'second', true);
+    expect(forced.status).toBe(200);
+    expect((forced.json as { spec: unknown }).spec).toEqual({ env: [{ name: 'B', value: '2' }] });
+  });
+
+  it('merges a list-type map by its keys, each manager owning its items', async () => {
+    expect((await applyPipe('keyed', { stages: [{ name: 'a', value: '1' }] }, 'first')).status).toBe(201);
+    const merged = await applyPipe('keyed', { stages: [{ name: 'b', value: '2' }] }, 'second');
+    expect(merged.status).toBe(200);
+    expect((merged.json as { spec: unknown }).spec).toEqual({
+      stages: [
+        { name: 'a', value: '1' },
+        { name: 'b', value: '2' },
+      ],
+    });
   });
 });
