@@ -5,7 +5,7 @@
  * objects have the shape and size of the controller's own children.
  */
 import type { KubeObject } from '@scoby/kube-objects';
-import { DynamicClient } from '../src/kube/dynamic-client.ts';
+import { DynamicClient } from '@scoby/controller-runtime';
 import { startApiServerProcess } from './api-server-client.ts';
 import { inParallel } from './parallel.ts';
 import { watchReadiness } from './readiness.ts';

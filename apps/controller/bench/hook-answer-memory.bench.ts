@@ -15,7 +15,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { KubeObject } from '@scoby/kube-objects';
-import { DynamicClient } from '../src/kube/dynamic-client.ts';
+import { DynamicClient } from '@scoby/controller-runtime';
 import { startApiServerProcess } from './api-server-client.ts';
 import { startControllerProcess } from './controller-client.ts';
 import { isReady } from './readiness.ts';

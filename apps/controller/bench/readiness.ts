@@ -1,7 +1,6 @@
 /** Watches the instances and resolves once every one of them reports Ready=True. */
 import type { KubeObject } from '@scoby/kube-objects';
-import type { DynamicClient } from '../src/kube/dynamic-client.ts';
-import { SharedInformer } from '../src/runtime/index.ts';
+import { type DynamicClient, SharedInformer } from '@scoby/controller-runtime';
 import { INSTANCES, NAMESPACE } from './world.ts';
 
 export interface ReadinessWatch {

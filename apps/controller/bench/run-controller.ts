@@ -4,7 +4,7 @@
  * state: every instance is reconciled again and the writes are counted.
  */
 import { startHookServer, type HookServer } from '@scoby/hooks-v1';
-import { DynamicClient } from '../src/kube/dynamic-client.ts';
+import { DynamicClient } from '@scoby/controller-runtime';
 import { startApiServerProcess } from './api-server-client.ts';
 import { startControllerProcess } from './controller-client.ts';
 import { watchReadiness } from './readiness.ts';

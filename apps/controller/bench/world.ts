@@ -4,7 +4,7 @@
  */
 import type { KubeObject } from '@scoby/kube-objects';
 import { crdManifest } from '@scoby/registration';
-import { DynamicClient, type ResourceRef } from '../src/kube/dynamic-client.ts';
+import { DynamicClient, type ResourceRef } from '@scoby/controller-runtime';
 import { crdFor } from '../test/support/cluster.ts';
 import { inParallel } from './parallel.ts';
 

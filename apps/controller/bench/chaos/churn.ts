@@ -4,8 +4,7 @@
  * until the API server takes it (injected faults hit the harness too); a deleted name is never reused.
  */
 import type { KubeObject } from '@scoby/kube-objects';
-import { isAlreadyExists, isNotFound } from '../../src/kube/api-error.ts';
-import type { DynamicClient } from '../../src/kube/dynamic-client.ts';
+import { type DynamicClient, isAlreadyExists, isNotFound } from '@scoby/controller-runtime';
 import { inParallel } from '../parallel.ts';
 import { NAMESPACE } from '../world.ts';
 import { sleep, type Workload } from './cluster.ts';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startApiServer, type InMemoryApiServer } from '@scoby/in-memory-apiserver';
 import type { KubeObject } from '@scoby/kube-objects';
-import { DynamicClient, type RequestOptions, type ResourceRef } from '../../src/kube/dynamic-client.ts';
+import { DynamicClient, type RequestOptions, type ResourceRef } from '@scoby/controller-runtime';
 import { crdFor } from '../../test/support/cluster.ts';
 import { INSTANCE_API_VERSION, INSTANCES, REGISTRATION, createWorld, registration } from '../world.ts';
 

@@ -6,8 +6,7 @@
  */
 import { MANAGED_BY_LABEL, MANAGED_BY_VALUE } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
-import { isNotFound } from '../../src/kube/api-error.ts';
-import type { DynamicClient, ResourceRef } from '../../src/kube/dynamic-client.ts';
+import { type DynamicClient, isNotFound, type ResourceRef } from '@scoby/controller-runtime';
 import { isUpToDate } from '../../src/children/update-detection.ts';
 import { objectLookups } from '../../src/cli/render/object-lookups.ts';
 import { renderOffline } from '../../src/cli/render/offline-render.ts';

@@ -1,5 +1,5 @@
 /** What every scenario shares: the run's options, and how it reports invariants and crashes. */
-import type { DynamicClient } from '../../src/kube/dynamic-client.ts';
+import type { DynamicClient } from '@scoby/controller-runtime';
 import type { ControllerProcess } from './controller.ts';
 import {
   countByKind,

@@ -5,7 +5,7 @@
  * the reviewer forget). A refusal is kept only for `refusedForMs` (default: while it is being asked),
  * as an admin is about to fix it and the next reconcile of the registration should see the fix.
  */
-import type { DynamicClient, ResourceRef } from '../kube/dynamic-client.ts';
+import type { DynamicClient, ResourceRef } from '@scoby/controller-runtime';
 import type { ResourceNeed } from './access-needs.ts';
 import type { Denial } from './missing-access.ts';
 

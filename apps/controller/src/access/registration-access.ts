@@ -3,8 +3,7 @@
  * says it may do everything the registration needs; otherwise the registration says what is missing.
  */
 import type { GroupVersionKind } from '@scoby/formfactor';
-import { errorMessage } from '../kube/api-error.ts';
-import type { DynamicClient } from '../kube/dynamic-client.ts';
+import { type DynamicClient, errorMessage } from '@scoby/controller-runtime';
 import type { ControllerOutcome } from '../registration/conditions.ts';
 import { registrationAccessNeeds, type ChildResource, type ResourceNeed } from './access-needs.ts';
 import { MISSING_PERMISSIONS_REASON, missingAccessMessage, type Denial } from './missing-access.ts';

@@ -6,20 +6,20 @@
 import { INSTANCE_LABEL } from '@scoby/formfactor';
 import { splitApiVersion, type KubeObject } from '@scoby/kube-objects';
 import type { Logger } from 'pino';
-import type { ResourceRef } from '../kube/dynamic-client.ts';
-import type { InstanceConfig } from '../instance/instance-config.ts';
-import type { InstanceReconciler, ReconcileFailure, ReconcileOutcome } from '../instance/reconcile.ts';
-import { errorMessage } from '../kube/api-error.ts';
-import type { ChildStore } from '../instance/write-children.ts';
 import {
-  WorkQueue,
+  errorMessage,
   type InformerFactory,
   type InformerHandle,
-  type ReconcileResult,
   type QueueHealth,
+  type ReconcileResult,
+  type ResourceRef,
   type Slots,
+  WorkQueue,
   type WorkQueueObserver,
-} from '../runtime/index.ts';
+} from '@scoby/controller-runtime';
+import type { InstanceConfig } from '../instance/instance-config.ts';
+import type { InstanceReconciler, ReconcileFailure, ReconcileOutcome } from '../instance/reconcile.ts';
+import type { ChildStore } from '../instance/write-children.ts';
 import { LabelIndex } from './label-index.ts';
 
 export const MANAGED_BY_SELECTOR = 'app.kubernetes.io/managed-by=scoby-controller';

@@ -6,20 +6,21 @@ import type { HookClient } from '@scoby/hooks-v1';
 import { compareByteOrder, type KubeObject } from '@scoby/kube-objects';
 import { FINALIZER } from '@scoby/registration';
 import type { Logger } from 'pino';
-import { errorMessage } from '../kube/api-error.ts';
-import type { DynamicClient, ResourceRef } from '../kube/dynamic-client.ts';
+import {
+  CappedShare,
+  type ConcurrencyLimit,
+  type DynamicClient,
+  errorMessage,
+  type InformerFactory,
+  type QueueHealth,
+  type ResourceRef,
+} from '@scoby/controller-runtime';
 import { hasFinalizer, setFinalizer } from '../instance/finalizers.ts';
 import type { InstanceConfig } from '../instance/instance-config.ts';
 import type { EventSink, InstanceReconciler } from '../instance/reconcile.ts';
 import type { ControllerOutcome } from '../registration/conditions.ts';
 import type { FinalizeTarget, InstanceControllerHost } from '../registration/reconcile.ts';
-import {
-  CappedShare,
-  type ConcurrencyLimit,
-  type ControllerMetrics,
-  type InformerFactory,
-  type QueueHealth,
-} from '../runtime/index.ts';
+import type { ControllerMetrics } from '../runtime/index.ts';
 import { InstanceController, type ChildKind } from './instance-controller.ts';
 
 export interface InstanceControllersOptions {

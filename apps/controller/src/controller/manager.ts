@@ -14,26 +14,31 @@ import type { KubeObject } from '@scoby/kube-objects';
 import type { CRDRegistration, Destination } from '@scoby/registration';
 import type { Logger } from 'pino';
 import { inspectCrd } from '../crd/inspect.ts';
-import { DEFAULT_REQUEST_TIMEOUT_MS, DynamicClient, type ResourceRef } from '../kube/dynamic-client.ts';
+import {
+  ConcurrencyLimit,
+  DEFAULT_RENEW_DEADLINE_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  defaultIdentity,
+  DynamicClient,
+  dynamicLeaseClient,
+  EventRecorder,
+  InformerFactory,
+  type InformerHandle,
+  LeaderElector,
+  QueueHealth,
+  type ResourceRef,
+  WorkQueue,
+} from '@scoby/controller-runtime';
 import { ParkingLot } from '../instance/parking.ts';
 import { InstanceReconciler, type EventSink } from '../instance/reconcile.ts';
 import { REGISTRATION_RESOURCE, RegistrationReconciler } from '../registration/reconcile.ts';
 import { AccessReviewer } from '../access/access-reviewer.ts';
 import {
-  ConcurrencyLimit,
+  COMPONENT,
+  type ControllerMetrics,
+  createMetrics,
   DEFAULT_HOOK_ADDRESS_REFRESH_MS,
   DEFAULT_RECONCILE_TIMEOUT_MS,
-  DEFAULT_RENEW_DEADLINE_MS,
-  EventRecorder,
-  InformerFactory,
-  LeaderElector,
-  QueueHealth,
-  WorkQueue,
-  createMetrics,
-  defaultIdentity,
-  dynamicLeaseClient,
-  type ControllerMetrics,
-  type InformerHandle,
   type LeaderElectionConfig,
 } from '../runtime/index.ts';
 import { registrationEvents } from '../status/registration-events.ts';
@@ -159,7 +164,7 @@ class Controller implements RunningController {
       ...(options.watchSilenceMs === undefined ? {} : { watchSilenceMs: options.watchSilenceMs }),
       logger: options.logger,
     });
-    this.#events = new EventRecorder({ client: this.client, logger: options.logger });
+    this.#events = new EventRecorder({ client: this.client, component: COMPONENT, logger: options.logger });
     if (options.leaderElection.enabled) {
       const timings =
         options.leaseDurationMs === undefined

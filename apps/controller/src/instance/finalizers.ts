@@ -4,8 +4,7 @@
  */
 import type { KubeObject } from '@scoby/kube-objects';
 import { FINALIZER } from '@scoby/registration';
-import { isConflict, isNotFound } from '../kube/api-error.ts';
-import type { DynamicClient, ResourceRef } from '../kube/dynamic-client.ts';
+import { type DynamicClient, isConflict, isNotFound, type ResourceRef } from '@scoby/controller-runtime';
 
 const ATTEMPTS = 5;
 

@@ -6,7 +6,7 @@
 import type { FormFactorPlugin, GroupVersionKind } from '@scoby/formfactor';
 import type { NormalizedRegistrationSpec } from '@scoby/registration';
 import type { CrdInfo } from '../crd/inspect.ts';
-import type { ResourceRef } from '../kube/dynamic-client.ts';
+import type { ResourceRef } from '@scoby/controller-runtime';
 
 export interface HookTarget {
   url: string;

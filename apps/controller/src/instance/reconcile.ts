@@ -19,12 +19,10 @@ import {
 import { failureStatusPatch } from '../status/failure-status.ts';
 import { statusMergePatch } from '../status/status-patch.ts';
 import { statusPathAllowed } from '../crd/status-paths.ts';
-import { errorMessage, isNotFound } from '../kube/api-error.ts';
-import type { DynamicClient } from '../kube/dynamic-client.ts';
+import { type DynamicClient, errorMessage, isNotFound, SupersededVersions } from '@scoby/controller-runtime';
 import { renderInstance } from './render-instance.ts';
 import { writeChildren, type ChildChange, type ChildStore } from './write-children.ts';
 import { hasFinalizer, setFinalizer } from './finalizers.ts';
-import { SupersededVersions } from '../runtime/superseded-versions.ts';
 import { parkingFingerprint, type ParkingLot } from './parking.ts';
 import { RetryAfterGate } from './retry-after-gate.ts';
 import type { InstanceConfig } from './instance-config.ts';

@@ -15,8 +15,16 @@ import type { KubeObject } from '@scoby/kube-objects';
 import { adoptUpdatedFieldsPatch } from '../children/field-ownership.ts';
 import { selectPrunable } from '../children/prune.ts';
 import { isControlledBy, isUpToDate, withDesiredHash } from '../children/update-detection.ts';
-import { ApiError, errorMessage, isAlreadyExists, isConflict, isNotFound } from '../kube/api-error.ts';
-import { JSON_PATCH, type DynamicClient, type ResourceRef } from '../kube/dynamic-client.ts';
+import {
+  ApiError,
+  type DynamicClient,
+  errorMessage,
+  isAlreadyExists,
+  isConflict,
+  isNotFound,
+  JSON_PATCH,
+  type ResourceRef,
+} from '@scoby/controller-runtime';
 
 export const FIELD_MANAGER = 'scoby-controller';
 

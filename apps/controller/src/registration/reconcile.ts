@@ -23,13 +23,16 @@ import {
   settleConditions,
 } from '../status/conditions.ts';
 import { statusMergePatch } from '../status/status-patch.ts';
-import type { DynamicClient, ResourceRef } from '../kube/dynamic-client.ts';
+import {
+  type DynamicClient,
+  errorMessage,
+  type ResourceRef,
+  SupersededVersions,
+} from '@scoby/controller-runtime';
 import { setFinalizer } from '../instance/finalizers.ts';
 import type { InstanceConfig } from '../instance/instance-config.ts';
 import { instanceConditionSet } from '../instance/condition-set.ts';
 import type { EventSink } from '../instance/reconcile.ts';
-import { errorMessage } from '../kube/api-error.ts';
-import { SupersededVersions } from '../runtime/superseded-versions.ts';
 import { checkRegistrationAccess, type AccessCheck } from '../access/registration-access.ts';
 import { MISSING_PERMISSIONS_REASON } from '../access/missing-access.ts';
 import { activeRegistration } from './active.ts';

@@ -8,6 +8,9 @@ export interface BuildInfo {
   nodeVersion: string;
 }
 
+/** The controller's name on its log lines and as the source of its Events. */
+export const COMPONENT = 'scoby-controller';
+
 const PACKAGE_JSON = new URL('../../package.json', import.meta.url);
 
 export function buildInfo(): BuildInfo {

@@ -4,8 +4,7 @@
  * instead of a stack trace per failed watch.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { ApiError, errorMessage } from '../kube/api-error.ts';
-import { DynamicClient } from '../kube/dynamic-client.ts';
+import { ApiError, DynamicClient, errorMessage } from '@scoby/controller-runtime';
 
 export interface StartupProblem {
   /** What is wrong, naming the server or file. */

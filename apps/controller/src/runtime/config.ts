@@ -1,21 +1,20 @@
-import { DEFAULT_REQUEST_TIMEOUT_MS } from '../kube/dynamic-client.ts';
+import {
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_WATCH_SILENCE_MS,
+  LOG_FORMATS,
+  LOG_LEVELS,
+  parseDuration,
+  type KubeConfigSource,
+  type LogFormat,
+  type LogLevel,
+} from '@scoby/controller-runtime';
 import type { CommandLineOptions } from './command-line.ts';
-import { parseDuration } from './duration.ts';
-import { DEFAULT_WATCH_SILENCE_MS } from './shared-informer.ts';
-
-export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
-export const LOG_FORMATS = ['console', 'json'] as const;
-export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** What loadConfig needs to know of the process beyond flags and environment. */
 export interface ProcessFacts {
   /** Standard output is a terminal: logs default to the console format. */
   stdoutIsTerminal?: boolean;
 }
-
-export type KubeConfigSource =
-  { source: 'file'; path: string } | { source: 'in-cluster' } | { source: 'default' };
 
 export type LeaderElectionConfig =
   { enabled: false } | { enabled: true; namespace: string; leaseName: string };

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig, Watch } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DynamicClient } from '../../src/kube/dynamic-client.ts';
+import { DynamicClient } from '@scoby/controller-runtime';
 import { startScoby, type Running } from './child-process.ts';
 
 interface LogLine {

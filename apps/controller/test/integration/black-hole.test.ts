@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
 import { startTestCluster, type TestCluster } from '../support/cluster.ts';
-import { captureLogs } from '../support/log-capture.ts';
+import { captureLogs } from '@scoby/controller-runtime/testing';
 import { adapterOf, registerKind, sleep, waitForCondition } from '../support/scoby.ts';
 
 const BLACK_HOLE_MS = 10_000;

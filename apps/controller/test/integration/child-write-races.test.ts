@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startApiServer, type InMemoryApiServer } from '@scoby/in-memory-apiserver';
 import type { KubeObject } from '@scoby/kube-objects';
-import { DynamicClient, type ResourceRef } from '../../src/kube/dynamic-client.ts';
+import { DynamicClient, type ResourceRef } from '@scoby/controller-runtime';
 import { crdFor } from '../support/cluster.ts';
-import { eventually } from '../runtime/eventually.ts';
+import { eventually } from '@scoby/controller-runtime/testing';
 import {
   FIELD_MANAGER,
   writeChildren,

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
 import { crdFor, startTestCluster, type TestCluster } from '../support/cluster.ts';
-import { captureLogs, type CapturedLogs } from '../support/log-capture.ts';
+import { type CapturedLogs, captureLogs } from '@scoby/controller-runtime/testing';
 import {
   conditionOf,
   eventViews,

@@ -16,7 +16,8 @@ import {
   replaceController,
 } from '../support/hooks-fixtures.ts';
 import { NO_CHANGE, startScriptedHook, type HookScript, type ScriptedHook } from '../support/hooks-server.ts';
-import { captureLogs, type CapturedLogs } from '../support/log-capture.ts';
+import { type CapturedLogs, captureLogs } from '@scoby/controller-runtime/testing';
+import { COMPONENT } from '../../src/runtime/index.ts';
 import { conditionOf, conditionsOf, registrationTarget, waitForCondition } from '../support/scoby.ts';
 
 const API = 'notify.example.com/v1';
@@ -47,7 +48,7 @@ beforeAll(async () => {
       hook: { address: { uri: hook.url }, capabilities: ['pre-reconcile', 'finalize'] },
     }),
   );
-  logs = captureLogs('info');
+  logs = captureLogs('info', COMPONENT);
   controller = await replaceController(cluster, { logger: logs.logger });
   await registrationReady(cluster, 'mailer');
   await registrationReady(cluster, 'relay');

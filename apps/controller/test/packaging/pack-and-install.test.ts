@@ -10,6 +10,7 @@ const PUBLISHED = [
   'address',
   'address-kubernetes',
   'controller',
+  'controller-runtime',
   'env',
   'formfactor',
   'formfactor-deployment',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../../src/runtime/command-line.ts';
 import { loadConfig, type ControllerConfig } from '../../src/runtime/config.ts';
-import { parseDuration } from '../../src/runtime/duration.ts';
+import { parseDuration } from '@scoby/controller-runtime';
 
 const BASE_ENV = { SCOBY_NAMESPACE: 'scoby' };
 

@@ -4,7 +4,7 @@
  * it at once, before any controller sees it.
  */
 import type { KubeObject } from '@scoby/kube-objects';
-import { ApiError } from '../../src/kube/api-error.ts';
+import { ApiError } from '@scoby/controller-runtime';
 import type { ClusterVerbs } from './cluster.ts';
 import { registrationObject } from './scoby.ts';
 

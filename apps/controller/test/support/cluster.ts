@@ -7,7 +7,7 @@ import type { FormFactorPlugin } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
 import { crdManifest } from '@scoby/registration';
 import pino from 'pino';
-import { DynamicClient, type ResourceRef } from '../../src/kube/dynamic-client.ts';
+import { DynamicClient, type ResourceRef } from '@scoby/controller-runtime';
 import {
   startController,
   type ControllerOptions,

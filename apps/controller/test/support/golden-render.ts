@@ -22,7 +22,7 @@ import { expect } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { DESIRED_HASH_ANNOTATION } from '../../src/children/update-detection.ts';
 import { runCli } from '../../src/cli/program.ts';
-import { resourcePath } from '../../src/kube/dynamic-client.ts';
+import { resourcePath } from '@scoby/controller-runtime';
 import { FIXTURES, recordingIo } from '../cli/cli-io.ts';
 import type { ClusterVerbs } from './cluster.ts';
 import { conditionOf, namespaceObject, REGISTRATION_API } from './scoby.ts';

@@ -1,6 +1,6 @@
 /** Server-side apply of manifests in order, like `kubectl apply --server-side` with Scoby's field manager. */
 import type { KubeObject } from '@scoby/kube-objects';
-import type { DynamicClient } from '../../kube/dynamic-client.ts';
+import type { DynamicClient } from '@scoby/controller-runtime';
 
 const FIELD_MANAGER = 'scoby-cli';
 /** A CRD's resource appears in discovery shortly after the CRD is created. */

@@ -12,7 +12,7 @@ import { startApiServer } from '@scoby/in-memory-apiserver';
 import { startControlPlane } from '@scoby/kube-control-plane';
 import type { KubeObject } from '@scoby/kube-objects';
 import { crdManifest } from '@scoby/registration';
-import { DynamicClient } from '../../kube/dynamic-client.ts';
+import { DynamicClient } from '@scoby/controller-runtime';
 import { readObjects } from '../documents.ts';
 import { applyObjects } from './apply-objects.ts';
 

@@ -10,15 +10,13 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { loadClusterDomain } from '@scoby/address';
 import { startController } from '../../controller/manager.ts';
 import {
-  createLogger,
-  createMetrics,
-  loadConfig,
-  loadKubeConfig,
-  startOpsServer,
+  COMPONENT,
   type CommandLineOptions,
+  createMetrics,
   type Environment,
-  type Logger,
+  loadConfig,
 } from '../../runtime/index.ts';
+import { createLogger, loadKubeConfig, type Logger, startOpsServer } from '@scoby/controller-runtime';
 import { checkCluster, type ClusterCheck } from '../../runtime/cluster-check.ts';
 import { DEFAULT_KUBECONFIG_OUT, EMBEDDED_NAMESPACE } from '../defaults.ts';
 import type { CliIo } from '../io.ts';
@@ -101,6 +99,7 @@ export async function runController(options: RunOptions, io: CliIo): Promise<num
   const formFactors = await loadFormFactors(config.formFactorPlugins, io.cwd);
   if (!formFactors.ok) return fail([formFactors.message]);
   const logger = createLogger({
+    component: COMPONENT,
     level: config.logLevel,
     format: config.logFormat,
     colour: io.stdoutIsTerminal === true && (io.env.NO_COLOR ?? '') === '',

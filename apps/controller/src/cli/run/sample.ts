@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { KubeObject } from '@scoby/kube-objects';
 import { INSTANCE_LABEL, labelValue, MANAGED_BY_LABEL, MANAGED_BY_VALUE } from '@scoby/formfactor';
 import type { Logger } from 'pino';
-import type { DynamicClient } from '../../kube/dynamic-client.ts';
+import type { DynamicClient } from '@scoby/controller-runtime';
 import { readObjects } from '../documents.ts';
 import { applyObjects } from './apply-objects.ts';
 

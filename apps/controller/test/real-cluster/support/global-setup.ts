@@ -10,7 +10,7 @@ import type { KubeObject } from '@scoby/kube-objects';
 import { crdManifest } from '@scoby/registration';
 import type { TestProject } from 'vitest/node';
 import { parseAllDocuments } from 'yaml';
-import { DynamicClient } from '../../../src/kube/dynamic-client.ts';
+import { DynamicClient } from '@scoby/controller-runtime';
 import { applyObjects } from '../../../src/cli/run/apply-objects.ts';
 
 declare module 'vitest' {

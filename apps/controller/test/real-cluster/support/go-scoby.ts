@@ -4,7 +4,7 @@
  * the binary, `scoby-controller`, and every write is an Update (POST, PUT, PUT of status).
  */
 import type { KubeObject } from '@scoby/kube-objects';
-import { resourcePath, type DynamicClient } from '../../../src/kube/dynamic-client.ts';
+import { type DynamicClient, resourcePath } from '@scoby/controller-runtime';
 
 export const GO_SCOBY_FIELD_MANAGER = 'scoby-controller';
 export const GO_SCOBY_FINALIZER = 'scoby.triggermesh.io/finalizer';

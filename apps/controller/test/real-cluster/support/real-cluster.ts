@@ -10,7 +10,7 @@ import {
   type ControllerOptions,
   type RunningController,
 } from '../../../src/controller/manager.ts';
-import { DynamicClient } from '../../../src/kube/dynamic-client.ts';
+import { DynamicClient } from '@scoby/controller-runtime';
 import { clusterVerbs, type ClusterVerbs } from '../../support/cluster.ts';
 
 export interface RealCluster extends ClusterVerbs {

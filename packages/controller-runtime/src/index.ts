@@ -1,0 +1,137 @@
+/**
+ * @scoby/controller-runtime: the generic machinery of a Kubernetes controller, as controller-runtime
+ * and client-go are for Go controllers: an API client over HTTP with client-node's credentials,
+ * informers (list-watch into a cache), a work queue with retries and backoff, leader election,
+ * an Event recorder, controller-runtime's metrics, the ops server (/healthz, /readyz, /metrics)
+ * and the logger. Nothing here knows what a controller is for; the app composes it.
+ */
+
+// client: API requests, watches, errors, kubeconfig
+export { answerError } from './client/answer-error.ts';
+export { ApiError, errorMessage, isAlreadyExists, isConflict, isNotFound } from './client/api-error.ts';
+export {
+  ClusterConnection,
+  DEFAULT_CREDENTIAL_REFRESH_MS,
+  type ClusterConnectionOptions,
+  type Connection,
+} from './client/cluster-connection.ts';
+export {
+  APPLY_PATCH,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  DynamicClient,
+  JSON_PATCH,
+  MERGE_PATCH,
+  resourcePath,
+  type DeleteOptions,
+  type DynamicClientOptions,
+  type ObjectList,
+  type RequestObserver,
+  type RequestOptions,
+  type ResourceRef,
+  type WriteFence,
+} from './client/dynamic-client.ts';
+export { loadKubeConfig, type KubeConfigSource } from './client/kube-config.ts';
+export { RequestTimeoutError, StaleConnectionError, WriteRefusedError } from './client/request-errors.ts';
+export { readWatch, type OpenWatch, type WatchEvent, type WatchHandlers } from './client/watch-request.ts';
+
+// events
+export {
+  eventNamespace,
+  eventTimestamp,
+  involvedObject,
+  newEvent,
+  type EventSource,
+  type EventType,
+} from './events/event-object.ts';
+export {
+  EVENTS,
+  EventRecorder,
+  type EventRecorderOptions,
+  type EventWriter,
+} from './events/event-recorder.ts';
+
+// informers
+export {
+  InformerFactory,
+  informerKey,
+  type InformerFactoryOptions,
+  type InformerHandle,
+  type InformerRequest,
+} from './informer/informer-factory.ts';
+export { ObjectStore, objectKey, type StoreEvent } from './informer/object-store.ts';
+export {
+  RestartingListWatch,
+  WatchSilentError,
+  type ListWatchSink,
+  type RestartingListWatchOptions,
+} from './informer/restarting-list-watch.ts';
+export {
+  DEFAULT_RESTART_BACKOFF,
+  DEFAULT_WATCH_SILENCE_MS,
+  SharedInformer,
+  type InformerHandlers,
+  type ObjectLister,
+  type SharedInformerOptions,
+} from './informer/shared-informer.ts';
+
+// leader election
+export {
+  DEFAULT_LEASE_DURATION_MS,
+  DEFAULT_RENEW_DEADLINE_MS,
+  DEFAULT_RETRY_PERIOD_MS,
+  defaultIdentity,
+  LeaderElector,
+  type LeaderElectorOptions,
+  type LeaseClient,
+} from './leader-election/leader-elector.ts';
+export { dynamicLeaseClient } from './leader-election/lease-client.ts';
+export {
+  claimedRecord,
+  judgeLease,
+  observeLease,
+  parseLeaseTime,
+  releasedRecord,
+  type LeaseObservation,
+  type LeaseRecord,
+  type LeaseVerdict,
+} from './leader-election/lease-record.ts';
+
+// logs
+export { consoleDestination, consoleLine } from './log/console-format.ts';
+export {
+  createLogger,
+  LOG_FORMATS,
+  LOG_LEVELS,
+  newReconcileId,
+  withContext,
+  type LogContext,
+  type LogFormat,
+  type Logger,
+  type LoggerOptions,
+  type LogLevel,
+} from './log/logger.ts';
+
+// metrics and the ops server
+export { createRuntimeMetrics, type MetricsOptions, type RuntimeMetrics } from './metrics/metrics.ts';
+export { startOpsServer, type OpsServer, type OpsServerOptions } from './ops/ops-server.ts';
+
+// work queue
+export { backoffDelay, KeyedBackoff, type BackoffPolicy } from './queue/backoff.ts';
+export { CappedShare } from './queue/capped-share.ts';
+export { ConcurrencyLimit, type Slots } from './queue/concurrency-limit.ts';
+export { QueueHealth, type QueueProgress } from './queue/queue-health.ts';
+export { SupersededVersions } from './queue/superseded-versions.ts';
+export {
+  DEFAULT_BACKOFF,
+  ReconcileTimeoutError,
+  WorkQueue,
+  type Reconcile,
+  type ReconcileOutcome,
+  type ReconcileResult,
+  type WorkQueueObserver,
+  type WorkQueueOptions,
+} from './queue/work-queue.ts';
+
+// time
+export { realClock, type Clock, type TimerHandle } from './time/clock.ts';
+export { parseDuration } from './time/duration.ts';

@@ -1,0 +1,213 @@
+import type { KubeObject } from '@scoby/kube-objects';
+import type { Logger } from 'pino';
+import { errorMessage } from '../client/api-error.ts';
+import { type ObjectList, resourcePath, type ResourceRef } from '../client/dynamic-client.ts';
+import type { OpenWatch, WatchHandlers } from '../client/watch-request.ts';
+import type { BackoffPolicy } from '../queue/backoff.ts';
+import { type Clock, realClock, type TimerHandle } from '../time/clock.ts';
+import { ObjectStore, type StoreEvent } from './object-store.ts';
+import { RestartingListWatch, WatchSilentError } from './restarting-list-watch.ts';
+
+export interface InformerHandlers<T> {
+  add?(object: T): void;
+  update?(object: T, old: T): void;
+  delete?(object: T): void;
+}
+
+/** Lists and watches a collection; the app's DynamicClient is one. */
+export interface ObjectLister {
+  list(ref: ResourceRef, namespace?: string, query?: Record<string, string | undefined>): Promise<ObjectList>;
+  watch(
+    ref: ResourceRef,
+    namespace: string | undefined,
+    query: Record<string, string | undefined>,
+    handlers: WatchHandlers,
+  ): OpenWatch;
+}
+
+export interface SharedInformerOptions {
+  lister: ObjectLister;
+  resource: ResourceRef;
+  /** Namespaces to watch, one watch each; undefined watches all namespaces (or a cluster-scoped kind). */
+  namespaces?: readonly string[];
+  labelSelector?: string;
+  /** Every this often, handlers get `update(object, object)` for every cached object. 0 or unset: never. */
+  resyncMs?: number;
+  /** Delay before restarting a failed list-watch. Default 100 ms doubling up to 30 s. */
+  restartBackoff?: BackoffPolicy;
+  /** A watch silent for this long (no event, no bookmark) is restarted. Default 90 s. */
+  watchSilenceMs?: number;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+export const DEFAULT_RESTART_BACKOFF: BackoffPolicy = { baseMs: 100, capMs: 30_000 };
+
+/**
+ * 1.5 times the one-minute bookmark period of kube-apiserver: a healthy watch always says something
+ * within it, and one the network lost is noticed in a minute and a half.
+ */
+export const DEFAULT_WATCH_SILENCE_MS = 90_000;
+
+/**
+ * A cache of one kind of object kept current by list + watch, shared by every handler interested
+ * in it. With several namespaces, one watch per namespace feeds the one cache.
+ */
+export class SharedInformer<T extends KubeObject = KubeObject> {
+  readonly #store = new ObjectStore<T>();
+  readonly #handlers = new Set<InformerHandlers<T>>();
+  readonly #partitions: Array<{ listWatch: RestartingListWatch<T>; synced: boolean }> = [];
+  readonly #syncWaiters = new Set<() => void>();
+  readonly #clock: Clock;
+  readonly #resyncMs: number;
+  readonly #logger: Logger | undefined;
+  #resyncTimer: TimerHandle | undefined;
+  #running = false;
+
+  constructor(options: SharedInformerOptions) {
+    this.#clock = options.clock ?? realClock;
+    this.#resyncMs = options.resyncMs ?? 0;
+    this.#logger = options.logger?.child({
+      informer: `${options.resource.resource}.${options.resource.group || 'core'}`,
+      ...(options.namespaces ? { namespaces: options.namespaces.join(',') } : {}),
+      ...(options.labelSelector ? { labelSelector: options.labelSelector } : {}),
+    });
+    const scopes = options.resource.namespaced && options.namespaces ? options.namespaces : [undefined];
+    for (const namespace of scopes) {
+      const partition = {
+        synced: false,
+        listWatch: new RestartingListWatch<T>({
+          path: resourcePath(options.resource, namespace),
+          watch: (query, handlers) =>
+            options.lister.watch(
+              options.resource,
+              namespace,
+              { ...query, labelSelector: options.labelSelector },
+              handlers,
+            ),
+          list: async () => {
+            const query = { labelSelector: options.labelSelector };
+            const list = await options.lister.list(options.resource, namespace, query);
+            // kube-apiserver leaves apiVersion and kind out of the items of built-in lists (watch
+            // events carry them); the cache's objects have them, as code reading it expects.
+            const { apiVersion, kind } = list as { apiVersion?: string; kind?: string };
+            const typeMeta = {
+              ...(apiVersion ? { apiVersion } : {}),
+              ...(kind?.endsWith('List') ? { kind: kind.slice(0, -'List'.length) } : {}),
+            };
+            // The cache holds whatever kind this informer was created for.
+            return { ...list, items: list.items.map((item) => ({ ...typeMeta, ...item })) } as unknown as {
+              items: T[];
+            };
+          },
+          backoff: options.restartBackoff ?? DEFAULT_RESTART_BACKOFF,
+          silenceTimeoutMs: options.watchSilenceMs ?? DEFAULT_WATCH_SILENCE_MS,
+          clock: this.#clock,
+          sink: {
+            listed: (items) => {
+              this.#dispatch(this.#store.replace(items, namespace));
+              partition.synced = true;
+              this.#notifyIfSynced();
+            },
+            upserted: (object) => this.#dispatchOne(this.#store.upsert(object)),
+            removed: (object) => this.#dispatchOne(this.#store.remove(object)),
+            // The message alone: a stack trace per retry says nothing more about an API server that is away.
+            failed: (error, retryInMs) =>
+              this.#logger?.warn(
+                { error: errorMessage(error), namespace, retryInMs },
+                error instanceof WatchSilentError
+                  ? 'watch went silent; restarting with a fresh list'
+                  : 'list-watch failed; restarting with a fresh list',
+              ),
+          },
+        }),
+      };
+      this.#partitions.push(partition);
+    }
+  }
+
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    for (const partition of this.#partitions) partition.listWatch.start();
+    this.#scheduleResync();
+  }
+
+  stop(): void {
+    this.#running = false;
+    for (const partition of this.#partitions) partition.listWatch.stop();
+    if (this.#resyncTimer !== undefined) this.#clock.clearTimeout(this.#resyncTimer);
+    this.#resyncTimer = undefined;
+  }
+
+  /** True once every watched namespace has been listed at least once. */
+  hasSynced(): boolean {
+    return this.#partitions.every((partition) => partition.synced);
+  }
+
+  /** Resolves true once synced, false if that takes longer than `timeoutMs`. */
+  waitForSync(timeoutMs: number): Promise<boolean> {
+    if (this.hasSynced()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (synced: boolean) => {
+        this.#syncWaiters.delete(onSynced);
+        this.#clock.clearTimeout(timer);
+        resolve(synced);
+      };
+      const onSynced = () => done(true);
+      const timer = this.#clock.setTimeout(() => done(false), timeoutMs);
+      this.#syncWaiters.add(onSynced);
+    });
+  }
+
+  list(): T[] {
+    return this.#store.list();
+  }
+
+  get(namespace: string | undefined, name: string): T | undefined {
+    return this.#store.get(namespace, name);
+  }
+
+  /**
+   * Subscribes to changes. Objects already cached are delivered as adds right away, so a late
+   * subscriber sees the same state as an early one. Returns the unsubscribe function.
+   */
+  addHandlers(handlers: InformerHandlers<T>): () => void {
+    this.#handlers.add(handlers);
+    for (const object of this.#store.list()) this.#call(handlers, { type: 'add', object });
+    return () => this.#handlers.delete(handlers);
+  }
+
+  #notifyIfSynced(): void {
+    if (!this.hasSynced()) return;
+    for (const waiter of [...this.#syncWaiters]) waiter();
+  }
+
+  #scheduleResync(): void {
+    if (this.#resyncMs <= 0) return;
+    this.#resyncTimer = this.#clock.setTimeout(() => {
+      for (const object of this.#store.list()) this.#dispatchOne({ type: 'update', object, old: object });
+      if (this.#running) this.#scheduleResync();
+    }, this.#resyncMs);
+  }
+
+  #dispatch(events: StoreEvent<T>[]): void {
+    for (const event of events) this.#dispatchOne(event);
+  }
+
+  #dispatchOne(event: StoreEvent<T> | undefined): void {
+    if (event === undefined) return;
+    for (const handlers of [...this.#handlers]) this.#call(handlers, event);
+  }
+
+  /** A failing handler is logged and does not keep the others from running. */
+  #call(handlers: InformerHandlers<T>, event: StoreEvent<T>): void {
+    try {
+      if (event.type === 'add') handlers.add?.(event.object);
+      else if (event.type === 'update') handlers.update?.(event.object, event.old);
+      else handlers.delete?.(event.object);
+    } catch (error) {
+      this.#logger?.error({ err: error, event: event.type }, 'informer handler failed');
+    }
+  }
+}

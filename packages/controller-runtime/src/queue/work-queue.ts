@@ -1,0 +1,287 @@
+import type { Logger } from 'pino';
+import { type BackoffPolicy, KeyedBackoff } from './backoff.ts';
+import { type Clock, realClock, type TimerHandle } from '../time/clock.ts';
+import { ConcurrencyLimit, type Slots } from './concurrency-limit.ts';
+
+/**
+ * What a reconcile tells the queue: nothing (done, wait for the next event), a requeue after a
+ * delay (done for now, look again later), or an error (retry with backoff, or after the given
+ * delay). A reconcile that throws counts as `{ error }`.
+ */
+export type ReconcileResult = { requeueAfterMs?: number } | { error: unknown; retryAfterMs?: number } | void;
+
+export type Reconcile = (key: string) => Promise<ReconcileResult> | ReconcileResult;
+
+/** `timeout`: the reconcile did not finish within its deadline and was abandoned. */
+export type ReconcileOutcome = 'success' | 'requeue' | 'error' | 'timeout';
+
+/** A reconcile still running at its deadline: its slot was freed, whatever it returns later is ignored. */
+export class ReconcileTimeoutError extends Error {
+  constructor(key: string, timeoutMs: number) {
+    super(`the reconcile of ${key} did not finish within ${timeoutMs} ms; it is retried with backoff`);
+    this.name = 'ReconcileTimeoutError';
+  }
+}
+
+const ABANDONED = Symbol('abandoned');
+
+/** Hooks for metrics and logs. Every method is optional. */
+export interface WorkQueueObserver {
+  /** The number of keys waiting to start changed. */
+  depth?(depth: number): void;
+  /** A key entered the queue (adds that collapse into an already waiting key are not counted). */
+  added?(key: string): void;
+  /** A reconcile started, `queueLatencyMs` after its key entered the queue. */
+  started?(key: string, queueLatencyMs: number): void;
+  finished?(key: string, outcome: ReconcileOutcome, durationMs: number, error?: unknown): void;
+  /** A key was scheduled for a retry after a failure. */
+  retried?(key: string, delayMs: number): void;
+}
+
+export interface WorkQueueOptions {
+  reconcile: Reconcile;
+  /** Reconciles running at once: a number for this queue alone, or slots shared with other queues. Default 1. */
+  concurrency?: number | Slots;
+  /** Per-key exponential backoff after failures. Default 5 ms doubling up to 1000 s. */
+  backoff?: Partial<BackoffPolicy>;
+  clock?: Clock;
+  observer?: WorkQueueObserver;
+  /**
+   * A reconcile still running after this long gives up its slot: the key is retried with backoff
+   * and whatever the abandoned run returns later is ignored. Default: no deadline.
+   */
+  reconcileTimeoutMs?: number;
+  /** Where reconciles that throw, and abandoned ones, are reported (at error level). */
+  logger?: Logger;
+}
+
+export const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 5, capMs: 1_000_000 };
+
+interface DelayedAdd {
+  readyAt: number;
+  timer: TimerHandle;
+}
+
+/**
+ * A keyed work queue with the semantics of client-go's workqueue driven by controller-runtime's
+ * reconcile loop: a key waits at most once; a key never runs twice at the same time; adds that
+ * arrive while a key runs collapse into exactly one follow-up run after it finishes.
+ */
+export class WorkQueue {
+  readonly #reconcile: Reconcile;
+  readonly #limit: Slots;
+  readonly #backoff: KeyedBackoff;
+  readonly #clock: Clock;
+  readonly #observer: WorkQueueObserver;
+  readonly #reconcileTimeoutMs: number | undefined;
+  readonly #logger: Logger | undefined;
+
+  /** Keys ready to start, in order. */
+  readonly #ready: string[] = [];
+  /** Keys that must run (again), with the time they entered the queue. */
+  readonly #dirty = new Map<string, number>();
+  readonly #processing = new Set<string>();
+  readonly #delayed = new Map<string, DelayedAdd>();
+  readonly #inFlight = new Set<Promise<void>>();
+  #waitingForSlot = false;
+  #shuttingDown = false;
+  /** When a reconcile last finished, or the queue last got work after being idle. */
+  #lastProgressAt: number;
+  /** An abandoned reconcile is no progress: going idle after one does not reset the stall clock. */
+  #abandonedSinceProgress = false;
+
+  constructor(options: WorkQueueOptions) {
+    this.#reconcile = options.reconcile;
+    const concurrency = options.concurrency ?? 1;
+    this.#limit = typeof concurrency === 'number' ? new ConcurrencyLimit(concurrency) : concurrency;
+    this.#backoff = new KeyedBackoff({ ...DEFAULT_BACKOFF, ...options.backoff });
+    this.#clock = options.clock ?? realClock;
+    this.#observer = options.observer ?? {};
+    this.#reconcileTimeoutMs = options.reconcileTimeoutMs;
+    this.#logger = options.logger;
+    this.#lastProgressAt = this.#clock.now();
+  }
+
+  /** Keys waiting to start (not counting running ones). */
+  get length(): number {
+    return this.#ready.length;
+  }
+
+  get running(): number {
+    return this.#processing.size;
+  }
+
+  get shuttingDown(): boolean {
+    return this.#shuttingDown;
+  }
+
+  /**
+   * How long the queue has had work (keys waiting or running) without any reconcile finishing; 0
+   * while it is idle. A wedged queue is one where this keeps growing.
+   */
+  stalledForMs(): number {
+    if (this.#idle()) return 0;
+    return this.#clock.now() - this.#lastProgressAt;
+  }
+
+  /** Consecutive failures recorded for `key` since its last success or `forget`. */
+  failures(key: string): number {
+    return this.#backoff.failures(key);
+  }
+
+  add(key: string): void {
+    if (this.#shuttingDown) return;
+    // The key is now due immediately, which is sooner than any scheduled add.
+    this.#cancelDelayed(key);
+    if (this.#dirty.has(key)) return;
+    this.#dirty.set(key, this.#clock.now());
+    this.#observer.added?.(key);
+    // A running key is re-queued when it finishes: that is the single follow-up run.
+    if (this.#processing.has(key)) return;
+    if (this.#idle() && !this.#abandonedSinceProgress) this.#lastProgressAt = this.#clock.now();
+    this.#ready.push(key);
+    this.#observer.depth?.(this.#ready.length);
+    this.#pump();
+  }
+
+  /** Adds `key` after `delayMs`, unless it is already due sooner. */
+  addAfter(key: string, delayMs: number): void {
+    if (this.#shuttingDown) return;
+    if (delayMs <= 0) {
+      this.add(key);
+      return;
+    }
+    if (this.#dirty.has(key)) return;
+    const readyAt = this.#clock.now() + delayMs;
+    const scheduled = this.#delayed.get(key);
+    if (scheduled !== undefined) {
+      if (scheduled.readyAt <= readyAt) return;
+      this.#clock.clearTimeout(scheduled.timer);
+    }
+    const timer = this.#clock.setTimeout(() => {
+      this.#delayed.delete(key);
+      this.add(key);
+    }, delayMs);
+    this.#delayed.set(key, { readyAt, timer });
+  }
+
+  /** Records a failure of `key` and adds it after its backoff delay. */
+  addRateLimited(key: string): void {
+    if (this.#shuttingDown) return;
+    this.#retryAfter(key, this.#backoff.next(key));
+  }
+
+  /** Resets the backoff of `key`. */
+  forget(key: string): void {
+    this.#backoff.reset(key);
+  }
+
+  /**
+   * Stops taking work: later adds are ignored, waiting and scheduled keys are dropped. With
+   * `drain` (the default) resolves once the running reconciles have finished.
+   */
+  async shutdown(options: { drain?: boolean } = {}): Promise<void> {
+    this.#shuttingDown = true;
+    for (const { timer } of this.#delayed.values()) this.#clock.clearTimeout(timer);
+    this.#delayed.clear();
+    this.#ready.length = 0;
+    this.#dirty.clear();
+    this.#observer.depth?.(0);
+    if (options.drain ?? true) await Promise.allSettled([...this.#inFlight]);
+  }
+
+  #idle(): boolean {
+    return this.#ready.length === 0 && this.#processing.size === 0;
+  }
+
+  #retryAfter(key: string, delayMs: number): void {
+    this.#observer.retried?.(key, delayMs);
+    this.addAfter(key, delayMs);
+  }
+
+  #cancelDelayed(key: string): void {
+    const scheduled = this.#delayed.get(key);
+    if (scheduled === undefined) return;
+    this.#clock.clearTimeout(scheduled.timer);
+    this.#delayed.delete(key);
+  }
+
+  #pump(): void {
+    while (this.#ready.length > 0 && !this.#shuttingDown) {
+      if (!this.#limit.tryAcquire()) {
+        if (!this.#waitingForSlot) {
+          this.#waitingForSlot = true;
+          this.#limit.whenAvailable(() => {
+            this.#waitingForSlot = false;
+            this.#pump();
+          });
+        }
+        return;
+      }
+      const key = this.#ready.shift() as string;
+      const addedAt = this.#dirty.get(key) ?? this.#clock.now();
+      this.#dirty.delete(key);
+      this.#processing.add(key);
+      this.#observer.depth?.(this.#ready.length);
+      const run = this.#run(key, addedAt);
+      this.#inFlight.add(run);
+      void run.finally(() => this.#inFlight.delete(run));
+    }
+  }
+
+  async #run(key: string, addedAt: number): Promise<void> {
+    const startedAt = this.#clock.now();
+    this.#observer.started?.(key, startedAt - addedAt);
+    let result: ReconcileResult | typeof ABANDONED;
+    try {
+      // Start on a later microtask so that add() never runs reconcile code inside the caller.
+      result = await this.#withinDeadline(Promise.resolve().then(() => this.#reconcile(key)));
+    } catch (error) {
+      this.#logger?.error({ key, err: error }, 'reconcile failed');
+      result = { error };
+    }
+    const durationMs = this.#clock.now() - startedAt;
+    this.#processing.delete(key);
+    if (this.#dirty.has(key) && !this.#shuttingDown) {
+      this.#ready.push(key);
+      this.#observer.depth?.(this.#ready.length);
+    }
+    if (result === ABANDONED) {
+      this.#abandonedSinceProgress = true;
+      const error = new ReconcileTimeoutError(key, this.#reconcileTimeoutMs ?? 0);
+      this.#logger?.error({ key, err: error }, 'reconcile abandoned at its deadline');
+      const backoffDelay = this.#backoff.next(key);
+      if (!this.#shuttingDown) this.#retryAfter(key, backoffDelay);
+      this.#observer.finished?.(key, 'timeout', durationMs, error);
+    } else if (result !== undefined && 'error' in result) {
+      const backoffDelay = this.#backoff.next(key);
+      if (!this.#shuttingDown) this.#retryAfter(key, result.retryAfterMs ?? backoffDelay);
+      this.#observer.finished?.(key, 'error', durationMs, result.error);
+    } else if (result?.requeueAfterMs !== undefined) {
+      this.#backoff.reset(key);
+      this.addAfter(key, result.requeueAfterMs);
+      this.#observer.finished?.(key, 'requeue', durationMs);
+    } else {
+      this.#backoff.reset(key);
+      this.#observer.finished?.(key, 'success', durationMs);
+    }
+    if (result !== ABANDONED) {
+      this.#lastProgressAt = this.#clock.now();
+      this.#abandonedSinceProgress = false;
+    }
+    // Released last, so observers see this run finish before the next one starts.
+    this.#limit.release();
+    this.#pump();
+  }
+
+  /** The reconcile's result, or ABANDONED when the deadline comes first (its late result is dropped). */
+  #withinDeadline(running: Promise<ReconcileResult>): Promise<ReconcileResult | typeof ABANDONED> {
+    const timeoutMs = this.#reconcileTimeoutMs;
+    if (timeoutMs === undefined) return running;
+    let timer: TimerHandle | undefined;
+    const deadline = new Promise<typeof ABANDONED>((resolve) => {
+      timer = this.#clock.setTimeout(() => resolve(ABANDONED), timeoutMs);
+    });
+    return Promise.race([running, deadline]).finally(() => this.#clock.clearTimeout(timer));
+  }
+}

@@ -1,0 +1,409 @@
+import { startApiServer, type InMemoryApiServer } from '@scoby/in-memory-apiserver';
+import type { KubeObject } from '@scoby/kube-objects';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DynamicClient, resourcePath, type ResourceRef } from '../../src/client/dynamic-client.ts';
+import { InformerFactory } from '../../src/informer/informer-factory.ts';
+import { type InformerHandlers, SharedInformer } from '../../src/informer/shared-informer.ts';
+import { captureLogs } from '../../src/testing/log-capture.ts';
+import { eventually } from '../../src/testing/eventually.ts';
+
+const CONFIGMAPS: ResourceRef = { group: '', version: 'v1', resource: 'configmaps', namespaced: true };
+const NAMESPACES: ResourceRef = { group: '', version: 'v1', resource: 'namespaces', namespaced: false };
+
+let server: InMemoryApiServer;
+let client: DynamicClient;
+const stops: Array<() => void> = [];
+
+beforeEach(async () => {
+  server = await startApiServer();
+  client = new DynamicClient(server.kubeConfig());
+  for (const name of ['shop', 'infra', 'other']) {
+    await client.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  }
+});
+
+afterEach(async () => {
+  for (const stop of stops.splice(0)) stop();
+  client.close();
+  await server.stop();
+});
+
+function configMap(namespace: string, name: string, value = 'v'): KubeObject {
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace, name }, data: { value } };
+}
+
+async function put(namespace: string, name: string, value: string): Promise<void> {
+  await client.patch(CONFIGMAPS, namespace, name, { data: { value } });
+}
+
+async function remove(namespace: string, name: string): Promise<void> {
+  // Without DeleteOptions: DynamicClient.delete's body currently gets a 400 from the in-memory server.
+  await client.request('DELETE', resourcePath(CONFIGMAPS, namespace, name));
+}
+
+/** Handlers that log `add shop/a=v`, `update shop/a=v2 (was v)`, `delete shop/a`. */
+function recorder(): { handlers: InformerHandlers<KubeObject>; log: string[] } {
+  const log: string[] = [];
+  const describe = (object: KubeObject) => `${object.metadata.namespace}/${object.metadata.name}`;
+  const value = (object: KubeObject) => (object.data as { value?: string } | undefined)?.value;
+  return {
+    log,
+    handlers: {
+      add: (object) => log.push(`add ${describe(object)}=${value(object)}`),
+      update: (object, old) => log.push(`update ${describe(object)}=${value(object)} (was ${value(old)})`),
+      delete: (object) => log.push(`delete ${describe(object)}`),
+    },
+  };
+}
+
+/** Waits until `count` watches of all-namespace ConfigMaps have been opened, so faults hit a live watch. */
+async function watchesOpened(count: number): Promise<void> {
+  await eventually(() =>
+    expect(
+      server.requestLog
+        .entries()
+        .filter((entry) => entry.path === '/api/v1/configmaps' && entry.query.watch === 'true'),
+    ).toHaveLength(count),
+  );
+}
+
+function informer(
+  options: Partial<ConstructorParameters<typeof SharedInformer>[0]> = {},
+): SharedInformer<KubeObject> {
+  const created = new SharedInformer<KubeObject>({
+    lister: client,
+    resource: CONFIGMAPS,
+    ...options,
+  });
+  stops.push(() => created.stop());
+  return created;
+}
+
+function cachedValues(source: SharedInformer<KubeObject>): string[] {
+  return source
+    .list()
+    .map(
+      (object) =>
+        `${object.metadata.namespace}/${object.metadata.name}=${(object.data as { value: string }).value}`,
+    )
+    .sort();
+}
+
+describe('SharedInformer against an API server', () => {
+  it('lists, syncs, then follows adds, updates and deletes', async () => {
+    await client.create(CONFIGMAPS, configMap('shop', 'a', '1'));
+    const cache = informer();
+    const events = recorder();
+    cache.addHandlers(events.handlers);
+    expect(cache.hasSynced()).toBe(false);
+    cache.start();
+    expect(await cache.waitForSync(5000)).toBe(true);
+    expect(cache.hasSynced()).toBe(true);
+    expect(events.log).toEqual(['add shop/a=1']);
+
+    await client.create(CONFIGMAPS, configMap('infra', 'b', '1'));
+    await put('shop', 'a', '2');
+    await remove('infra', 'b');
+    await eventually(() =>
+      expect(events.log).toEqual([
+        'add shop/a=1',
+        'add infra/b=1',
+        'update shop/a=2 (was 1)',
+        'delete infra/b',
+      ]),
+    );
+    expect(cache.get('shop', 'a')?.data).toEqual({ value: '2' });
+    expect(cache.get('infra', 'b')).toBeUndefined();
+    expect(cachedValues(cache)).toEqual(['shop/a=2']);
+  });
+
+  it('gives listed objects the apiVersion and kind kube-apiserver leaves out of built-in list items', async () => {
+    await client.create(CONFIGMAPS, configMap('shop', 'a', '1'));
+    const lister = {
+      watch: client.watch.bind(client),
+      list: async (...args: Parameters<DynamicClient['list']>) => {
+        const list = await client.list(...args);
+        return {
+          ...list,
+          items: list.items.map(({ apiVersion: _apiVersion, kind: _kind, ...item }) => item as KubeObject),
+        };
+      },
+    };
+    const cache = informer({ lister });
+    cache.start();
+    expect(await cache.waitForSync(5000)).toBe(true);
+    expect(cache.get('shop', 'a')).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap' });
+  });
+
+  it('watches only the working namespaces, one watch each, behind one cache', async () => {
+    await client.create(CONFIGMAPS, configMap('shop', 'a'));
+    await client.create(CONFIGMAPS, configMap('other', 'ignored'));
+    const cache = informer({ namespaces: ['shop', 'infra'] });
+    const events = recorder();
+    cache.addHandlers(events.handlers);
+    cache.start();
+    expect(await cache.waitForSync(5000)).toBe(true);
+    await client.create(CONFIGMAPS, configMap('infra', 'b'));
+    await client.create(CONFIGMAPS, configMap('other', 'ignored-too'));
+    await eventually(() => expect(events.log).toEqual(['add shop/a=v', 'add infra/b=v']));
+    expect(cachedValues(cache)).toEqual(['infra/b=v', 'shop/a=v']);
+    const watches = server.requestLog.entries().filter((entry) => entry.query.watch === 'true');
+    expect(watches.map((entry) => entry.path).sort()).toEqual([
+      '/api/v1/namespaces/infra/configmaps',
+      '/api/v1/namespaces/shop/configmaps',
+    ]);
+  });
+
+  it('filters by label selector', async () => {
+    await client.create(CONFIGMAPS, {
+      ...configMap('shop', 'labelled'),
+      metadata: { namespace: 'shop', name: 'labelled', labels: { app: 'x' } },
+    });
+    await client.create(CONFIGMAPS, configMap('shop', 'plain'));
+    const cache = informer({ labelSelector: 'app=x' });
+    cache.start();
+    expect(await cache.waitForSync(5000)).toBe(true);
+    await client.create(CONFIGMAPS, {
+      ...configMap('shop', 'late'),
+      metadata: { namespace: 'shop', name: 'late', labels: { app: 'x' } },
+    });
+    await client.create(CONFIGMAPS, configMap('shop', 'late-plain'));
+    await eventually(() => expect(cachedValues(cache)).toEqual(['shop/labelled=v', 'shop/late=v']));
+  });
+
+  it('restarts after a watch error and relists, so changes made meanwhile are not lost', async () => {
+    await client.create(CONFIGMAPS, configMap('shop', 'a', '1'));
+    await client.create(CONFIGMAPS, configMap('shop', 'b', '1'));
+    const cache = informer();
+    const events = recorder();
+    cache.addHandlers(events.handlers);
+    cache.start();
+    expect(await cache.waitForSync(5000)).toBe(true);
+    await watchesOpened(1);
+
+    // The reconnecting watch and the next list fail: the list-watch keeps starting over.
+    server.faults.failNext({ verb: 'watch', resource: 'configmaps' }, { code: 500, count: 2 });
+    server.faults.failNext({ verb: 'list', resource: 'configmaps' }, { code: 503, count: 1 });
+    server.faults.dropWatches();
+    await remove('shop', 'a');
+    await put('shop', 'b', '2');
+    await client.create(CONFIGMAPS, configMap('shop', 'c', '1'));
+
+    await eventually(() => expect(cachedValues(cache)).toEqual(['shop/b=2', 'shop/c=1']));
+    await client.create(CONFIGMAPS, configMap('shop', 'd', '1'));
+    await eventually(() => expect(cachedValues(cache)).toEqual(['shop/b=2', 'shop/c=1', 'shop/d=1']));
+    expect(events.log).toEqual([
+      'add shop/a=1',
+      'add shop/b=1',
+      'delete shop/a',
+      'update shop/b=2 (was 1)',
+      'add shop/c=1',
+      'add shop/d=1',
+    ]);
+    const failed = server.requestLog.entries().filter((entry) => entry.code >= 500);
+    expect(failed.map((entry) => `${entry.query.watch === 'true' ? 'watch' : 'list'} ${entry.code}`)).toEqual(
+      ['watch 500', 'list 503', 'watch 500'],
+    );
+  });
+
+  it('relists after 410 Gone', async () => {
+    await client.create(CONFIGMAPS, configMap('shop', 'a', '1'));
+    const cache = informer();
+    const events = recorder();
+    cache.addHandlers(events.handlers);
+    cache.start();
+    expect(await cache.waitForSync(5000)).toBe(true);
+    await watchesOpened(1);
+    server.faults.expireNextWatch();
+    server.faults.dropWatches();
+    await remove('shop', 'a');
+    await client.create(CONFIGMAPS, configMap('shop', 'b', '1'));
+    await eventually(() => expect(cachedValues(cache)).toEqual(['shop/b=1']));
+    await watchesOpened(3);
+    expect(events.log).toEqual(['add shop/a=1', 'delete shop/a', 'add shop/b=1']);
+    const reads = server.requestLog.entries().filter((entry) => entry.path === '/api/v1/configmaps');
+    // list, watch, watch resumed from the last resourceVersion (410), relist, fresh watch.
+    expect(
+      reads.map((entry) =>
+        entry.query.watch === 'true' ? `watch from ${entry.query.resourceVersion ? 'rv' : 'list'}` : 'list',
+      ),
+    ).toEqual(['list', 'watch from rv', 'watch from rv', 'list', 'watch from rv']);
+  });
+
+  it('restarts a watch that stays open but falls silent, and sees what changed meanwhile', async () => {
+    const logs = captureLogs();
+    // The in-memory server sends a bookmark every second: twice that is a generous silence bound.
+    const cache = informer({ watchSilenceMs: 2000, logger: logs.logger });
+    const events = recorder();
+    cache.addHandlers(events.handlers);
+    cache.start();
+    expect(await cache.waitForSync(5000)).toBe(true);
+    await watchesOpened(1);
+    server.faults.silenceWatches();
+    await client.create(CONFIGMAPS, configMap('shop', 'while-silent'));
+    await eventually(() => expect(events.log).toEqual(['add shop/while-silent=v']), 6000);
+    await client.create(CONFIGMAPS, configMap('shop', 'after'));
+    await eventually(() => expect(events.log).toEqual(['add shop/while-silent=v', 'add shop/after=v']));
+
+    const restarts = logs
+      .lines()
+      .filter((line) => line.msg === 'watch went silent; restarting with a fresh list');
+    expect(restarts).toHaveLength(1);
+    expect(restarts[0]).not.toHaveProperty('err');
+    expect(restarts[0]).toMatchObject({
+      level: 'warn',
+      informer: 'configmaps.core',
+      error: expect.stringMatching(
+        /^the watch of \/api\/v1\/configmaps delivered no event or bookmark for \d+ ms$/,
+      ),
+    });
+    const reads = server.requestLog.entries().filter((entry) => entry.path === '/api/v1/configmaps');
+    expect(reads.map((entry) => (entry.query.watch === 'true' ? 'watch' : 'list'))).toEqual([
+      'list',
+      'watch',
+      'list',
+      'watch',
+    ]);
+  });
+
+  it('asks for bookmarks and a server-side timeout, so a healthy quiet watch is never restarted', async () => {
+    const logs = captureLogs();
+    const cache = informer({ watchSilenceMs: 3000, logger: logs.logger });
+    cache.start();
+    expect(await cache.waitForSync(5000)).toBe(true);
+    await watchesOpened(1);
+    // Nothing changes for longer than the silence bound: only bookmarks keep the watch alive.
+    await new Promise((resolve) => setTimeout(resolve, 3600));
+    const reads = server.requestLog.entries().filter((entry) => entry.path === '/api/v1/configmaps');
+    expect(reads.map((entry) => (entry.query.watch === 'true' ? 'watch' : 'list'))).toEqual([
+      'list',
+      'watch',
+    ]);
+    const watchQuery = reads[1]?.query ?? {};
+    expect(watchQuery.allowWatchBookmarks).toBe('true');
+    expect(Number(watchQuery.timeoutSeconds)).toBeGreaterThanOrEqual(300);
+    expect(Number(watchQuery.timeoutSeconds)).toBeLessThan(600);
+    expect(logs.lines().filter((line) => line.level === 'warn')).toEqual([]);
+  });
+
+  it('never syncs when the list keeps failing, and waitForSync says so', async () => {
+    const missing: ResourceRef = {
+      group: 'example.com',
+      version: 'v1',
+      resource: 'nothings',
+      namespaced: true,
+    };
+    const cache = informer({ resource: missing, restartBackoff: { baseMs: 20, capMs: 40 } });
+    cache.start();
+    expect(await cache.waitForSync(300)).toBe(false);
+    expect(cache.hasSynced()).toBe(false);
+    const attempts = server.requestLog
+      .entries()
+      .filter((entry) => entry.path === '/apis/example.com/v1/nothings');
+    expect(attempts.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('delivers cached objects to late handlers, and a failing handler does not stop the others', async () => {
+    await client.create(CONFIGMAPS, configMap('shop', 'a'));
+    const cache = informer();
+    cache.start();
+    expect(await cache.waitForSync(5000)).toBe(true);
+    cache.addHandlers({
+      add: () => {
+        throw new Error('handler bug');
+      },
+    });
+    const late = recorder();
+    const unsubscribe = cache.addHandlers(late.handlers);
+    expect(late.log).toEqual(['add shop/a=v']);
+    await client.create(CONFIGMAPS, configMap('shop', 'b'));
+    await eventually(() => expect(late.log).toEqual(['add shop/a=v', 'add shop/b=v']));
+    unsubscribe();
+    await client.create(CONFIGMAPS, configMap('shop', 'c'));
+    await eventually(() => expect(cache.get('shop', 'c')).toBeDefined());
+    expect(late.log).toEqual(['add shop/a=v', 'add shop/b=v']);
+  });
+
+  it('resyncs: every cached object is delivered as an update to itself', async () => {
+    await client.create(CONFIGMAPS, configMap('shop', 'a'));
+    const cache = informer({ resyncMs: 100 });
+    const events = recorder();
+    cache.addHandlers(events.handlers);
+    cache.start();
+    await eventually(() =>
+      expect(events.log.slice(0, 3)).toEqual([
+        'add shop/a=v',
+        'update shop/a=v (was v)',
+        'update shop/a=v (was v)',
+      ]),
+    );
+  });
+
+  it('stops delivering after stop()', async () => {
+    const cache = informer();
+    const events = recorder();
+    cache.addHandlers(events.handlers);
+    cache.start();
+    expect(await cache.waitForSync(5000)).toBe(true);
+    cache.stop();
+    await client.create(CONFIGMAPS, configMap('shop', 'late'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(events.log).toEqual([]);
+  });
+});
+
+describe('InformerFactory', () => {
+  function factory(workingNamespaces?: string[]): InformerFactory {
+    const created = new InformerFactory({
+      lister: client,
+      workingNamespaces,
+    });
+    stops.push(() => created.stopAll());
+    return created;
+  }
+
+  it('shares one informer per key and stops it when the last holder releases', async () => {
+    const informers = factory(['shop', 'infra']);
+    const first = informers.acquire({ resource: CONFIGMAPS });
+    const second = informers.acquire({ resource: CONFIGMAPS });
+    const selected = informers.acquire({ resource: CONFIGMAPS, labelSelector: 'app=x' });
+    const own = informers.acquire({ resource: CONFIGMAPS, namespace: 'scoby' });
+    const cluster = informers.acquire({ resource: NAMESPACES });
+    expect(second.informer).toBe(first.informer);
+    expect(informers.keys).toEqual([
+      '/v1/configmaps|infra,shop|',
+      '/v1/configmaps|infra,shop|app=x',
+      '/v1/configmaps|scoby|',
+      '/v1/namespaces|*|',
+    ]);
+    const events = recorder();
+    second.addHandlers(events.handlers);
+    expect(await first.informer.waitForSync(5000)).toBe(true);
+    await client.create(CONFIGMAPS, configMap('shop', 'a'));
+    await eventually(() => expect(events.log).toEqual(['add shop/a=v']));
+
+    second.release();
+    second.release();
+    expect(informers.keys).toContain('/v1/configmaps|infra,shop|');
+    await client.create(CONFIGMAPS, configMap('shop', 'b'));
+    await eventually(() => expect(first.informer.get('shop', 'b')).toBeDefined());
+    expect(events.log).toEqual(['add shop/a=v']);
+
+    first.release();
+    expect(informers.keys).toEqual([
+      '/v1/configmaps|infra,shop|app=x',
+      '/v1/configmaps|scoby|',
+      '/v1/namespaces|*|',
+    ]);
+    await client.create(CONFIGMAPS, configMap('shop', 'c'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(first.informer.get('shop', 'c')).toBeUndefined();
+
+    const again = informers.acquire({ resource: CONFIGMAPS });
+    expect(again.informer).not.toBe(first.informer);
+    expect(await again.informer.waitForSync(5000)).toBe(true);
+    expect(again.informer.get('shop', 'c')).toBeDefined();
+    for (const handle of [selected, own, cluster, again]) handle.release();
+    expect(informers.keys).toEqual([]);
+  });
+});
