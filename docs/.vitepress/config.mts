@@ -69,7 +69,10 @@ export default defineConfig({
       },
       {
         text: 'Reference',
-        items: [{ text: 'CRDRegistration fields', link: '/reference/crdregistration' }],
+        items: [
+          { text: 'CRDRegistration fields', link: '/reference/crdregistration' },
+          { text: 'Controller runtime (library)', link: '/reference/controller-runtime' },
+        ],
       },
       {
         text: 'Operations',
