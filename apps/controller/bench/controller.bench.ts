@@ -85,6 +85,7 @@ for (const count of sizes) {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([key, total]) => `${key} ${fmt(total / count)}`);
   console.log(`  requests/inst. ${perInstance.join(', ')}  (until converged)`);
+  console.log(`  reconciles/inst. ${fmt(steady.convergeReconciles / count)}  (until converged)`);
   console.log(
     `  steady state   ${steady.steadyStateWrites.length} writes over ${steady.steadyStateReconciles} reconciles (target 0)`,
   );

@@ -25,6 +25,8 @@ export interface ControllerRun extends Measurement {
   controllerLoadedRssMiB: number;
   /** Requests the API server answered until convergence (the harness's one list and watch too), by `METHOD code`. */
   convergeRequests: Record<string, number>;
+  /** Reconciles of the registration's instances until convergence (controller_runtime_reconcile_total). */
+  convergeReconciles: number;
   /** Non-GET requests while every instance was reconciled again after convergence. */
   steadyStateWrites: string[];
   steadyStateReconciles: number;
@@ -56,6 +58,7 @@ export async function runController(options: ControllerRunOptions): Promise<Cont
   await readiness.allReady();
   const measurement = await measure();
   const convergeRequests = await server.requestCounts();
+  const convergeReconciles = await controller.reconciles();
   await expectChildren(client, options.count);
 
   let steadyStateWrites: string[] = [];
@@ -86,6 +89,7 @@ export async function runController(options: ControllerRunOptions): Promise<Cont
     controller: measurement.controller,
     controllerLoadedRssMiB: controller.loadedRssMiB,
     convergeRequests,
+    convergeReconciles,
     steadyStateWrites,
     steadyStateReconciles,
   };

@@ -1,7 +1,7 @@
 /**
  * Deciding whether a child needs a write (docs/spec/children-and-status.md §5.1–§5.2).
  */
-import { createHash } from 'node:crypto';
+import crypto from 'node:crypto';
 import { compactJson, type KubeObject } from '@scoby/kube-objects';
 
 export const DESIRED_HASH_ANNOTATION = 'scoby.triggermesh.io/desired-hash';
@@ -13,20 +13,18 @@ export function desiredHash(desired: KubeObject): string {
   const metadata = { ...desired.metadata };
   if (Object.keys(annotations).length > 0) metadata.annotations = annotations;
   else delete metadata.annotations;
-  return createHash('sha256')
-    .update(compactJson({ ...desired, metadata }))
-    .digest('hex');
+  return crypto.hash('sha256', compactJson({ ...desired, metadata }), 'hex');
 }
 
-/** The desired object as written: with its hash annotation. */
-export function withDesiredHash(desired: KubeObject): KubeObject {
+/** The desired object as written: with its hash annotation (`hash` when the caller has it already). */
+export function withDesiredHash(desired: KubeObject, hash = desiredHash(desired)): KubeObject {
   return {
     ...desired,
     metadata: {
       ...desired.metadata,
       annotations: {
         ...(desired.metadata.annotations ?? {}),
-        [DESIRED_HASH_ANNOTATION]: desiredHash(desired),
+        [DESIRED_HASH_ANNOTATION]: hash,
       },
     },
   };
@@ -57,9 +55,13 @@ export function covers(existing: unknown, desired: unknown): boolean {
 }
 
 /** §5.2: exists, controlled, same hash, and no drift in labels, annotations and spec. */
-export function isUpToDate(existing: KubeObject | undefined, desired: KubeObject, ownerUid: string): boolean {
+export function isUpToDate(
+  existing: KubeObject | undefined,
+  desired: KubeObject,
+  ownerUid: string,
+  hash = desiredHash(desired),
+): boolean {
   if (!existing || !isControlledBy(existing, ownerUid)) return false;
-  const hash = desiredHash(desired);
   if (existing.metadata.annotations?.[DESIRED_HASH_ANNOTATION] !== hash) return false;
   const owner = desired.metadata.ownerReferences?.find((reference) => reference.controller === true);
   const ownerPresent = (existing.metadata.ownerReferences ?? []).some((reference) =>

@@ -24,6 +24,9 @@ import { LabelIndex } from './label-index.ts';
 
 export const MANAGED_BY_SELECTOR = 'app.kubernetes.io/managed-by=scoby-controller';
 
+/** An event that triggers a reconcile whatever its object (a deletion). */
+const ALWAYS = Symbol('always');
+
 export interface ChildKind {
   apiVersion: string;
   kind: string;
@@ -62,6 +65,8 @@ export class InstanceController {
   readonly #unwatchHealth: () => void;
   readonly #instances: InformerHandle;
   #children = new Map<string, { kind: ChildKind; handle: InformerHandle; byInstance: LabelIndex }>();
+  /** Watch events that arrived while the instance's reconcile ran (see #trigger). */
+  readonly #held = new Map<string, (KubeObject | typeof ALWAYS)[]>();
 
   constructor(options: InstanceControllerOptions, config: InstanceConfig, childKinds: readonly ChildKind[]) {
     this.#options = options;
@@ -75,8 +80,14 @@ export class InstanceController {
     });
     this.#unwatchHealth = options.health?.watch(config.registrationName, this.#queue) ?? (() => {});
     this.#instances = options.factory.acquire({ resource: config.instanceResource });
-    const enqueue = (object: KubeObject) => this.#queue.add(instanceKey(object));
-    this.#instances.addHandlers({ add: enqueue, update: enqueue, delete: enqueue });
+    this.#instances.addHandlers({
+      add: (object) => this.#trigger(instanceKey(object), object),
+      update: (object) => this.#trigger(instanceKey(object), object),
+      delete: (object) => {
+        options.reconciler.ownWrites.forget(object);
+        this.#trigger(instanceKey(object), ALWAYS);
+      },
+    });
     this.#watchChildren(childKinds);
   }
 
@@ -155,27 +166,53 @@ export class InstanceController {
       handle.addHandlers({
         add: (child) => {
           byInstance.upsert(child);
-          this.#enqueueOwner(child);
+          this.#enqueueOwner(child, child);
         },
         update: (child, old) => {
           byInstance.upsert(child, old);
-          this.#enqueueOwner(child);
+          this.#enqueueOwner(child, child);
         },
         delete: (child) => {
           byInstance.remove(child);
-          this.#enqueueOwner(child);
+          this.#options.reconciler.ownWrites.forget(child);
+          this.#enqueueOwner(child, ALWAYS);
         },
       });
       this.#children.set(key, { kind, handle, byInstance });
     }
   }
 
-  /** A child's controller owner reference names its instance when group and kind are the registered ones. */
-  #enqueueOwner(child: KubeObject): void {
+  /**
+   * A child's controller owner reference names its instance when group and kind are the registered
+   * ones (checked first: child informers are shared, and only the owner's controller may take an echo).
+   */
+  #enqueueOwner(child: KubeObject, event: KubeObject | typeof ALWAYS): void {
     const { crd } = this.#config;
     const owner = (child.metadata.ownerReferences ?? []).find((reference) => reference.controller === true);
     if (!owner || owner.kind !== crd.kind || splitApiVersion(owner.apiVersion).group !== crd.group) return;
-    this.#queue.add(`${child.metadata.namespace ?? ''}/${owner.name}`);
+    this.#trigger(`${child.metadata.namespace ?? ''}/${owner.name}`, event);
+  }
+
+  /**
+   * A watch event about the instance `key` or one of its children. The echo of the reconciler's own
+   * write shows what the reconcile that wrote it already saw, so it enqueues nothing. While that
+   * reconcile runs its writes are not known yet (an echo can arrive before the write's answer), so
+   * the events are held and judged when it ends.
+   */
+  #trigger(key: string, event: KubeObject | typeof ALWAYS): void {
+    const held = this.#held.get(key);
+    if (held) held.push(event);
+    else if (event === ALWAYS || !this.#options.reconciler.ownWrites.isEcho(event)) this.#queue.add(key);
+  }
+
+  /** Enqueues `key` again if an event held during its reconcile was more than an echo. */
+  #judgeHeld(key: string, held: readonly (KubeObject | typeof ALWAYS)[]): void {
+    let news = false;
+    // Every echo is looked at, so each is taken off the reconciler's record.
+    for (const event of held) {
+      if (event === ALWAYS || !this.#options.reconciler.ownWrites.isEcho(event)) news = true;
+    }
+    if (news) this.#queue.add(key);
   }
 
   async #reconcile(key: string): Promise<ReconcileResult> {
@@ -185,6 +222,8 @@ export class InstanceController {
     const config = this.#config;
     const cached = this.#instances.informer.get(namespace, name);
     const context = { instance: key, kind: config.crd.kind };
+    const held: (KubeObject | typeof ALWAYS)[] = [];
+    this.#held.set(key, held);
     let outcome: ReconcileOutcome;
     try {
       outcome = await this.#options.reconciler.reconcile(config, this.store, cached, key);
@@ -195,6 +234,10 @@ export class InstanceController {
         'reconcile failed',
       );
       return { error };
+    } finally {
+      // A reconcile past its deadline may still run beside its successor: only the latest holds events.
+      if (this.#held.get(key) === held) this.#held.delete(key);
+      this.#judgeHeld(key, held);
     }
     switch (outcome.kind) {
       case 'wait':

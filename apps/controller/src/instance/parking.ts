@@ -22,11 +22,14 @@ export class ParkingLot {
     this.#parked.set(key, fingerprint);
   }
 
-  /** True while parked with an unchanged fingerprint; a changed one releases the instance. */
-  isParked(key: string, fingerprint: string): boolean {
+  /**
+   * True while parked with an unchanged fingerprint; a changed one releases the instance. The
+   * fingerprint is computed only for a parked instance (it serialises labels and annotations).
+   */
+  isParked(key: string, fingerprint: () => string): boolean {
     const parked = this.#parked.get(key);
     if (parked === undefined) return false;
-    if (parked === fingerprint) return true;
+    if (parked === fingerprint()) return true;
     this.#parked.delete(key);
     return false;
   }

@@ -24,6 +24,7 @@ import { renderInstance } from './render-instance.ts';
 import { writeChildren, type ChildChange, type ChildStore } from './write-children.ts';
 import { hasFinalizer, setFinalizer } from './finalizers.ts';
 import { parkingFingerprint, type ParkingLot } from './parking.ts';
+import { OwnWrites } from './own-writes.ts';
 import { RetryAfterGate } from './retry-after-gate.ts';
 import type { InstanceConfig } from './instance-config.ts';
 import { acceptHookAnswer, hookCall, hookObject } from './hook-request.ts';
@@ -89,6 +90,8 @@ export class InstanceReconciler {
   readonly #retryAfter = new RetryAfterGate();
   /** Versions replaced by this reconciler's writes: a cache still showing one is stale. */
   readonly #superseded = new SupersededVersions();
+  /** What this reconciler wrote last: the watch events of those writes need no reconcile. */
+  readonly ownWrites = new OwnWrites();
 
   constructor(deps: ReconcileDependencies) {
     this.#deps = deps;
@@ -109,9 +112,14 @@ export class InstanceReconciler {
       for (const slot of this.#warned.keys()) if (slot.startsWith(`${key}\u0000`)) this.#warned.delete(slot);
       return { kind: 'done', writes: 0 };
     }
-    // The watch event of our last write brings the newer object and another reconcile.
-    if (this.#superseded.isStale(key, cached.metadata.resourceVersion)) return { kind: 'done', writes: 0 };
-    if (deps.parking.isParked(key, parkingFingerprint(cached, config.revision))) return { kind: 'parked' };
+    // The watch event of our last write brings the newer object and another reconcile: no longer
+    // an echo to skip, since this trigger was not handled.
+    if (this.#superseded.isStale(key, cached.metadata.resourceVersion)) {
+      this.ownWrites.forget(cached);
+      return { kind: 'done', writes: 0 };
+    }
+    if (deps.parking.isParked(key, () => parkingFingerprint(cached, config.revision)))
+      return { kind: 'parked' };
     const waitMs = this.#retryAfter.remainingMs(key, config.revision, deps.now().getTime());
     if (waitMs > 0) return { kind: 'wait', retryAfterMs: waitMs };
     try {
@@ -206,6 +214,7 @@ export class InstanceReconciler {
       { [MANAGED_BY]: 'scoby-controller', [INSTANCE_LABEL]: labelValue(identity.name) },
     );
     writes += outcome.writes;
+    for (const child of outcome.written) this.ownWrites.wrote(child);
     this.#announce(instance, outcome.changes);
     if (outcome.errors.length > 0) {
       const failure: Failure = { reason: 'ApplyFailed', message: outcome.errors.join('; ') };
@@ -265,19 +274,31 @@ export class InstanceReconciler {
     present: boolean,
   ): Promise<KubeObject | undefined> {
     try {
-      return await setFinalizer(this.#deps.client, config.instanceResource, instance, present);
+      const updated = await setFinalizer(this.#deps.client, config.instanceResource, instance, present);
+      if (updated) this.ownWrites.wrote(updated);
+      return updated;
     } catch (error) {
       const action = present ? 'adding' : 'removing';
       throw new Error(`${action} finalizer ${FINALIZER} failed: ${errorMessage(error)}`, { cause: error });
     }
   }
 
-  /** A Normal Event and an info line per child created, updated or pruned. */
+  /**
+   * An info line per child created, updated or pruned, and one Normal Event per action naming every
+   * child it touched (`created Deployment shop/mailer-orders, Service shop/mailer-orders`): an Event
+   * is an API write, and one per child doubled the writes of a new instance.
+   */
   #announce(instance: KubeObject, changes: readonly ChildChange[]): void {
     const subject = `${instance.metadata.namespace ?? ''}/${instance.metadata.name ?? ''}`;
+    const byAction = new Map<ChildChange['action'], string[]>();
     for (const { action, child } of changes) {
-      this.#deps.events.emit(instance, 'Normal', CHANGE_REASONS[action], `${action} ${child}`);
       this.#deps.logger?.info({ instance: subject, kind: instance.kind, child }, `child ${action}`);
+      const children = byAction.get(action);
+      if (children) children.push(child);
+      else byAction.set(action, [child]);
+    }
+    for (const [action, children] of byAction) {
+      this.#deps.events.emit(instance, 'Normal', CHANGE_REASONS[action], `${action} ${children.join(', ')}`);
     }
   }
 
@@ -345,11 +366,7 @@ export class InstanceReconciler {
           subresource: 'status',
         },
       );
-      this.#superseded.wrote(
-        `${instance.metadata.namespace ?? ''}/${instance.metadata.name ?? ''}`,
-        instance.metadata.resourceVersion,
-        written.metadata.resourceVersion,
-      );
+      this.#wroteStatus(instance, written);
       return 1;
     } catch (error) {
       if (isNotFound(error)) return 0;
@@ -424,13 +441,18 @@ export class InstanceReconciler {
         patch,
         { subresource: 'status' },
       );
-      this.#superseded.wrote(
-        `${instance.metadata.namespace ?? ''}/${instance.metadata.name ?? ''}`,
-        instance.metadata.resourceVersion,
-        written.metadata.resourceVersion,
-      );
+      this.#wroteStatus(instance, written);
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }
+  }
+
+  #wroteStatus(instance: KubeObject, written: KubeObject): void {
+    this.#superseded.wrote(
+      `${instance.metadata.namespace ?? ''}/${instance.metadata.name ?? ''}`,
+      instance.metadata.resourceVersion,
+      written.metadata.resourceVersion,
+    );
+    this.ownWrites.wrote(written);
   }
 }

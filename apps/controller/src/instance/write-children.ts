@@ -5,8 +5,9 @@
  * Scoby never modifies an object it does not control (§5.1), and it checks that on the object its
  * write lands on, not on its cache alone (the caches only hold objects with Scoby's managed-by label):
  *
- * - a name the cache lacks is read from the API server; absent, the child is created with POST, which
- *   fails when someone else took the name meanwhile (never an apply, which would merge into theirs);
+ * - a name the cache lacks is created with POST (never an apply, which would merge into an object
+ *   someone else holds under that name); only when the name is taken (409 AlreadyExists) is the object
+ *   read, and then written only if the instance controls it (e.g. a child whose labels were removed);
  * - an apply carries the uid of the controlled object it updates, so the API server refuses it if
  *   that object was replaced (422) or deleted (409) since it was read;
  * - a prune deletes with a uid precondition, so a replacement is never deleted.
@@ -14,7 +15,7 @@
 import type { KubeObject } from '@scoby/kube-objects';
 import { adoptUpdatedFieldsPatch } from '../children/field-ownership.ts';
 import { selectPrunable } from '../children/prune.ts';
-import { isControlledBy, isUpToDate, withDesiredHash } from '../children/update-detection.ts';
+import { desiredHash, isControlledBy, isUpToDate, withDesiredHash } from '../children/update-detection.ts';
 import {
   ApiError,
   type DynamicClient,
@@ -58,6 +59,8 @@ export interface ChildrenOutcome {
   writes: number;
   /** What changed, in the order it happened (steady state: nothing). */
   changes: ChildChange[];
+  /** The children created or updated, as the API server answered the write. */
+  written: KubeObject[];
 }
 
 function childName(object: KubeObject): string {
@@ -86,6 +89,8 @@ class ChildWriter {
   readonly #resource: ResourceRef;
   readonly #desired: KubeObject;
   readonly #owner: ChildOwner;
+  /** The desired object's hash, computed once (it is not cheap), when first needed. */
+  #hash: string | undefined;
 
   constructor(client: DynamicClient, resource: ResourceRef, desired: KubeObject, owner: ChildOwner) {
     this.#client = client;
@@ -94,9 +99,13 @@ class ChildWriter {
     this.#owner = owner;
   }
 
-  /** The observed child, or the error. A write refused because the object changed is tried once more. */
+  /**
+   * The observed child, or the error. A name the cache lacks is created first: the cache holds every
+   * child Scoby labelled, so a read first would nearly always find nothing. A write refused because
+   * the object changed (or the name was taken) is tried once more, with the object read.
+   */
   async write(cached: KubeObject | undefined): Promise<{ observed: KubeObject } | { error: string }> {
-    let current: KubeObject | undefined | typeof UNREAD = cached ?? UNREAD;
+    let current: KubeObject | undefined | typeof UNREAD = cached;
     for (let attempt = 1; ; attempt++) {
       try {
         if (current === UNREAD) current = await this.#readLive();
@@ -129,12 +138,18 @@ class ChildWriter {
     }
   }
 
+  #desiredHash(): string {
+    this.#hash ??= desiredHash(this.#desired);
+    return this.#hash;
+  }
+
   /** Refused when someone else created an object of that name first. */
   async #create(): Promise<Attempt> {
     let created: KubeObject;
     try {
       this.writes++;
-      created = await this.#client.create(this.#resource, withDesiredHash(this.#desired), FIELD_MANAGER);
+      const written = withDesiredHash(this.#desired, this.#desiredHash());
+      created = await this.#client.create(this.#resource, written, FIELD_MANAGER);
     } catch (error) {
       if (isAlreadyExists(error)) return { refused: UNREAD };
       throw error;
@@ -145,10 +160,11 @@ class ChildWriter {
 
   /** Refused when the object was replaced or deleted since it was read. */
   async #update(current: KubeObject): Promise<Attempt> {
-    if (isUpToDate(current, this.#desired, this.#owner.uid)) return { observed: current };
+    if (isUpToDate(current, this.#desired, this.#owner.uid, this.#desiredHash()))
+      return { observed: current };
     // Only an apply needs the fields set at creation; handing them over earlier would cost a write.
     const adopted = await this.#adoptUpdatedFields(current);
-    const written = withDesiredHash(this.#desired);
+    const written = withDesiredHash(this.#desired, this.#desiredHash());
     const expected = { ...written, metadata: { ...written.metadata, uid: adopted.metadata.uid } };
     try {
       this.writes++;
@@ -196,6 +212,7 @@ export async function writeChildren(
   const errors: string[] = [];
   const observed: Record<string, KubeObject | undefined> = {};
   const changes: ChildChange[] = [];
+  const written: KubeObject[] = [];
   let writes = 0;
 
   for (const stale of selectPrunable(store.list(owner.namespace, selector), children, owner.uid)) {
@@ -227,7 +244,10 @@ export async function writeChildren(
     writes += writer.writes;
     if (writer.action !== undefined) changes.push({ action: writer.action, child: childName(desired) });
     if ('error' in outcome) errors.push(outcome.error);
-    else observed[key] = outcome.observed;
+    else {
+      observed[key] = outcome.observed;
+      if (writer.action !== undefined) written.push(outcome.observed);
+    }
   }
-  return { observed, errors, writes, changes };
+  return { observed, errors, writes, changes, written };
 }

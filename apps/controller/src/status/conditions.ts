@@ -15,9 +15,9 @@ export interface ConditionValue {
 
 const MAX_MESSAGE = 1024;
 
-/** RFC 3339 UTC with whole seconds. */
+/** RFC 3339 UTC with whole seconds (toISOString always ends in `.sssZ`; a regex here was a hot spot). */
 export function formatTime(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return `${date.toISOString().slice(0, -5)}Z`;
 }
 
 /** Messages over 1024 characters are cut to 1021 followed by `...` (§8.5). */

@@ -1,7 +1,7 @@
 /**
  * Child writes against a live API server whose objects change under the controller's feet: an object
- * that appears between the read and the apply, or replaces a child the cache still shows, is never
- * taken over or deleted (docs/spec/children-and-status.md §5.1, §6). writeChildren runs directly against the
+ * holding a child's name that the cache does not show, or replacing a child the cache still shows, is
+ * never taken over or deleted (docs/spec/children-and-status.md §5.1, §6). writeChildren runs directly against the
  * in-memory API server, with a cache the test controls.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -147,10 +147,10 @@ function requestsTo(name: string): { method: string; code: number }[] {
 const notControlled = (name: string) =>
   `Deployment "shop/${name}" exists and is not controlled by Mailer "orders"`;
 
-/** A client whose first read of `name` finds nothing, and another team creates the object right after. */
-class RacedClient extends DynamicClient {
-  created: KubeObject | undefined;
+/** A client that lets another team delete `name` right before its first read of it. */
+class VanishingClient extends DynamicClient {
   readonly #name: string;
+  #deleted = false;
 
   constructor(name: string) {
     super(server.kubeConfig());
@@ -158,34 +158,74 @@ class RacedClient extends DynamicClient {
   }
 
   override async get(ref: ResourceRef, namespace: string | undefined, name: string): Promise<KubeObject> {
-    const found = super.get(ref, namespace, name);
-    if (name !== this.#name || this.created) return found;
-    await found.catch(() => undefined);
-    this.created = await rivalClient.create(DEPLOYMENTS, rival(name));
-    return found;
+    if (name === this.#name && !this.#deleted) {
+      this.#deleted = true;
+      await rivalClient.delete(DEPLOYMENTS, 'shop', name);
+    }
+    return super.get(ref, namespace, name);
   }
 }
 
 describe('writing a child', () => {
-  it('fails, writing nothing, when another team creates the object between the read and the create', async () => {
-    const raced = new RacedClient('mailer-raced');
+  it('creates a child the cache lacks without reading first', async () => {
     const outcome = await writeChildren(
-      raced,
+      client,
       cacheOf([]),
-      { deployment: child('mailer-raced') },
+      { deployment: child('mailer-new') },
       OWNER,
       SELECTOR,
     );
-    raced.close();
+
+    expect(requestsTo('mailer-new')).toEqual([{ method: 'POST', code: 201 }]);
+    expect(outcome.errors).toEqual([]);
+    expect(outcome.changes).toEqual([{ action: 'created', child: 'Deployment shop/mailer-new' }]);
+  });
+
+  it('fails, writing nothing, when another team’s object holds the name the cache does not show', async () => {
+    const theirs = await rivalClient.create(DEPLOYMENTS, rival('mailer-taken'));
+    server.requestLog.clear();
+
+    const outcome = await writeChildren(
+      client,
+      cacheOf([]),
+      { deployment: child('mailer-taken') },
+      OWNER,
+      SELECTOR,
+    );
 
     // A create fails when the name is taken (an apply would have merged into the rival), then a read says whose.
-    expect(requestsTo('mailer-raced')).toEqual([
-      { method: 'GET', code: 404 },
+    expect(requestsTo('mailer-taken')).toEqual([
       { method: 'POST', code: 409 },
       { method: 'GET', code: 200 },
     ]);
-    expect(outcome.errors).toEqual([notControlled('mailer-raced')]);
-    expect(await read('mailer-raced')).toEqual(raced.created);
+    expect(outcome.errors).toEqual([notControlled('mailer-taken')]);
+    expect(outcome.changes).toEqual([]);
+    expect(await read('mailer-taken')).toEqual(theirs);
+  });
+
+  it('creates the child when the object that held the name is gone by the time it is read', async () => {
+    await rivalClient.create(DEPLOYMENTS, rival('mailer-vanished'));
+    server.requestLog.clear();
+    const vanishing = new VanishingClient('mailer-vanished');
+
+    const outcome = await writeChildren(
+      vanishing,
+      cacheOf([]),
+      { deployment: child('mailer-vanished') },
+      OWNER,
+      SELECTOR,
+    );
+    vanishing.close();
+
+    expect(requestsTo('mailer-vanished')).toEqual([
+      { method: 'POST', code: 409 },
+      { method: 'GET', code: 404 },
+      { method: 'POST', code: 201 },
+    ]);
+    expect(outcome.errors).toEqual([]);
+    expect((await read('mailer-vanished')).metadata.ownerReferences).toEqual(
+      child('mailer-vanished').metadata.ownerReferences,
+    );
   });
 
   it('fails, writing nothing, when the cached child was replaced by another team’s object', async () => {
@@ -247,6 +287,7 @@ describe('writing a child', () => {
     );
 
     expect(requestsTo('mailer-unlabelled')).toEqual([
+      { method: 'POST', code: 409 },
       { method: 'GET', code: 200 },
       { method: 'PATCH', code: 200 },
     ]);
@@ -306,10 +347,7 @@ describe('a child Scoby created', () => {
       SELECTOR,
     );
     expect(created.errors).toEqual([]);
-    expect(requestsTo('mailer-created')).toEqual([
-      { method: 'GET', code: 404 },
-      { method: 'POST', code: 201 },
-    ]);
+    expect(requestsTo('mailer-created')).toEqual([{ method: 'POST', code: 201 }]);
     const cached = await read('mailer-created');
     expect(cached.metadata.managedFields).toEqual([
       expect.objectContaining({ manager: FIELD_MANAGER, operation: 'Update' }),

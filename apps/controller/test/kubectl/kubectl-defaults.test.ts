@@ -153,10 +153,7 @@ describe('kubectl with its default flags against scoby run --embedded', () => {
     expect(described.code).toBe(0);
     const events = described.stdout.slice(described.stdout.indexOf('\nEvents:'));
     expect(events).toMatch(
-      /Normal\s+Created\s+\S+\s+scoby-controller\s+created Deployment default\/greeter-hello/,
-    );
-    expect(events).toMatch(
-      /Normal\s+Created\s+\S+\s+scoby-controller\s+created Service default\/greeter-hello/,
+      /Normal\s+Created\s+\S+\s+scoby-controller\s+created Deployment default\/greeter-hello, Service default\/greeter-hello/,
     );
   });
 

@@ -84,8 +84,11 @@ describe('on the real control plane', () => {
       (event) => event.type === 'Normal',
     );
     expect(created).toEqual([
-      { type: 'Normal', reason: 'Created', message: `created ${DEPLOYMENT}` },
-      { type: 'Normal', reason: 'Created', message: 'created Service obs-real/greeter-real-hello' },
+      {
+        type: 'Normal',
+        reason: 'Created',
+        message: `created ${DEPLOYMENT}, Service obs-real/greeter-real-hello`,
+      },
     ]);
   });
 });
