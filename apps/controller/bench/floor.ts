@@ -58,7 +58,7 @@ export async function runFloor(count: number, concurrency: number): Promise<Meas
   return measurement;
 }
 
-interface Owner {
+export interface Owner {
   name: string;
   uid: string;
 }
@@ -100,7 +100,7 @@ function childMetadata(owner: Owner): KubeObject['metadata'] {
   };
 }
 
-function deployment(owner: Owner): KubeObject {
+export function deployment(owner: Owner): KubeObject {
   const index = owner.name.slice(owner.name.lastIndexOf('-') + 1);
   return {
     apiVersion: 'apps/v1',
@@ -134,7 +134,7 @@ function deployment(owner: Owner): KubeObject {
   };
 }
 
-function service(owner: Owner): KubeObject {
+export function service(owner: Owner): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Service',
@@ -143,7 +143,7 @@ function service(owner: Owner): KubeObject {
   };
 }
 
-function readyStatus(name: string, now: string): Record<string, unknown> {
+export function readyStatus(name: string, now: string): Record<string, unknown> {
   const condition = (type: string, reason: string) => ({
     type,
     status: 'True',

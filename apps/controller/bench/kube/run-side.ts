@@ -1,0 +1,180 @@
+/**
+ * One side of the real-control-plane bench (the floor, Scoby's controller or a peer) on a control
+ * plane of its own: the world is created, the harness's one watch of the instances is opened, then the
+ * clock, the CPU readings and kube-apiserver's request counters start, the side starts, and all stop
+ * when every instance is Ready=True.
+ */
+import { readFileSync } from 'node:fs';
+import { DynamicClient } from '@scoby/controller-runtime';
+import { startControllerProcess } from '../controller-client.ts';
+import { watchReadiness, isReady } from '../readiness.ts';
+import { INSTANCES, NAMESPACE, registration } from '../world.ts';
+import { startBenchCluster, type BenchCluster } from './bench-cluster.ts';
+import { runKubeFloor } from './kube-floor.ts';
+import { countsBetween, measuredRequestCounts, scrapeMetrics } from './measured-requests.ts';
+import { runPeerSetup, startPeer, type PeerSpec } from './peer-process.ts';
+import { sampleProcessTree, type TreeUsage } from './process-tree.ts';
+
+export type Side = { kind: 'floor' } | { kind: 'controller' } | { kind: 'peer'; peer: PeerSpec };
+
+export interface SideRun {
+  seconds: number;
+  /** The side's own process: the controller child, the peer's process tree, or (floor) this process. */
+  cpuSeconds: number;
+  peakRssMiB: number;
+  /** The controller child's RSS with its code loaded, before it started. */
+  loadedRssMiB?: number;
+  /** etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok together. */
+  controlPlane: TreeUsage;
+  /** The side's requests by `VERB resource` (measured-requests.ts). */
+  requests: Map<string, number>;
+  /** /proc/loadavg when the side converged. */
+  load: string;
+}
+
+export interface SideOptions {
+  count: number;
+  concurrency: number;
+  timeoutMs: number;
+  log(line: string): void;
+}
+
+export const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+
+/** The side's process, started when the clock starts. */
+interface Started {
+  usage(): TreeUsage;
+  loadedRssMiB?: number;
+  /** Resolves when the side's own work is done (the floor), never for a controller. */
+  finished: Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function startSide(side: Side, cluster: BenchCluster, options: SideOptions): Promise<Started> {
+  const environment = {
+    kubeconfigPath: cluster.peerKubeconfigPath,
+    count: options.count,
+    concurrency: options.concurrency,
+  };
+  switch (side.kind) {
+    case 'floor': {
+      const client = new DynamicClient(cluster.controllerKubeConfig);
+      const cpuBefore = process.cpuUsage();
+      const finished = runKubeFloor(client, options.count, options.concurrency);
+      return {
+        usage: () => {
+          const cpu = process.cpuUsage(cpuBefore);
+          return {
+            cpuSeconds: (cpu.user + cpu.system) / 1e6,
+            peakRssMiB: process.resourceUsage().maxRSS / 1024,
+          };
+        },
+        finished,
+        stop: async () => client.close(),
+      };
+    }
+    case 'controller': {
+      const controller = await startControllerProcess();
+      const before = await controller.usage();
+      await controller.start(cluster.controllerKubeConfig, options.concurrency);
+      let usage: TreeUsage = { cpuSeconds: 0, peakRssMiB: 0 };
+      const read = async () => {
+        const now = await controller.usage();
+        usage = { cpuSeconds: now.cpuSeconds - before.cpuSeconds, peakRssMiB: now.maxRssKiB / 1024 };
+      };
+      return {
+        usage: () => usage,
+        loadedRssMiB: controller.loadedRssMiB,
+        finished: new Promise(() => {}),
+        stop: async () => {
+          await read();
+          await controller.stop();
+        },
+      };
+    }
+    case 'peer': {
+      const peer = await startPeer(side.peer, environment);
+      options.log(`${side.peer.name} started (pid ${peer.pid}, log ${peer.logPath})`);
+      const sampler = sampleProcessTree([peer.pid]);
+      let usage: TreeUsage = { cpuSeconds: 0, peakRssMiB: 0 };
+      return {
+        usage: () => usage,
+        finished: peer.exited,
+        stop: async () => {
+          usage = sampler.stop();
+          await peer.stop();
+        },
+      };
+    }
+  }
+}
+
+export async function runSide(side: Side, options: SideOptions): Promise<SideRun> {
+  const cluster = await startBenchCluster({
+    count: options.count,
+    concurrency: options.concurrency,
+    ...(side.kind === 'floor' ? {} : { registration: registration() }),
+    log: options.log,
+  });
+  try {
+    if (side.kind === 'peer') {
+      await runPeerSetup(side.peer, {
+        kubeconfigPath: cluster.peerKubeconfigPath,
+        count: options.count,
+        concurrency: options.concurrency,
+      });
+    }
+    const readiness = await watchReadiness(cluster.admin, options.count);
+    const progress = setInterval(() => void reportProgress(cluster, options), 30_000);
+    const plane = sampleProcessTree(cluster.plane.pids, { descendants: false });
+    const before = measuredRequestCounts(await scrapeMetrics(cluster.adminKubeConfig));
+    const started = performance.now();
+    const running = await startSide(side, cluster, options);
+    let seconds: number;
+    try {
+      await Promise.race([
+        readiness.allReady(),
+        running.finished.then(() => readiness.allReady()),
+        timeout(options),
+      ]);
+      seconds = (performance.now() - started) / 1000;
+    } finally {
+      clearInterval(progress);
+      readiness.stop();
+      await running.stop();
+    }
+    const controlPlane = plane.stop();
+    const after = measuredRequestCounts(await scrapeMetrics(cluster.adminKubeConfig));
+    const usage = running.usage();
+    return {
+      seconds,
+      cpuSeconds: usage.cpuSeconds,
+      peakRssMiB: usage.peakRssMiB,
+      ...(running.loadedRssMiB === undefined ? {} : { loadedRssMiB: running.loadedRssMiB }),
+      controlPlane,
+      requests: countsBetween(before, after),
+      load: loadavg(),
+    };
+  } finally {
+    await cluster.stop();
+  }
+}
+
+function timeout(options: SideOptions): Promise<never> {
+  return new Promise((_, reject) => {
+    setTimeout(
+      () => reject(new Error(`not every instance was Ready=True within ${options.timeoutMs / 1000} s`)),
+      options.timeoutMs,
+    ).unref();
+  });
+}
+
+/** Every 30 s on a slow side: how far it got (the admin's reads are exempt, never counted). */
+async function reportProgress(cluster: BenchCluster, options: SideOptions): Promise<void> {
+  try {
+    const instances = (await cluster.admin.list(INSTANCES, NAMESPACE)).items;
+    options.log(`  ${instances.filter(isReady).length}/${options.count} Ready (load ${loadavg()})`);
+  } catch (error) {
+    options.log(`  progress: ${String(error)}`);
+  }
+}
