@@ -73,6 +73,7 @@ export {
   type ObjectLister,
   type SharedInformerOptions,
 } from './informer/shared-informer.ts';
+export { stripManagedFields, type ObjectTransform } from './informer/transforms.ts';
 
 // leader election
 export {

@@ -4,12 +4,15 @@ import type { ResourceRef } from '../client/dynamic-client.ts';
 import type { BackoffPolicy } from '../queue/backoff.ts';
 import type { Clock } from '../time/clock.ts';
 import { type InformerHandlers, type ObjectLister, SharedInformer } from './shared-informer.ts';
+import type { ObjectTransform } from './transforms.ts';
 
 export interface InformerFactoryOptions {
   lister: ObjectLister;
   /** WORKING_NAMESPACES: namespaced kinds are watched only there. Undefined: all namespaces. */
   workingNamespaces?: readonly string[];
   resyncMs?: number;
+  /** Applied by every informer before caching (SharedInformerOptions.transform), e.g. stripManagedFields. */
+  transform?: ObjectTransform;
   restartBackoff?: BackoffPolicy;
   /** See SharedInformerOptions.watchSilenceMs. */
   watchSilenceMs?: number;
@@ -61,13 +64,14 @@ export class InformerFactory {
     const key = informerKey(request.resource, namespaces, request.labelSelector);
     let entry = this.#entries.get(key);
     if (entry === undefined) {
-      const { lister, resyncMs, restartBackoff, watchSilenceMs, clock, logger } = this.#options;
+      const { lister, resyncMs, transform, restartBackoff, watchSilenceMs, clock, logger } = this.#options;
       const informer = new SharedInformer({
         lister,
         resource: request.resource,
         namespaces,
         labelSelector: request.labelSelector,
         resyncMs,
+        transform,
         restartBackoff,
         watchSilenceMs,
         clock,

@@ -7,6 +7,7 @@ import type { BackoffPolicy } from '../queue/backoff.ts';
 import { type Clock, realClock, type TimerHandle } from '../time/clock.ts';
 import { ObjectStore, type StoreEvent } from './object-store.ts';
 import { RestartingListWatch, WatchSilentError } from './restarting-list-watch.ts';
+import type { ObjectTransform } from './transforms.ts';
 
 export interface InformerHandlers<T> {
   add?(object: T): void;
@@ -25,7 +26,7 @@ export interface ObjectLister {
   ): OpenWatch;
 }
 
-export interface SharedInformerOptions {
+export interface SharedInformerOptions<T extends KubeObject = KubeObject> {
   lister: ObjectLister;
   resource: ResourceRef;
   /** Namespaces to watch, one watch each; undefined watches all namespaces (or a cluster-scoped kind). */
@@ -33,6 +34,11 @@ export interface SharedInformerOptions {
   labelSelector?: string;
   /** Every this often, handlers get `update(object, object)` for every cached object. 0 or unset: never. */
   resyncMs?: number;
+  /**
+   * Applied to every listed and watched object before it is cached and handed to handlers, e.g.
+   * stripManagedFields. Readers of the cache see only what it returns. Default: objects as served.
+   */
+  transform?: ObjectTransform<T>;
   /** Delay before restarting a failed list-watch. Default 100 ms doubling up to 30 s. */
   restartBackoff?: BackoffPolicy;
   /** A watch silent for this long (no event, no bookmark) is restarted. Default 90 s. */
@@ -64,7 +70,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
   #resyncTimer: TimerHandle | undefined;
   #running = false;
 
-  constructor(options: SharedInformerOptions) {
+  constructor(options: SharedInformerOptions<T>) {
     this.#clock = options.clock ?? realClock;
     this.#resyncMs = options.resyncMs ?? 0;
     this.#logger = options.logger?.child({
@@ -72,6 +78,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
       ...(options.namespaces ? { namespaces: options.namespaces.join(',') } : {}),
       ...(options.labelSelector ? { labelSelector: options.labelSelector } : {}),
     });
+    const transform = options.transform ?? ((object: T) => object);
     const scopes = options.resource.namespaced && options.namespaces ? options.namespaces : [undefined];
     for (const namespace of scopes) {
       const partition = {
@@ -96,8 +103,9 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
               ...(kind?.endsWith('List') ? { kind: kind.slice(0, -'List'.length) } : {}),
             };
             // The cache holds whatever kind this informer was created for.
-            return { ...list, items: list.items.map((item) => ({ ...typeMeta, ...item })) } as unknown as {
-              items: T[];
+            return {
+              ...list,
+              items: list.items.map((item) => transform({ ...typeMeta, ...item } as unknown as T)),
             };
           },
           backoff: options.restartBackoff ?? DEFAULT_RESTART_BACKOFF,
@@ -109,8 +117,8 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
               partition.synced = true;
               this.#notifyIfSynced();
             },
-            upserted: (object) => this.#dispatchOne(this.#store.upsert(object)),
-            removed: (object) => this.#dispatchOne(this.#store.remove(object)),
+            upserted: (object) => this.#dispatchOne(this.#store.upsert(transform(object))),
+            removed: (object) => this.#dispatchOne(this.#store.remove(transform(object))),
             // The message alone: a stack trace per retry says nothing more about an API server that is away.
             failed: (error, retryInMs) =>
               this.#logger?.warn(

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DynamicClient, resourcePath, type ResourceRef } from '../../src/client/dynamic-client.ts';
 import { InformerFactory } from '../../src/informer/informer-factory.ts';
 import { type InformerHandlers, SharedInformer } from '../../src/informer/shared-informer.ts';
+import { stripManagedFields } from '../../src/informer/transforms.ts';
 import { captureLogs } from '../../src/testing/log-capture.ts';
 import { eventually } from '../../src/testing/eventually.ts';
 
@@ -339,6 +340,26 @@ describe('SharedInformer against an API server', () => {
     );
   });
 
+  it('caches listed and watched objects through its transform, and hands handlers the same', async () => {
+    await client.create(CONFIGMAPS, configMap('shop', 'listed'), 'tester');
+    const cache = informer({ transform: stripManagedFields });
+    const handed: KubeObject[] = [];
+    cache.addHandlers({ add: (object) => handed.push(object) });
+    cache.start();
+    expect(await cache.waitForSync(5000)).toBe(true);
+    await client.create(CONFIGMAPS, configMap('shop', 'watched'), 'tester');
+    await eventually(() => expect(cache.get('shop', 'watched')).toBeDefined());
+
+    for (const name of ['listed', 'watched']) {
+      const served = await client.get(CONFIGMAPS, 'shop', name);
+      // The API server records who created it; the cache leaves that out and keeps everything else.
+      expect(served.metadata.managedFields).toEqual([expect.objectContaining({ manager: 'tester' })]);
+      const { managedFields: _managedFields, ...metadata } = served.metadata;
+      expect(cache.get('shop', name)).toEqual({ ...served, metadata });
+    }
+    expect(handed).toEqual(['listed', 'watched'].map((name) => cache.get('shop', name)));
+  });
+
   it('stops delivering after stop()', async () => {
     const cache = informer();
     const events = recorder();
@@ -353,10 +374,14 @@ describe('SharedInformer against an API server', () => {
 });
 
 describe('InformerFactory', () => {
-  function factory(workingNamespaces?: string[]): InformerFactory {
+  function factory(
+    workingNamespaces?: string[],
+    options: Partial<ConstructorParameters<typeof InformerFactory>[0]> = {},
+  ): InformerFactory {
     const created = new InformerFactory({
       lister: client,
       workingNamespaces,
+      ...options,
     });
     stops.push(() => created.stopAll());
     return created;
@@ -405,5 +430,15 @@ describe('InformerFactory', () => {
     expect(again.informer.get('shop', 'c')).toBeDefined();
     for (const handle of [selected, own, cluster, again]) handle.release();
     expect(informers.keys).toEqual([]);
+  });
+
+  it('gives every informer its transform', async () => {
+    await client.create(CONFIGMAPS, configMap('shop', 'a'), 'tester');
+    const informers = factory(['shop'], { transform: stripManagedFields });
+    const configMaps = informers.acquire({ resource: CONFIGMAPS });
+    expect(await configMaps.informer.waitForSync(5000)).toBe(true);
+    expect((await client.get(CONFIGMAPS, 'shop', 'a')).metadata.managedFields).toHaveLength(1);
+    expect(configMaps.informer.get('shop', 'a')?.metadata).not.toHaveProperty('managedFields');
+    configMaps.release();
   });
 });
