@@ -3,8 +3,9 @@
 # The Scoby controller image:
 #   docker build -t scoby-controller:0.1.0 --build-arg REVISION=$(git rev-parse HEAD) .
 #
-# It runs compiled JavaScript only. The build stage compiles the packages and packs the publishable
-# ones (scripts/pack-packages.mjs: the tarballs `npm publish` would upload), then installs the tarballs
+# It runs compiled JavaScript only. The build stage compiles the packages, bundles the `scoby` program
+# (apps/controller/scripts/bundle.mjs: dist/scoby.mjs, the ENTRYPOINT) and packs the publishable ones
+# (scripts/pack-packages.mjs: the tarballs `npm publish` would upload), then installs the tarballs
 # for production in an empty project, as `npm install @scoby/controller` would. The runtime stage is
 # that install on the Node.js base image: no TypeScript, tsx or esbuild, nothing compiles at start-up,
 # nothing is written at run time (the root filesystem can be read-only). The pack-and-install test
@@ -44,5 +45,5 @@ COPY --from=build /app/ ./
 # The `node` user of the base image, numeric so that runAsNonRoot can verify it.
 USER 1000:1000
 EXPOSE 8080
-ENTRYPOINT ["node", "/app/node_modules/@scoby/controller/dist/cli/main.js"]
+ENTRYPOINT ["node", "/app/node_modules/@scoby/controller/dist/scoby.mjs"]
 CMD ["run"]

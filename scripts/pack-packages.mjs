@@ -25,6 +25,11 @@ execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '
   cwd: root,
   stdio: 'inherit',
 });
+// The `scoby` program the controller package runs (dist/scoby.mjs), as `npm run build` makes it.
+execFileSync(process.execPath, [join(root, 'apps/controller/scripts/bundle.mjs')], {
+  cwd: root,
+  stdio: 'inherit',
+});
 
 /** @type {{name: string, private?: boolean, path: string}[]} */
 const workspaces = JSON.parse(npm(['query', '.workspace', '--json']));

@@ -17,7 +17,8 @@ export interface ControllerProcess {
 export async function startControllerProcess(): Promise<ControllerProcess> {
   // BENCH_CONTROLLER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the controller.
   const child = await forkBenchChild<ControllerRequest, ControllerReply>(
-    new URL('./controller-process.js', import.meta.url),
+    // The bundle of controller-process.ts that `node scripts/bundle.mjs bench` writes.
+    new URL('./dist/controller-process.mjs', import.meta.url),
     process.env.BENCH_CONTROLLER_NODE_ARGS,
     { compiled: true },
   );

@@ -6,8 +6,9 @@
  * the controller's peak RSS and CPU are its own, apart from the harness's (this process) and the API
  * server's; CPU seconds are printed too, being steadier than wall time on a shared machine.
  *
- * The controller child runs the compiled JavaScript of dist/ under plain node (the bench script builds
- * it first), so its start-up memory is the program's. Every figure is printed with the machine's load.
+ * The controller child is an esbuild bundle made as the image's program is (the bench script builds it
+ * first) run by plain node, so its start-up memory is the program's. Every figure is printed with the
+ * machine's load.
  *
  * Run: npx nx run controller:bench. BENCH_N=1000,10000 (default) picks the sizes; BENCH_HOOK_N=1000
  * the hook run's size (0 skips it); BENCH_ROUNDS (default 2 up to 2,000 instances, else 1) repeats

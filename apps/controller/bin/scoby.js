@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The `scoby` command. An installed package runs its compiled JavaScript (dist/). In the repository,
-// where the TypeScript sources are present, it runs them through tsx with no build step, and resolves
-// the other @scoby/* packages to their sources as well (their `@scoby/source` export condition).
+// The `scoby` command. An installed package runs its bundle, dist/scoby.mjs (scripts/bundle.mjs). In
+// the repository, where the TypeScript sources are present, it runs them through tsx with no build
+// step, and resolves the other @scoby/* packages to their sources as well (their `@scoby/source`
+// export condition).
 import { existsSync } from 'node:fs';
 import { register } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -16,5 +17,5 @@ if (existsSync(fileURLToPath(sources))) {
   register(`data:text/javascript,${encodeURIComponent(addSourceCondition)}`);
   await import(sources);
 } else {
-  await import('../dist/cli/main.js');
+  await import('../dist/scoby.mjs');
 }

@@ -1,6 +1,6 @@
 /**
- * The `scoby` executable. bin/scoby.js loads it (through tsx in the repository); the image runs the
- * compiled dist/cli/main.js directly.
+ * The `scoby` executable. bin/scoby.js loads it (through tsx in the repository); an installed package
+ * and the image run its bundle, dist/scoby.mjs (scripts/bundle.mjs).
  */
 import { processIo } from './io.ts';
 import { runCli } from './program.ts';

@@ -1,5 +1,6 @@
 /** What this build is: `scoby --version` and the `scoby_build_info` metric. */
 import { readFileSync } from 'node:fs';
+import { packageFile } from '../package-files.ts';
 
 export interface BuildInfo {
   /** The version of the controller package. */
@@ -11,9 +12,7 @@ export interface BuildInfo {
 /** The controller's name on its log lines and as the source of its Events. */
 export const COMPONENT = 'scoby-controller';
 
-const PACKAGE_JSON = new URL('../../package.json', import.meta.url);
-
 export function buildInfo(): BuildInfo {
-  const manifest = JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')) as { version: string };
+  const manifest = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string };
   return { version: manifest.version, nodeVersion: process.version };
 }

@@ -154,11 +154,17 @@ describe('the packed packages, installed for production', () => {
   });
 
   it("runs the image's command: --help, and an embedded cluster with the sample until SIGTERM", async () => {
-    expect(IMAGE_ENTRYPOINT).toBe('node_modules/@scoby/controller/dist/cli/main.js');
+    expect(IMAGE_ENTRYPOINT).toBe('node_modules/@scoby/controller/dist/scoby.mjs');
     if (IMAGE_ENTRYPOINT === undefined) return;
     const help = await node([IMAGE_ENTRYPOINT, '--help'], consumer);
     expect(help).toMatchObject({ code: 0, stderr: '' });
     expect(help.stdout).toMatch(/^Usage: scoby \[options\] \[command\]/);
+    // The bundle finds its package's package.json, wherever esbuild put the module that reads it.
+    expect(await node([IMAGE_ENTRYPOINT, '--version'], consumer)).toEqual({
+      code: 0,
+      stdout: '0.1.0\n',
+      stderr: '',
+    });
 
     const kubeconfig = join(work, 'kubeconfig');
     const controller = spawnNode(

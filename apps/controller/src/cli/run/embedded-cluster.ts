@@ -8,18 +8,18 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import { startApiServer } from '@scoby/in-memory-apiserver';
-import { startControlPlane } from '@scoby/kube-control-plane';
 import type { KubeObject } from '@scoby/kube-objects';
 import { crdManifest } from '@scoby/registration';
 import { DynamicClient } from '@scoby/controller-runtime';
+import { packageFile } from '../../package-files.ts';
 import { readObjects } from '../documents.ts';
 import { applyObjects } from './apply-objects.ts';
 
 export const EMBEDDED_CLUSTERS = ['memory', 'kwok'] as const;
 export type EmbeddedClusterKind = (typeof EMBEDDED_CLUSTERS)[number];
 
-const DEPLOY_DIR = new URL('../../../../../deploy/', import.meta.url).pathname;
+/** The repository's deploy/: the kwok cluster is a tool for working in the repository. */
+const DEPLOY_DIR = packageFile('../../deploy/');
 const INSTALL_FILES = ['00-namespace.yaml', '10-rbac.yaml'];
 const CONTROLLER_ACCOUNT = 'scoby-controller';
 
@@ -71,11 +71,13 @@ export async function startEmbeddedCluster(options: {
   let server: StartedServer;
   let mintControllerKubeconfig: (() => Promise<string>) | undefined;
   if (options.cluster === 'kwok') {
+    const { startControlPlane } = await import('@scoby/kube-control-plane');
     const plane = await startControlPlane({ log: options.log });
     server = { adminKubeconfigYaml: plane.kubeconfigYaml, stop: () => plane.stop() };
     mintControllerKubeconfig = () =>
       plane.serviceAccountKubeconfig(options.scobyNamespace, CONTROLLER_ACCOUNT);
   } else {
+    const { startApiServer } = await import('@scoby/in-memory-apiserver');
     const memory = await startApiServer();
     server = { adminKubeconfigYaml: memory.kubeconfigYaml(), stop: () => memory.stop() };
   }

@@ -2,15 +2,15 @@
  * `scoby run --embedded --sample`: applies the Greeter CRD, its registration and an instance from
  * apps/controller/samples/, then logs what Scoby made of them: the children and the Ready condition.
  */
-import { fileURLToPath } from 'node:url';
 import type { KubeObject } from '@scoby/kube-objects';
 import { INSTANCE_LABEL, labelValue, MANAGED_BY_LABEL, MANAGED_BY_VALUE } from '@scoby/formfactor';
 import type { Logger } from 'pino';
 import type { DynamicClient } from '@scoby/controller-runtime';
+import { packageFile } from '../../package-files.ts';
 import { readObjects } from '../documents.ts';
 import { applyObjects } from './apply-objects.ts';
 
-export const SAMPLES_DIR = fileURLToPath(new URL('../../../samples/', import.meta.url));
+export const SAMPLES_DIR = packageFile('samples/');
 export const SAMPLE_FILES = [
   'greeter-crd.yaml',
   'greeter-clusterrole.yaml',

@@ -1,21 +1,22 @@
 /**
  * The controller in a child process of its own, so that its peak RSS and CPU are the controller's
  * alone, not the harness's (readiness informer, hook server, bookkeeping). Talks to the parent over IPC
- * (messages in controller-protocol.ts). Plain JavaScript run by plain node on the compiled controller
- * in dist/ (npm run build), as shipped: no TypeScript compiler in the process, whose start-up memory
- * would otherwise be counted as the controller's.
+ * (messages in controller-protocol.ts). Run by plain node as an esbuild bundle made the way the image's
+ * program is (scripts/bundle.mjs bench, which the bench script runs first): no TypeScript compiler in
+ * the process, and only the parts of client-node the controller uses, as in the image.
  */
 import process from 'node:process';
 import { KubeConfig } from '@kubernetes/client-node';
-import pino from 'pino';
-import { startController } from '../dist/index.js';
+import { pino } from 'pino';
+import { startController, type RunningController } from '../src/index.ts';
+import { ownUsage } from './child-process.ts';
+import type { ControllerReply, ControllerRequest } from './controller-protocol.ts';
 
-const reply = (message) => process.send?.(message);
-/** @type {import('../src/index.ts').RunningController | undefined} */
-let controller;
+const reply = (message: ControllerReply) => process.send?.(message);
+let controller: RunningController | undefined;
 let registration = '';
 
-process.on('message', (message) => {
+process.on('message', (message: ControllerRequest) => {
   switch (message.kind) {
     case 'start': {
       const kubeConfig = new KubeConfig();
@@ -43,13 +44,9 @@ process.on('message', (message) => {
         ([calls, failures]) => reply({ kind: 'hook-calls', calls, failures }),
       );
       return;
-    case 'usage': {
-      // As child-process.ts's ownUsage, which this plain-JavaScript process cannot import.
-      const usage = process.resourceUsage();
-      const cpuSeconds = (usage.userCPUTime + usage.systemCPUTime) / 1e6;
-      reply({ kind: 'usage', maxRssKiB: usage.maxRSS, cpuSeconds });
+    case 'usage':
+      reply({ kind: 'usage', ...ownUsage() });
       return;
-    }
     case 'stop':
       void (controller?.stop() ?? Promise.resolve()).then(() => process.exit(0));
       return;
@@ -57,7 +54,7 @@ process.on('message', (message) => {
 });
 
 /** A counter of the bench's registration, summed over its other labels. */
-async function countOf(name) {
+async function countOf(name: string): Promise<number> {
   const metric = controller?.metrics.registry.getSingleMetric(name);
   if (!metric) return 0;
   const { values } = await metric.get();
