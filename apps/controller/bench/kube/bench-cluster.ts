@@ -62,13 +62,20 @@ function peerClusterAdmin(): KubeObject {
 export async function startBenchCluster(options: {
   count: number;
   concurrency: number;
+  /** kube-controller-manager's and kube-scheduler's client rate limit. */
+  kubeApiQps: number;
   registration?: KubeObject;
   log(line: string): void;
 }): Promise<BenchCluster> {
   const nodes = Math.ceil((options.count * PODS_PER_INSTANCE) / PODS_PER_NODE) + 1;
   // Imported when needed, as `scoby run --embedded` does (the module boundary rule asks for it).
   const { startControlPlane } = await import('@scoby/kube-control-plane');
-  const plane = await startControlPlane({ nodes, log: options.log, startTimeoutMs: 300_000 });
+  const plane = await startControlPlane({
+    nodes,
+    kubeApiQps: options.kubeApiQps,
+    log: options.log,
+    startTimeoutMs: 300_000,
+  });
   const adminKubeConfig = kubeConfigOf(plane.kubeconfigYaml);
   const admin = new DynamicClient(adminKubeConfig);
   const stop = async () => {

@@ -35,6 +35,7 @@ export interface SideRun {
 export interface SideOptions {
   count: number;
   concurrency: number;
+  kubeApiQps: number;
   timeoutMs: number;
   log(line: string): void;
 }
@@ -113,6 +114,7 @@ export async function runSide(side: Side, options: SideOptions): Promise<SideRun
   const cluster = await startBenchCluster({
     count: options.count,
     concurrency: options.concurrency,
+    kubeApiQps: options.kubeApiQps,
     ...(side.kind === 'floor' ? {} : { registration: registration() }),
     log: options.log,
   });
