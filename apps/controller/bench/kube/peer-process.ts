@@ -10,8 +10,8 @@
  *
  * Both run under /bin/sh in a fresh temporary directory with KUBECONFIG set to a ServiceAccount's
  * kubeconfig bound to cluster-admin (its requests are the ones counted), BENCH_N, BENCH_CONCURRENCY
- * (the workers every side gets), BENCH_NAMESPACE and BENCH_SCOBY_NAMESPACE. Their output goes to
- * setup.log and peer.log in that directory.
+ * (the workers every side gets), BENCH_NAMESPACE and BENCH_SCOBY_NAMESPACE, and the pinned release's
+ * kubectl first on PATH. Their output goes to setup.log and peer.log in that directory.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, open } from 'node:fs/promises';
@@ -55,6 +55,9 @@ async function shell(
   logFile: string,
   environment: PeerEnvironment,
 ): Promise<ChildProcess> {
+  // kubectl of the pinned release first on PATH, for setups that `kubectl apply`.
+  const { locateBinaries } = await import('@scoby/kube-control-plane');
+  const binaries = locateBinaries();
   const log = await open(join(cwd, logFile), 'w');
   const child = spawn('/bin/sh', ['-c', command], {
     cwd,
@@ -62,6 +65,7 @@ async function shell(
     stdio: ['ignore', log.fd, log.fd],
     env: {
       ...process.env,
+      ...(binaries.ok ? { PATH: `${binaries.folder}:${process.env.PATH ?? ''}` } : {}),
       KUBECONFIG: environment.kubeconfigPath,
       BENCH_N: String(environment.count),
       BENCH_CONCURRENCY: String(environment.concurrency),
@@ -77,11 +81,16 @@ function exitOf(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ? null : code)));
 }
 
-export async function runPeerSetup(peer: PeerSpec, environment: PeerEnvironment): Promise<void> {
-  if (!peer.setup) return;
+/** Runs BENCH_PEER_SETUP, if given; the path of its log. */
+export async function runPeerSetup(
+  peer: PeerSpec,
+  environment: PeerEnvironment,
+): Promise<string | undefined> {
+  if (!peer.setup) return undefined;
   const cwd = await mkdtemp(join(tmpdir(), 'scoby-bench-peer-setup-'));
   const code = await exitOf(await shell(peer.setup, cwd, 'setup.log', environment));
   if (code !== 0) throw new Error(`BENCH_PEER_SETUP exited with ${code}; see ${join(cwd, 'setup.log')}`);
+  return join(cwd, 'setup.log');
 }
 
 export async function startPeer(peer: PeerSpec, environment: PeerEnvironment): Promise<RunningPeer> {

@@ -120,11 +120,12 @@ export async function runSide(side: Side, options: SideOptions): Promise<SideRun
   });
   try {
     if (side.kind === 'peer') {
-      await runPeerSetup(side.peer, {
+      const setupLog = await runPeerSetup(side.peer, {
         kubeconfigPath: cluster.peerKubeconfigPath,
         count: options.count,
         concurrency: options.concurrency,
       });
+      if (setupLog) options.log(`${side.peer.name} set up (log ${setupLog})`);
     }
     const readiness = await watchReadiness(cluster.admin, options.count);
     const progress = setInterval(() => void reportProgress(cluster, options), 30_000);
