@@ -84,6 +84,7 @@ export default defineConfig({
           { text: 'Logs', link: '/operations/logs' },
           { text: 'Controller image', link: '/operations/image' },
           { text: 'Troubleshooting', link: '/operations/troubleshooting' },
+          { text: 'Benchmarks', link: '/operations/benchmarks' },
           { text: 'Security', link: '/security' },
         ],
       },
