@@ -27,6 +27,7 @@ import {
   LeaderElector,
   QueueHealth,
   type ResourceRef,
+  stripManagedFields,
   WorkQueue,
 } from '@scoby/controller-runtime';
 import { ParkingLot } from '../instance/parking.ts';
@@ -160,6 +161,9 @@ class Controller implements RunningController {
     this.#factory = new InformerFactory({
       lister: this.client,
       workingNamespaces: options.workingNamespaces,
+      // The caches hold every instance and child; the one reader of managedFields (the hand-over
+      // of a created child's fields in write-children.ts) reads the object from the API server.
+      transform: stripManagedFields,
       ...(options.resyncMs === undefined ? {} : { resyncMs: options.resyncMs }),
       ...(options.watchSilenceMs === undefined ? {} : { watchSilenceMs: options.watchSilenceMs }),
       logger: options.logger,

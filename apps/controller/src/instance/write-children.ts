@@ -105,7 +105,12 @@ class ChildWriter {
    * the object changed (or the name was taken) is tried once more, with the object read.
    */
   async write(cached: KubeObject | undefined): Promise<{ observed: KubeObject } | { error: string }> {
-    let current: KubeObject | undefined | typeof UNREAD = cached;
+    // A cached child that needs a write is read first: the caches hold no managedFields (the informers
+    // strip them), and the hand-over of the fields set at creation needs them.
+    let current: KubeObject | undefined | typeof UNREAD =
+      cached !== undefined && !isUpToDate(cached, this.#desired, this.#owner.uid, this.#desiredHash())
+        ? UNREAD
+        : cached;
     for (let attempt = 1; ; attempt++) {
       try {
         if (current === UNREAD) current = await this.#readLive();
@@ -164,6 +169,8 @@ class ChildWriter {
       return { observed: current };
     // Only an apply needs the fields set at creation; handing them over earlier would cost a write.
     const adopted = await this.#adoptUpdatedFields(current);
+    // The hand-over reads the object again when its patch is refused; by then it may be another one.
+    if (adopted.metadata.uid !== current.metadata.uid) return { refused: adopted };
     const written = withDesiredHash(this.#desired, this.#desiredHash());
     const expected = { ...written, metadata: { ...written.metadata, uid: adopted.metadata.uid } };
     try {

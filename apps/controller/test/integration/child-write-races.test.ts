@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startApiServer, type InMemoryApiServer } from '@scoby/in-memory-apiserver';
 import type { KubeObject } from '@scoby/kube-objects';
-import { DynamicClient, type ResourceRef } from '@scoby/controller-runtime';
+import { DynamicClient, type ResourceRef, stripManagedFields } from '@scoby/controller-runtime';
 import { crdFor } from '../support/cluster.ts';
 import { eventually } from '@scoby/controller-runtime/testing';
 import {
@@ -116,13 +116,15 @@ function rival(name: string): KubeObject {
 }
 
 /** A cache holding exactly `objects`. */
+/** A cache as the controller's informers keep one: the objects without managedFields. */
 function cacheOf(objects: KubeObject[]): ChildStore {
+  const cached = objects.map(stripManagedFields);
   return {
     resourceFor: (apiVersion, kind) =>
       apiVersion === 'apps/v1' && kind === 'Deployment' ? DEPLOYMENTS : undefined,
     get: (_apiVersion, _kind, namespace, name) =>
-      objects.find((object) => object.metadata.namespace === namespace && object.metadata.name === name),
-    list: () => objects,
+      cached.find((object) => object.metadata.namespace === namespace && object.metadata.name === name),
+    list: () => cached,
   };
 }
 
@@ -242,11 +244,8 @@ describe('writing a child', () => {
       SELECTOR,
     );
 
-    // The apply named the cached child by uid, so the server refused it (422); a read says whose the name is.
-    expect(requestsTo('mailer-replaced')).toEqual([
-      { method: 'PATCH', code: 422 },
-      { method: 'GET', code: 200 },
-    ]);
+    // The cached child needs a write, so it is read first: another team's object holds the name.
+    expect(requestsTo('mailer-replaced')).toEqual([{ method: 'GET', code: 200 }]);
     expect(outcome.errors).toEqual([notControlled('mailer-replaced')]);
     expect(await read('mailer-replaced')).toEqual(theirs);
   });
@@ -265,7 +264,6 @@ describe('writing a child', () => {
     );
 
     expect(requestsTo('mailer-deleted')).toEqual([
-      { method: 'PATCH', code: 409 },
       { method: 'GET', code: 404 },
       { method: 'POST', code: 201 },
     ]);
@@ -362,8 +360,10 @@ describe('a child Scoby created', () => {
       SELECTOR,
     );
     expect(updated.errors).toEqual([]);
-    // Before the first apply, the fields the create set go from Scoby's Update entry to its Apply entry.
+    // Read for its managedFields (the cache has none); before the first apply, the fields the create set
+    // go from Scoby's Update entry to its Apply entry.
     expect(requestsTo('mailer-created')).toEqual([
+      { method: 'GET', code: 200 },
       { method: 'PATCH', code: 200 },
       { method: 'PATCH', code: 200 },
     ]);
@@ -371,6 +371,42 @@ describe('a child Scoby created', () => {
     expect((await read('mailer-created')).metadata.managedFields).toEqual([
       expect.objectContaining({ manager: FIELD_MANAGER, operation: 'Apply' }),
     ]);
+  });
+
+  it('writes nothing when another team took the name while the fields were handed over', async () => {
+    await writeChildren(
+      client,
+      cacheOf([]),
+      { deployment: withEnv('mailer-swapped', [A, B]) },
+      OWNER,
+      SELECTOR,
+    );
+    const cached = await read('mailer-swapped');
+    let theirs: KubeObject | undefined;
+    // Between Scoby's read and its hand-over patch, the child is deleted and the name taken.
+    const racing = new Proxy(client, {
+      get(target, key) {
+        if (key === 'patch' && theirs === undefined) {
+          return async (...args: Parameters<DynamicClient['patch']>) => {
+            await client.delete(DEPLOYMENTS, 'shop', 'mailer-swapped');
+            theirs = await rivalClient.create(DEPLOYMENTS, rival('mailer-swapped'));
+            return target.patch(...args);
+          };
+        }
+        const value = Reflect.get(target, key) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+
+    const outcome = await writeChildren(
+      racing,
+      cacheOf([cached]),
+      { deployment: withEnv('mailer-swapped', [A]) },
+      OWNER,
+      SELECTOR,
+    );
+    expect(outcome.errors).toEqual([notControlled('mailer-swapped')]);
+    expect(await read('mailer-swapped')).toEqual(theirs);
   });
 
   it('computes the hand-over again when it was refused because the entries moved (422)', async () => {
@@ -398,6 +434,7 @@ describe('a child Scoby created', () => {
     expect(outcome.errors).toEqual([]);
     // The hand-over, refused, computed again from a fresh read; then the apply.
     expect(requestsTo('mailer-moved')).toEqual([
+      { method: 'GET', code: 200 },
       { method: 'PATCH', code: 422 },
       { method: 'GET', code: 200 },
       { method: 'PATCH', code: 200 },
