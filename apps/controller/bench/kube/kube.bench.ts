@@ -48,6 +48,9 @@ function printSide(label: string, run: SideRun, count: number): void {
     `    peak RSS       ${fmt(run.peakRssMiB, 0)} MiB` +
       (run.loadedRssMiB === undefined ? '' : ` (${fmt(run.loadedRssMiB, 0)} MiB with its code loaded)`),
   );
+  if (run.reconciles !== undefined) {
+    console.log(`    reconciles     ${fmt(run.reconciles / count)} per instance`);
+  }
   const rows = [...run.requests].sort(([a], [b]) => a.localeCompare(b));
   console.log(`    requests/inst. ${fmt(totalRequests(run) / count, 3)} in all (${totalRequests(run)})`);
   for (const [key, value] of rows)

@@ -24,6 +24,8 @@ export interface SideRun {
   peakRssMiB: number;
   /** The controller child's RSS with its code loaded, before it started. */
   loadedRssMiB?: number;
+  /** The controller's reconciles of the registration's instances (controller_runtime_reconcile_total). */
+  reconciles?: number;
   /** etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok together. */
   controlPlane: TreeUsage;
   /** The side's requests by `VERB resource` (measured-requests.ts). */
@@ -42,16 +44,26 @@ export interface SideOptions {
 
 export const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
-/** The side's process, started when the clock starts. */
+/** The side, started when the clock starts. */
 interface Started {
   usage(): TreeUsage;
   loadedRssMiB?: number;
+  reconciles?(): number;
   /** Resolves when the side's own work is done (the floor), never for a controller. */
   finished: Promise<void>;
   stop(): Promise<void>;
 }
 
-async function startSide(side: Side, cluster: BenchCluster, options: SideOptions): Promise<Started> {
+/**
+ * Whatever precedes the side's start is done before the clock starts (the controller child is forked
+ * and its code loaded, as the in-memory bench does); `start` runs inside the clock. A peer's process
+ * starts inside the clock: the bench cannot tell its loading from its work.
+ */
+async function prepareSide(
+  side: Side,
+  cluster: BenchCluster,
+  options: SideOptions,
+): Promise<() => Promise<Started>> {
   const environment = {
     kubeconfigPath: cluster.peerKubeconfigPath,
     count: options.count,
@@ -59,52 +71,61 @@ async function startSide(side: Side, cluster: BenchCluster, options: SideOptions
   };
   switch (side.kind) {
     case 'floor': {
-      const client = new DynamicClient(cluster.controllerKubeConfig);
-      const cpuBefore = process.cpuUsage();
-      const finished = runKubeFloor(client, options.count, options.concurrency);
-      return {
-        usage: () => {
-          const cpu = process.cpuUsage(cpuBefore);
-          return {
-            cpuSeconds: (cpu.user + cpu.system) / 1e6,
-            peakRssMiB: process.resourceUsage().maxRSS / 1024,
-          };
-        },
-        finished,
-        stop: async () => client.close(),
+      return async () => {
+        const client = new DynamicClient(cluster.controllerKubeConfig);
+        const cpuBefore = process.cpuUsage();
+        const finished = runKubeFloor(client, options.count, options.concurrency);
+        return {
+          usage: () => {
+            const cpu = process.cpuUsage(cpuBefore);
+            return {
+              cpuSeconds: (cpu.user + cpu.system) / 1e6,
+              peakRssMiB: process.resourceUsage().maxRSS / 1024,
+            };
+          },
+          finished,
+          stop: async () => client.close(),
+        };
       };
     }
     case 'controller': {
       const controller = await startControllerProcess();
       const before = await controller.usage();
-      await controller.start(cluster.controllerKubeConfig, options.concurrency);
-      let usage: TreeUsage = { cpuSeconds: 0, peakRssMiB: 0 };
-      const read = async () => {
-        const now = await controller.usage();
-        usage = { cpuSeconds: now.cpuSeconds - before.cpuSeconds, peakRssMiB: now.maxRssKiB / 1024 };
-      };
-      return {
-        usage: () => usage,
-        loadedRssMiB: controller.loadedRssMiB,
-        finished: new Promise(() => {}),
-        stop: async () => {
-          await read();
-          await controller.stop();
-        },
+      return async () => {
+        await controller.start(cluster.controllerKubeConfig, options.concurrency);
+        let usage: TreeUsage = { cpuSeconds: 0, peakRssMiB: 0 };
+        let reconciles = 0;
+        const read = async () => {
+          const now = await controller.usage();
+          usage = { cpuSeconds: now.cpuSeconds - before.cpuSeconds, peakRssMiB: now.maxRssKiB / 1024 };
+          reconciles = await controller.reconciles();
+        };
+        return {
+          usage: () => usage,
+          loadedRssMiB: controller.loadedRssMiB,
+          reconciles: () => reconciles,
+          finished: new Promise(() => {}),
+          stop: async () => {
+            await read();
+            await controller.stop();
+          },
+        };
       };
     }
     case 'peer': {
-      const peer = await startPeer(side.peer, environment);
-      options.log(`${side.peer.name} started (pid ${peer.pid}, log ${peer.logPath})`);
-      const sampler = sampleProcessTree([peer.pid]);
-      let usage: TreeUsage = { cpuSeconds: 0, peakRssMiB: 0 };
-      return {
-        usage: () => usage,
-        finished: peer.exited,
-        stop: async () => {
-          usage = sampler.stop();
-          await peer.stop();
-        },
+      return async () => {
+        const peer = await startPeer(side.peer, environment);
+        options.log(`${side.peer.name} started (pid ${peer.pid}, log ${peer.logPath})`);
+        const sampler = sampleProcessTree([peer.pid]);
+        let usage: TreeUsage = { cpuSeconds: 0, peakRssMiB: 0 };
+        return {
+          usage: () => usage,
+          finished: peer.exited,
+          stop: async () => {
+            usage = sampler.stop();
+            await peer.stop();
+          },
+        };
       };
     }
   }
@@ -127,12 +148,13 @@ export async function runSide(side: Side, options: SideOptions): Promise<SideRun
       });
       if (setupLog) options.log(`${side.peer.name} set up (log ${setupLog})`);
     }
+    const startSide = await prepareSide(side, cluster, options);
     const readiness = await watchReadiness(cluster.admin, options.count);
     const progress = setInterval(() => void reportProgress(cluster, options), 30_000);
     const plane = sampleProcessTree(cluster.plane.pids, { descendants: false });
     const before = measuredRequestCounts(await scrapeMetrics(cluster.adminKubeConfig));
     const started = performance.now();
-    const running = await startSide(side, cluster, options);
+    const running = await startSide();
     let seconds: number;
     try {
       await Promise.race([
@@ -154,6 +176,7 @@ export async function runSide(side: Side, options: SideOptions): Promise<SideRun
       cpuSeconds: usage.cpuSeconds,
       peakRssMiB: usage.peakRssMiB,
       ...(running.loadedRssMiB === undefined ? {} : { loadedRssMiB: running.loadedRssMiB }),
+      ...(running.reconciles ? { reconciles: running.reconciles() } : {}),
       controlPlane,
       requests: countsBetween(before, after),
       load: loadavg(),
