@@ -1,5 +1,7 @@
 /** The parent's side of the controller child process. */
+import { readFileSync } from 'node:fs';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { parse } from 'yaml';
 import { forkBenchChild, type ProcessUsage } from './child-process.ts';
 import type { ControllerReply, ControllerRequest } from './controller-protocol.ts';
 import { REGISTRATION, SCOBY_NAMESPACE } from './world.ts';
@@ -14,12 +16,27 @@ export interface ControllerProcess {
   stop(): Promise<void>;
 }
 
+interface DeploymentDocument {
+  spec: { template: { spec: { containers: { name: string; env?: { name: string; value?: string }[] }[] } } };
+}
+
+/**
+ * The NODE_OPTIONS the shipped Deployment (deploy/20-deployment.yaml) gives the controller, so that
+ * the bench measures memory with the heap settings the controller runs with.
+ */
+export const SHIPPED_NODE_OPTIONS = ((): string => {
+  const manifest = readFileSync(new URL('../../../deploy/20-deployment.yaml', import.meta.url), 'utf8');
+  const { containers } = (parse(manifest) as DeploymentDocument).spec.template.spec;
+  const controller = containers.find((container) => container.name === 'controller');
+  return controller?.env?.find((variable) => variable.name === 'NODE_OPTIONS')?.value ?? '';
+})();
+
 export async function startControllerProcess(): Promise<ControllerProcess> {
   // BENCH_CONTROLLER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the controller.
   const child = await forkBenchChild<ControllerRequest, ControllerReply>(
     // The bundle of controller-process.ts that `node scripts/bundle.mjs bench` writes.
     new URL('./dist/controller-process.mjs', import.meta.url),
-    process.env.BENCH_CONTROLLER_NODE_ARGS,
+    `${SHIPPED_NODE_OPTIONS} ${process.env.BENCH_CONTROLLER_NODE_ARGS ?? ''}`,
     { compiled: true },
   );
   return {

@@ -17,6 +17,7 @@
 import { readFileSync } from 'node:fs';
 import { runFloor } from './floor.ts';
 import type { Measurement } from './measure.ts';
+import { SHIPPED_NODE_OPTIONS } from './controller-client.ts';
 import { runController, type ControllerRun } from './run-controller.ts';
 
 /** The controller's --concurrency; it runs at most four times this many reconciles at once. */
@@ -53,7 +54,8 @@ const describe = (runs: Measurement[]) => {
 };
 
 console.log(
-  `controller bench: concurrency ${CONCURRENCY} (${WORKERS} reconciles at once), floor on ${WORKERS} workers`,
+  `controller bench: concurrency ${CONCURRENCY} (${WORKERS} reconciles at once), floor on ${WORKERS} workers; ` +
+    `controller child run with NODE_OPTIONS "${SHIPPED_NODE_OPTIONS}" as deploy/20-deployment.yaml`,
 );
 for (const count of sizes) {
   const floors: Measurement[] = [];
