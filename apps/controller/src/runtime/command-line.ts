@@ -63,7 +63,7 @@ export function buildCommandLine(): Command {
     )
     .option(
       '--watch-silence-timeout <duration>',
-      'restart a watch that delivers no event and no bookmark for this long (default 90s)',
+      'restart a watch that delivers no event and no bookmark for this long (default 3m)',
     )
     .option(
       '--log-level <level>',

@@ -31,7 +31,7 @@ describe('loadConfig', () => {
       hookAddressRefreshMs: 60_000,
       apiRequestTimeoutMs: 30_000,
       reconcileTimeoutMs: 300_000,
-      watchSilenceMs: 90_000,
+      watchSilenceMs: 180_000,
       logLevel: 'info',
       logFormat: 'json',
       gracefulShutdownTimeoutMs: 30_000,
