@@ -78,6 +78,9 @@ class StatusWriteError extends Error {
   }
 }
 
+/** The version after a write that found the instance deleted: never served, so never current. */
+const GONE = '';
+
 const CHANGE_REASONS = { created: 'Created', updated: 'Updated', pruned: 'Pruned' } as const;
 
 const MANAGED_BY = 'app.kubernetes.io/managed-by';
@@ -148,7 +151,6 @@ export class InstanceReconciler {
       writes++;
       if (!wantsFinalizer)
         deps.events.emit(instance, 'Normal', 'FinalizerReleased', `removed finalizer ${FINALIZER}`);
-      this.#superseded.wrote(key, instance.metadata.resourceVersion, updated.metadata.resourceVersion);
       instance = updated;
     }
 
@@ -267,7 +269,12 @@ export class InstanceReconciler {
     return { kind: 'done', writes: 1 };
   }
 
-  /** setFinalizer, failing with a message that says what was attempted. */
+  /**
+   * setFinalizer, failing with a message that says what was attempted. The version it replaced is
+   * superseded: a reconcile of that cached copy would call the finalize hook a second time for an
+   * instance whose finalizer is already gone (a child event can requeue the key before the watch
+   * brings the removal).
+   */
   async #setFinalizer(
     config: InstanceConfig,
     instance: KubeObject,
@@ -275,6 +282,11 @@ export class InstanceReconciler {
   ): Promise<KubeObject | undefined> {
     try {
       const updated = await setFinalizer(this.#deps.client, config.instanceResource, instance, present);
+      this.#superseded.wrote(
+        `${instance.metadata.namespace ?? ''}/${instance.metadata.name ?? ''}`,
+        instance.metadata.resourceVersion,
+        updated ? updated.metadata.resourceVersion : GONE,
+      );
       if (updated) this.ownWrites.wrote(updated);
       return updated;
     } catch (error) {

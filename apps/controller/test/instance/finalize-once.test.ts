@@ -1,0 +1,115 @@
+/**
+ * The finalize hook is called once per deletion (docs/spec/hooks-v1.md §7): a child event can requeue
+ * the instance after its finalizer was removed but before the watch brings the removal, and that
+ * reconcile sees the cached copy still holding the finalizer. It must not call the hook again.
+ * (Found on the real control plane: Go Scoby's migrated instance got two finalize calls.)
+ */
+import { describe, expect, it } from 'vitest';
+import type { HookCall, HookClient } from '@scoby/hooks-v1';
+import type { KubeObject } from '@scoby/kube-objects';
+import type { FormFactorPlugin } from '@scoby/formfactor';
+import { FINALIZER } from '@scoby/registration';
+import { ApiError, type DynamicClient } from '@scoby/controller-runtime';
+import { InstanceReconciler, type ReconcileDependencies } from '../../src/instance/reconcile.ts';
+import { ParkingLot } from '../../src/instance/parking.ts';
+import type { InstanceConfig } from '../../src/instance/instance-config.ts';
+import type { ChildStore } from '../../src/instance/write-children.ts';
+
+const deleting: KubeObject = {
+  apiVersion: 'example.com/v1',
+  kind: 'Kuard',
+  metadata: {
+    name: 'one',
+    namespace: 'apps',
+    uid: 'u-1',
+    resourceVersion: '40',
+    deletionTimestamp: '2026-11-26T07:00:00Z',
+    finalizers: [FINALIZER, 'example.com/other'],
+  },
+  spec: {},
+};
+
+const config = {
+  registrationName: 'kuard',
+  revision: 'r1',
+  plugin: { name: 'deployment', managedKinds: [] } as unknown as FormFactorPlugin,
+  instanceResource: { group: 'example.com', version: 'v1', resource: 'kuards', namespaced: true },
+  hook: { url: 'http://127.0.0.1:1/v1', timeoutMs: 1000, preReconcile: false, finalize: true },
+} as unknown as InstanceConfig;
+
+interface World {
+  reconciler: InstanceReconciler;
+  finalizeCalls: HookCall[];
+  patches: unknown[];
+}
+
+/** A reconciler whose client records finalizer patches and answers them as kube-apiserver does. */
+function world(answerPatch: (body: unknown) => KubeObject | undefined): World {
+  const finalizeCalls: HookCall[] = [];
+  const patches: unknown[] = [];
+  const client = {
+    patch: async (_ref: unknown, _namespace: string, _name: string, body: unknown) => {
+      patches.push(body);
+      const answer = answerPatch(body);
+      if (answer === undefined) throw new ApiError(404, 'NotFound', 'kuards.example.com "one" not found');
+      return answer;
+    },
+  } as unknown as DynamicClient;
+  const hooks: HookClient = {
+    call: async (call) => {
+      finalizeCalls.push(call);
+      return { ok: true };
+    },
+    close: () => {},
+  } as unknown as HookClient;
+  const deps = {
+    client,
+    hooks,
+    lookups: {},
+    events: { emit: () => {} },
+    parking: new ParkingLot(),
+    clusterDomain: 'cluster.local',
+    now: () => new Date('2026-11-26T07:00:01Z'),
+  } as unknown as ReconcileDependencies;
+  return { reconciler: new InstanceReconciler(deps), finalizeCalls, patches };
+}
+
+const noChildren = {} as ChildStore;
+
+describe('the finalize hook of a deleted instance', () => {
+  it('is called once when a stale cached copy is reconciled after the finalizer was removed', async () => {
+    const { reconciler, finalizeCalls, patches } = world(() => ({
+      ...deleting,
+      metadata: { ...deleting.metadata, resourceVersion: '41', finalizers: ['example.com/other'] },
+    }));
+    expect(await reconciler.reconcile(config, noChildren, deleting, 'apps/one')).toEqual({
+      kind: 'done',
+      writes: 1,
+    });
+    expect(await reconciler.reconcile(config, noChildren, deleting, 'apps/one')).toEqual({
+      kind: 'done',
+      writes: 0,
+    });
+    expect(finalizeCalls.map((call) => [call.phase, call.object.metadata.name])).toEqual([['finalize', 'one']]);
+    expect(patches).toEqual([{ metadata: { finalizers: ['example.com/other'], resourceVersion: '40' } }]);
+  });
+
+  it('is called once when the instance was already gone when its finalizer was removed', async () => {
+    const { reconciler, finalizeCalls, patches } = world(() => undefined);
+    await reconciler.reconcile(config, noChildren, deleting, 'apps/one');
+    await reconciler.reconcile(config, noChildren, deleting, 'apps/one');
+    expect(finalizeCalls).toHaveLength(1);
+    expect(patches).toHaveLength(1);
+  });
+
+  it('is called again for a newer version of the instance (the cache moved on)', async () => {
+    const { reconciler, finalizeCalls } = world(() => ({
+      ...deleting,
+      metadata: { ...deleting.metadata, resourceVersion: '41', finalizers: ['example.com/other'] },
+    }));
+    await reconciler.reconcile(config, noChildren, deleting, 'apps/one');
+    const readded = { ...deleting, metadata: { ...deleting.metadata, resourceVersion: '42' } };
+    await reconciler.reconcile(config, noChildren, readded, 'apps/one');
+    expect(finalizeCalls).toHaveLength(2);
+  });
+});
