@@ -39,6 +39,10 @@ await build({
   target: 'node20',
   conditions: ['@scoby/source'],
   external: ['@scoby/in-memory-apiserver', '@scoby/kube-control-plane'],
+  // client-node's node-fetch reaches tr46, which require()s Node's deprecated punycode module; run from
+  // outside node_modules (a checkout, the bench) the bundle printed a DEP0040 warning at every start.
+  // The userland package of the same code takes its place.
+  alias: { punycode: 'punycode/punycode.js' },
   // CommonJS dependencies (prom-client, pino, …) call require() for Node.js modules.
   banner: {
     js: "import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);",
