@@ -90,7 +90,9 @@ describe('the finalize hook of a deleted instance', () => {
       kind: 'done',
       writes: 0,
     });
-    expect(finalizeCalls.map((call) => [call.phase, call.object.metadata.name])).toEqual([['finalize', 'one']]);
+    expect(finalizeCalls.map((call) => [call.phase, call.object.metadata.name])).toEqual([
+      ['finalize', 'one'],
+    ]);
     expect(patches).toEqual([{ metadata: { finalizers: ['example.com/other'], resourceVersion: '40' } }]);
   });
 
