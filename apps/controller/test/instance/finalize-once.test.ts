@@ -61,7 +61,7 @@ function world(answerPatch: (body: unknown) => KubeObject | undefined): World {
       return { ok: true };
     },
     close: () => {},
-  } as unknown as HookClient;
+  };
   const deps = {
     client,
     hooks,
