@@ -1,5 +1,5 @@
 /** JSON Schemas of the v1 bodies (docs/spec/hooks-v1.md §3, §5, §6.1) and validators built on them. */
-import { Ajv, type ErrorObject, type SchemaObject } from 'ajv';
+import { Ajv, type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv';
 import type { FormFactorFormat } from './types.ts';
 
 const kubeObject: SchemaObject = {
@@ -62,9 +62,16 @@ const ajv = new Ajv({ allowUnionTypes: true });
 /** A validator: undefined when the value conforms, else the first problem, e.g. `phase must be ...`. */
 export type BodyValidator = (value: unknown) => string | undefined;
 
+/**
+ * Compiled on first use: a compiled validator costs megabytes of memory, and a controller whose
+ * registrations have no hook never validates a hook body.
+ */
 function validatorFor(schema: SchemaObject): BodyValidator {
-  const validate = ajv.compile(schema);
-  return (value) => (validate(value) ? undefined : describe(validate.errors?.[0]));
+  let validate: ValidateFunction | undefined;
+  return (value) => {
+    validate ??= ajv.compile(schema);
+    return validate(value) ? undefined : describe(validate.errors?.[0]);
+  };
 }
 
 function describe(error: ErrorObject | undefined): string {
