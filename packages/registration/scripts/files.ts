@@ -3,6 +3,9 @@ import { fileURLToPath } from 'node:url';
 export const MANIFEST_FILE = fileURLToPath(
   new URL('../../../crds/scoby.triggermesh.io_crdregistrations.yaml', import.meta.url),
 );
+export const SHAPE_VALIDATOR_FILE = fileURLToPath(
+  new URL('../src/validation/shape-validator.generated.ts', import.meta.url),
+);
 export const TYPES_FILE = fileURLToPath(new URL('../src/types.generated.ts', import.meta.url));
 export const REFERENCE_FILE = fileURLToPath(
   new URL('../../../docs/reference/crdregistration.md', import.meta.url),

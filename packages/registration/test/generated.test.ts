@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { MANIFEST_FILE, TYPES_FILE } from '../scripts/files.ts';
+import { MANIFEST_FILE, SHAPE_VALIDATOR_FILE, TYPES_FILE } from '../scripts/files.ts';
+import { renderShapeValidator } from '../scripts/render-shape-validator.ts';
 import { renderTypes } from '../scripts/render-types.ts';
 import { crdManifest, crdManifestYaml } from '../src/manifest.ts';
 import { SCHEMA } from '../src/schema.ts';
@@ -29,6 +30,10 @@ describe('committed artefacts are generated from SCHEMA', () => {
 
   it('src/types.generated.ts is up to date', async () => {
     expect(readFileSync(TYPES_FILE, 'utf8'), REGENERATE).toBe(await renderTypes());
+  });
+
+  it('src/validation/shape-validator.generated.ts is up to date', () => {
+    expect(readFileSync(SHAPE_VALIDATOR_FILE, 'utf8'), REGENERATE).toBe(renderShapeValidator());
   });
 });
 

@@ -3,20 +3,13 @@
  * the CRD. Form-factor blocks are left to their form factor (row 3 of docs/spec/registration.md §4), so that
  * plugin and built-in blocks are reported the same way.
  */
-import { Ajv, type ErrorObject } from 'ajv';
-import { SCHEMA } from '../schema.ts';
-import { toJsonSchema } from '../schema-views.ts';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Problem } from '../types.ts';
 import { FORM_FACTOR_PATH, problem, ValidationReason } from './problem.ts';
+import { validate } from './shape-validator.generated.ts';
 
-const specSchema = SCHEMA.properties?.['spec'];
-if (specSchema === undefined) throw new Error('SCHEMA declares no spec');
-
-const validateShape = new Ajv({ allErrors: true, allowUnionTypes: true }).compile({
-  type: 'object',
-  required: ['spec'],
-  properties: { spec: toJsonSchema(specSchema) },
-});
+/** Compiled ahead of time from SHAPE_SCHEMA (shape-schema.ts) by `npm run generate`. */
+const validateShape = validate as ValidateFunction;
 
 export function schemaProblems(registration: unknown): Problem[] {
   if (validateShape(registration)) return [];
