@@ -1,77 +1,19 @@
-/** JSON Schemas of the v1 bodies (docs/spec/hooks-v1.md §3, §5, §6.1) and validators built on them. */
-import { Ajv, type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv';
+/**
+ * Validators of the v1 bodies (docs/spec/hooks-v1.md §3, §5, §6.1), generated ahead of time from
+ * body-schemas.ts by Ajv's standalone mode: compiling them when the module loaded cost megabytes of
+ * memory, and compiling them at the first hook call delayed it.
+ */
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { FormFactorFormat } from './types.ts';
+import * as generated from './body-validators.generated.ts';
 
-const kubeObject: SchemaObject = {
-  type: 'object',
-  required: ['apiVersion', 'kind', 'metadata'],
-  properties: {
-    apiVersion: { type: 'string', minLength: 1 },
-    kind: { type: 'string', minLength: 1 },
-    metadata: { type: 'object' },
-  },
-};
-
-const childrenMap: SchemaObject = { type: 'object', additionalProperties: kubeObject };
-
-const formFactorSchemas: Record<FormFactorFormat, SchemaObject> = {
-  string: { type: 'string', minLength: 1 },
-  object: {
-    type: 'object',
-    required: ['name'],
-    properties: { name: { type: 'string', minLength: 1 } },
-  },
-};
-
-export function hookRequestSchema(format: FormFactorFormat): SchemaObject {
-  return {
-    type: 'object',
-    required: ['formFactor', 'phase', 'object'],
-    properties: {
-      formFactor: formFactorSchemas[format],
-      phase: { enum: ['pre-reconcile', 'finalize'] },
-      object: kubeObject,
-      children: childrenMap,
-    },
-  };
-}
-
-/** A success answer. `null` elements mean "no change", like absent ones. */
-export const hookResponseSchema: SchemaObject = {
-  type: ['object', 'null'],
-  properties: {
-    object: {
-      type: ['object', 'null'],
-      properties: { status: { type: 'object' } },
-    },
-    children: { anyOf: [childrenMap, { type: 'null' }] },
-  },
-};
-
-export const hookErrorBodySchema: SchemaObject = {
-  type: 'object',
-  properties: {
-    message: { type: 'string' },
-    permanent: { type: 'boolean' },
-    continue: { type: 'boolean' },
-  },
-};
-
-const ajv = new Ajv({ allowUnionTypes: true });
+export { hookErrorBodySchema, hookRequestSchema, hookResponseSchema } from './body-schemas.ts';
 
 /** A validator: undefined when the value conforms, else the first problem, e.g. `phase must be ...`. */
 export type BodyValidator = (value: unknown) => string | undefined;
 
-/**
- * Compiled on first use: a compiled validator costs megabytes of memory, and a controller whose
- * registrations have no hook never validates a hook body.
- */
-function validatorFor(schema: SchemaObject): BodyValidator {
-  let validate: ValidateFunction | undefined;
-  return (value) => {
-    validate ??= ajv.compile(schema);
-    return validate(value) ? undefined : describe(validate.errors?.[0]);
-  };
+function validatorFor(validate: ValidateFunction): BodyValidator {
+  return (value) => (validate(value) ? undefined : describe(validate.errors?.[0]));
 }
 
 function describe(error: ErrorObject | undefined): string {
@@ -90,8 +32,8 @@ function unescapePointer(segment: string): string {
 }
 
 export const validateHookRequest: Record<FormFactorFormat, BodyValidator> = {
-  string: validatorFor(hookRequestSchema('string')),
-  object: validatorFor(hookRequestSchema('object')),
+  string: validatorFor(generated.requestWithStringFormFactor as ValidateFunction),
+  object: validatorFor(generated.requestWithObjectFormFactor as ValidateFunction),
 };
-export const validateHookResponse: BodyValidator = validatorFor(hookResponseSchema);
-export const validateHookErrorBody: BodyValidator = validatorFor(hookErrorBodySchema);
+export const validateHookResponse: BodyValidator = validatorFor(generated.response as ValidateFunction);
+export const validateHookErrorBody: BodyValidator = validatorFor(generated.errorBody as ValidateFunction);

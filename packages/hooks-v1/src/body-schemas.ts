@@ -1,0 +1,77 @@
+/**
+ * JSON Schemas of the v1 bodies (docs/spec/hooks-v1.md §3, §5, §6.1), and the Ajv options their
+ * validators are compiled with, ahead of time, into body-validators.generated.ts.
+ */
+import type { Options, SchemaObject } from 'ajv';
+import type { FormFactorFormat } from './types.ts';
+
+const kubeObject: SchemaObject = {
+  type: 'object',
+  required: ['apiVersion', 'kind', 'metadata'],
+  properties: {
+    apiVersion: { type: 'string', minLength: 1 },
+    kind: { type: 'string', minLength: 1 },
+    metadata: { type: 'object' },
+  },
+};
+
+const childrenMap: SchemaObject = { type: 'object', additionalProperties: kubeObject };
+
+const formFactorSchemas: Record<FormFactorFormat, SchemaObject> = {
+  string: { type: 'string', minLength: 1 },
+  object: {
+    type: 'object',
+    required: ['name'],
+    properties: { name: { type: 'string', minLength: 1 } },
+  },
+};
+
+export function hookRequestSchema(format: FormFactorFormat): SchemaObject {
+  return {
+    type: 'object',
+    required: ['formFactor', 'phase', 'object'],
+    properties: {
+      formFactor: formFactorSchemas[format],
+      phase: { enum: ['pre-reconcile', 'finalize'] },
+      object: kubeObject,
+      children: childrenMap,
+    },
+  };
+}
+
+/** A success answer. `null` elements mean "no change", like absent ones. */
+export const hookResponseSchema: SchemaObject = {
+  type: ['object', 'null'],
+  properties: {
+    object: {
+      type: ['object', 'null'],
+      properties: { status: { type: 'object' } },
+    },
+    children: { anyOf: [childrenMap, { type: 'null' }] },
+  },
+};
+
+export const hookErrorBodySchema: SchemaObject = {
+  type: 'object',
+  properties: {
+    message: { type: 'string' },
+    permanent: { type: 'boolean' },
+    continue: { type: 'boolean' },
+  },
+};
+
+/**
+ * `unicode: false` measures minLength in UTF-16 units, which needs no Ajv runtime function in the
+ * generated code; the schemas' only length bound is minLength 1, where both measures agree.
+ */
+export const BODY_VALIDATOR_OPTIONS: Options = { allowUnionTypes: true, unicode: false };
+
+/** Every schema with a validator, by the name the generated module exports it under. */
+export function bodySchemas(): Record<string, SchemaObject> {
+  return {
+    requestWithStringFormFactor: hookRequestSchema('string'),
+    requestWithObjectFormFactor: hookRequestSchema('object'),
+    response: hookResponseSchema,
+    errorBody: hookErrorBodySchema,
+  };
+}
