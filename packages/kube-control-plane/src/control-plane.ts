@@ -65,6 +65,8 @@ const CONTROLLERS = [
   'statefulset-controller',
   'serviceaccount-controller',
   'clusterrole-aggregation-controller',
+  // Writes a ResourceQuota's status; kube-apiserver enforces no quota whose status.hard is empty.
+  'resourcequota-controller',
   // Removes the not-ready taint the TaintNodesByCondition admission puts on every new node.
   'node-lifecycle-controller',
   'root-ca-certificate-publisher-controller',

@@ -32,6 +32,14 @@ beforeAll(async () => {
     metadata: { namespace: 'obs-real', name: 'no-pods' },
     spec: { hard: { pods: '0' } },
   });
+  // kube-apiserver enforces a quota only once the quota controller has written its status.hard: a pod
+  // created before that is admitted, becomes Ready through kwok, and the instance is rightly Ready=True
+  // (CI on a loaded machine saw exactly that).
+  await cluster.waitFor('ResourceQuota obs-real/no-pods enforced', async () => {
+    const quota = await cluster.get('v1', 'ResourceQuota', 'obs-real', 'no-pods');
+    const hard = (quota?.status as { hard?: Record<string, string> } | undefined)?.hard;
+    return hard?.['pods'] === '0' ? quota : undefined;
+  });
   await cluster.apply(crdFor({ group: GROUP, kind: 'Greeter', plural: 'greeters' }));
   await cluster.apply(
     registrationObject('greeter-real', {
