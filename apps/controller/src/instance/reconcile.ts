@@ -78,9 +78,6 @@ class StatusWriteError extends Error {
   }
 }
 
-/** The version after a write that found the instance deleted: never served, so never current. */
-const GONE = '';
-
 const CHANGE_REASONS = { created: 'Created', updated: 'Updated', pruned: 'Pruned' } as const;
 
 const MANAGED_BY = 'app.kubernetes.io/managed-by';
@@ -146,7 +143,7 @@ export class InstanceReconciler {
     let writes = 0;
     const wantsFinalizer = config.hook?.finalize === true;
     if (hasFinalizer(instance) !== wantsFinalizer) {
-      const updated = await this.#setFinalizer(config, instance, wantsFinalizer);
+      const updated = await this.#setFinalizer(config, instance, key, wantsFinalizer);
       if (!updated) return { kind: 'done', writes: 1 };
       writes++;
       if (!wantsFinalizer)
@@ -258,13 +255,13 @@ export class InstanceReconciler {
           return this.#hookFailureOutcome(answer, instance, config, key);
         }
       }
-      await this.#setFinalizer(config, instance, false);
+      await this.#setFinalizer(config, instance, key, false);
       return { kind: 'done', writes: 1 };
     }
     if (hook) {
       await this.#callHook(config, hookCall(config.plugin, hook, 'finalize', hookObject(instance)));
     }
-    await this.#setFinalizer(config, instance, false);
+    await this.#setFinalizer(config, instance, key, false);
     deps.events.emit(instance, 'Normal', 'FinalizerReleased', `removed finalizer ${FINALIZER}`);
     return { kind: 'done', writes: 1 };
   }
@@ -278,16 +275,17 @@ export class InstanceReconciler {
   async #setFinalizer(
     config: InstanceConfig,
     instance: KubeObject,
+    key: string,
     present: boolean,
   ): Promise<KubeObject | undefined> {
     try {
       const updated = await setFinalizer(this.#deps.client, config.instanceResource, instance, present);
-      this.#superseded.wrote(
-        `${instance.metadata.namespace ?? ''}/${instance.metadata.name ?? ''}`,
-        instance.metadata.resourceVersion,
-        updated ? updated.metadata.resourceVersion : GONE,
-      );
-      if (updated) this.ownWrites.wrote(updated);
+      if (updated === undefined) {
+        this.#superseded.wroteGone(key, instance.metadata.resourceVersion);
+        return undefined;
+      }
+      this.#superseded.wrote(key, instance.metadata.resourceVersion, updated.metadata.resourceVersion);
+      this.ownWrites.wrote(updated);
       return updated;
     } catch (error) {
       const action = present ? 'adding' : 'removing';

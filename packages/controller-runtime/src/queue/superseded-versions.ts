@@ -13,9 +13,22 @@ export class SupersededVersions {
    * no-op keeps the version and sends no watch event, so it supersedes nothing.
    */
   wrote(key: string, before: string | undefined, after: string | undefined): void {
-    if (before === undefined || after === undefined || before === after) return;
+    if (after === undefined || before === after) return;
+    this.#supersede(key, before);
+  }
+
+  /**
+   * This controller's write found the object gone (404): the version it had read is stale, and no
+   * newer one will come but the deletion.
+   */
+  wroteGone(key: string, before: string | undefined): void {
+    this.#supersede(key, before);
+  }
+
+  #supersede(key: string, version: string | undefined): void {
+    if (version === undefined) return;
     const versions = this.#byKey.get(key) ?? new Set<string>();
-    versions.add(before);
+    versions.add(version);
     this.#byKey.set(key, versions);
   }
 

@@ -19,6 +19,12 @@ describe('SupersededVersions', () => {
     expect(superseded.isStale('shop/a', '1')).toBe(true);
   });
 
+  it('marks the version a write found gone as stale', () => {
+    const superseded = new SupersededVersions();
+    superseded.wroteGone('shop/a', '1');
+    expect([superseded.isStale('shop/a', '1'), superseded.isStale('shop/b', '1')]).toEqual([true, false]);
+  });
+
   it('remembers every version replaced by successive writes until a current one is seen', () => {
     const superseded = new SupersededVersions();
     superseded.wrote('shop/a', '1', '2');
