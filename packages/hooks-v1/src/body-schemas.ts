@@ -60,11 +60,8 @@ export const hookErrorBodySchema: SchemaObject = {
   },
 };
 
-/**
- * `unicode: false` measures minLength in UTF-16 units, which needs no Ajv runtime function in the
- * generated code; the schemas' only length bound is minLength 1, where both measures agree.
- */
-export const BODY_VALIDATOR_OPTIONS: Options = { allowUnionTypes: true, unicode: false };
+/** Ajv's options for the body validators (generated ahead of time: scripts/standalone-validators.ts). */
+export const BODY_VALIDATOR_OPTIONS: Options = { allowUnionTypes: true };
 
 /** Every schema with a validator, by the name the generated module exports it under. */
 export function bodySchemas(): Record<string, SchemaObject> {

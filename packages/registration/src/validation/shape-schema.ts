@@ -15,8 +15,5 @@ export const SHAPE_SCHEMA: SchemaObject = {
   properties: { spec: toJsonSchema(specSchema) },
 };
 
-/**
- * `unicode: false` measures minLength in UTF-16 units, which needs no Ajv runtime function in the
- * generated code; the schema's only length bound is minLength 1, where both measures agree.
- */
-export const SHAPE_VALIDATOR_OPTIONS: Options = { allErrors: true, allowUnionTypes: true, unicode: false };
+/** Ajv's options for the schema check (generated ahead of time: scripts/standalone-validators.ts). */
+export const SHAPE_VALIDATOR_OPTIONS: Options = { allErrors: true, allowUnionTypes: true };
