@@ -1,4 +1,6 @@
 export type * from './types.ts';
+// The JSON and object shapes the types above are made of, so a hook author needs no second package.
+export type { JsonObject, JsonValue, KubeObject } from '@scoby/kube-objects';
 export { createHookClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_USER_AGENT } from './client.ts';
 export type { HookClient, HookClientOptions } from './client.ts';
 export {

@@ -39,8 +39,12 @@ export function node(args: string[], cwd: string): Promise<Finished> {
   return run(process.execPath, args, cwd);
 }
 
-export function spawnNode(args: string[], cwd: string): ChildProcess {
-  return spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnNode(args: string[], cwd: string, env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, args, {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 function ok(step: string, finished: Finished): string {

@@ -1,10 +1,13 @@
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { INSTALLED_SCOBY, REPOSITORY_SCOBY, compileGuideExamples } from './authoring.ts';
 import { REPOSITORY, installConsumer, lineOf, node, packPackages, spawnNode } from './consumer.ts';
+import { startEmbedded } from './embedded.ts';
 
 const PUBLISHED = [
   'address',
@@ -62,6 +65,69 @@ describe('the packed packages, installed for production', () => {
       expect(files).toContain(join(folder, 'dist/index.d.ts'));
       expect(await readFile(join(folder, 'LICENSE'), 'utf8')).toBe(license);
     }
+  });
+
+  it('carry a package.json that names only files they ship, and a README that says how to install and use them', async () => {
+    for (const name of PUBLISHED) {
+      const folder = join(consumer, 'node_modules/@scoby', name);
+      const text = await readFile(join(folder, 'package.json'), 'utf8');
+      const manifest = JSON.parse(text) as Record<string, unknown>;
+      expect({ name, sourceCondition: text.includes('@scoby/source') }).toEqual({
+        name,
+        sourceCondition: false,
+      });
+      expect({
+        name,
+        workspaceOnly: ['scripts', 'nx', 'devDependencies'].filter((key) => key in manifest),
+      }).toEqual({
+        name,
+        workspaceOnly: [],
+      });
+      const targets = [manifest.exports, manifest.bin].flatMap(pathsIn);
+      expect(targets.length).toBeGreaterThan(0);
+      expect({ name, missing: targets.filter((target) => !existsSync(join(folder, target))) }).toEqual({
+        name,
+        missing: [],
+      });
+      const readme = await readFile(join(folder, 'README.md'), 'utf8');
+      expect(readme.startsWith(`# @scoby/${name}\n`)).toBe(true);
+      expect(readme).toContain(`npm install @scoby/${name}`);
+      expect(readme).toMatch(/^```(ts|sh)$/m);
+    }
+  });
+
+  it("the TypeScript of every package's README type-checks under strict against the installed packages", async () => {
+    const files: string[] = [];
+    for (const name of PUBLISHED) {
+      const readme = await readFile(join(consumer, 'node_modules/@scoby', name, 'README.md'), 'utf8');
+      const blocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? '');
+      for (const [index, block] of blocks.entries()) {
+        const file = `readme-${name}-${index}.ts`;
+        await writeFile(join(consumer, file), block);
+        files.push(file);
+      }
+    }
+    expect(files.length).toBeGreaterThanOrEqual(PUBLISHED.length - 1);
+    const tsc = join(REPOSITORY, 'node_modules/typescript/bin/tsc');
+    // Declarations of third-party dependencies (client-node's isomorphic-ws needs @types/ws) are not
+    // the READMEs' to check, as in a project made with `tsc --init`.
+    const options = [
+      '--noEmit',
+      '--strict',
+      '--skipLibCheck',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--target',
+      'es2022',
+    ];
+    const types = ['--typeRoots', join(REPOSITORY, 'node_modules/@types'), '--types', 'node'];
+    expect(await node([tsc, ...options, ...types, ...files], consumer)).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
   });
 
   it('type-check a TypeScript user of the hook SDK, the form-factor contract and the registration types', async () => {
@@ -195,5 +261,146 @@ describe('the packed packages, installed for production', () => {
     controller.kill('SIGTERM');
     await stopped;
     expect(await exited).toEqual([0, null]);
+  });
+});
+
+/** Every file path a package.json's `exports` or `bin` names. */
+function pathsIn(value: unknown): string[] {
+  if (typeof value === 'string') return value.startsWith('./') || !value.includes(':') ? [value] : [];
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.values(value).flatMap(pathsIn);
+}
+
+const SCOBYS = [
+  ['the repository', REPOSITORY_SCOBY],
+  ['the installed', INSTALLED_SCOBY],
+] as const;
+const WORKER_PLUGIN = './dist/plugins/worker.js';
+
+describe('a plugin and a hook written from the guides, in an empty project, on the packed packages', () => {
+  beforeAll(async () => {
+    expect(await compileGuideExamples(consumer)).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it("the hooks guide's test of its handler passes, with plain node", async () => {
+    expect(await node(['dist/hooks/check.js'], consumer)).toEqual({
+      code: 0,
+      stdout: 'the hook answers as Scoby expects\n',
+      stderr: '',
+    });
+  });
+
+  for (const [which, scoby] of SCOBYS) {
+    it(`${which} scoby validates and renders a registration of the plugins guide's worker form factor`, async () => {
+      const registration = join(REPOSITORY, 'docs/examples/plugins/worker-registration.yaml');
+      expect(
+        await node([scoby, 'validate', registration, '--form-factor-plugin', WORKER_PLUGIN], consumer),
+      ).toEqual({
+        code: 0,
+        stdout: 'CRDRegistration "greeter" is valid\n',
+        stderr: '',
+      });
+      const rendered = await node(
+        [
+          scoby,
+          'render',
+          ...['--registration', registration, '--instance', 'instance.yaml'],
+          ...['--form-factor-plugin', WORKER_PLUGIN, '-o', 'json', '--now', '2026-01-02T03:04:05Z'],
+        ],
+        consumer,
+      );
+      expect(rendered).toMatchObject({ code: 0, stderr: '' });
+      const { children } = JSON.parse(rendered.stdout) as {
+        children: Record<string, Record<string, unknown>>;
+      };
+      expect(Object.keys(children)).toEqual(['worker']);
+      expect(children.worker).toMatchObject({
+        kind: 'Deployment',
+        metadata: { name: 'greeter-hello', namespace: 'default' },
+        spec: { replicas: 2, template: { spec: { containers: [{ name: 'adapter' }] } } },
+      });
+    });
+
+    it(`${which} scoby runs the plugin on the embedded cluster: an instance gets its worker Deployment and is Ready`, async () => {
+      const embedded = await startEmbedded(
+        scoby,
+        consumer,
+        join(work, `kubeconfig-plugin-${SCOBYS.findIndex(([w]) => w === which)}`),
+        ['--form-factor-plugin', WORKER_PLUGIN],
+      );
+      try {
+        await embedded.applyFiles([
+          join(REPOSITORY, 'apps/controller/samples/greeter-crd.yaml'),
+          join(REPOSITORY, 'apps/controller/samples/greeter-clusterrole.yaml'),
+          join(REPOSITORY, 'docs/examples/plugins/worker-registration.yaml'),
+          join(REPOSITORY, 'apps/controller/samples/greeter-instance.yaml'),
+        ]);
+        const ready = await embedded.waitForCondition(
+          'Greeter',
+          'default',
+          'hello',
+          'Ready',
+          (c) => c.status === 'True',
+        );
+        expect(ready.reason).toBe('CONDITIONSOK');
+        expect(
+          await embedded.waitForCondition('Greeter', 'default', 'hello', 'WorkerReady', () => true),
+        ).toMatchObject({
+          status: 'True',
+          reason: 'WorkersAvailable',
+        });
+        const worker = await embedded.get('apps/v1', 'Deployment', 'default', 'greeter-hello');
+        expect(worker.spec).toMatchObject({
+          replicas: 2,
+          template: { spec: { containers: [{ image: 'registry.example.com/samples/greeter:1.0.0' }] } },
+        });
+      } finally {
+        await embedded.stop();
+      }
+    });
+  }
+
+  it("the hooks guide's server is reached by a registration on the embedded cluster: its finalize holds a deletion, then lets it go", async () => {
+    const hook = spawnNode(['dist/hooks/server.js'], consumer, { PORT: '0', HOST: '127.0.0.1' });
+    const embedded = await startEmbedded(REPOSITORY_SCOBY, consumer, join(work, 'kubeconfig-hook'), []);
+    try {
+      const url = await lineOf(
+        hook,
+        (line) => line.match(/^hook listening on (http:\/\/127\.0\.0\.1:\d+\/v1)$/)?.[1],
+      );
+      const registration = (
+        await readFile(join(REPOSITORY, 'apps/controller/samples/greeter-registration.yaml'), 'utf8')
+      ).replace(
+        /^spec:\n/m,
+        `spec:\n  hook:\n    version: v1\n    address: {uri: '${url}'}\n    capabilities: [pre-reconcile, finalize]\n`,
+      );
+      await writeFile(join(work, 'hooked-registration.yaml'), registration);
+      const instance = (
+        await readFile(join(REPOSITORY, 'apps/controller/samples/greeter-instance.yaml'), 'utf8')
+      ).replace(/^metadata:\n/m, "metadata:\n  annotations: {example.com/hold-deletion: 'true'}\n");
+      await writeFile(join(work, 'held-instance.yaml'), instance);
+      await embedded.applyFiles([
+        join(REPOSITORY, 'apps/controller/samples/greeter-crd.yaml'),
+        join(REPOSITORY, 'apps/controller/samples/greeter-clusterrole.yaml'),
+        join(work, 'hooked-registration.yaml'),
+        join(work, 'held-instance.yaml'),
+      ]);
+      await embedded.waitForCondition('Greeter', 'default', 'hello', 'Ready', (c) => c.status === 'True');
+      await embedded.delete('Greeter', 'default', 'hello');
+      const held = await embedded.waitForCondition(
+        'Greeter',
+        'default',
+        'hello',
+        'Ready',
+        (c) => c.reason === 'HookFailed',
+      );
+      expect(held).toMatchObject({ status: 'False', reason: 'HookFailed' });
+      expect(held.message).toContain('external resources still being released');
+      await embedded.patchAnnotations('Greeter', 'default', 'hello', { 'example.com/hold-deletion': null });
+      await embedded.waitForGone('Greeter', 'default', 'hello');
+    } finally {
+      hook.kill('SIGTERM');
+      await embedded.stop();
+    }
   });
 });
