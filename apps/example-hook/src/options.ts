@@ -2,7 +2,7 @@
 import type { FormFactorFormat } from '@scoby/hooks-v1';
 
 export interface ExampleHookOptions {
-  /** Default 0 in-process (a free port); the command defaults to 8080. */
+  /** Default 0 in-process (a free port); the command defaults to 8081 (8080 is the default of Scoby's ops server). */
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
@@ -18,7 +18,7 @@ export interface ExampleHookOptions {
   formFactorFormat?: FormFactorFormat;
 }
 
-export const DEFAULT_PORT = 8080;
+export const DEFAULT_PORT = 8081;
 
 export type OptionsReading = { ok: true; options: ExampleHookOptions } | { ok: false; message: string };
 

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { optionsFromEnv } from '../src/index.ts';
 
 describe('optionsFromEnv', () => {
-  it('defaults to port 8080 and the string formFactor format', () => {
-    expect(optionsFromEnv({})).toEqual({ ok: true, options: { port: 8080, formFactorFormat: 'string' } });
+  it("defaults to port 8081, beside the ops server's 8080, and the string formFactor format", () => {
+    expect(optionsFromEnv({})).toEqual({ ok: true, options: { port: 8081, formFactorFormat: 'string' } });
     expect(optionsFromEnv({ PORT: '', HOST: '' })).toEqual({
       ok: true,
-      options: { port: 8080, formFactorFormat: 'string' },
+      options: { port: 8081, formFactorFormat: 'string' },
     });
   });
 

@@ -1,0 +1,23 @@
+/** The pages whose shell blocks CI runs (test/pages.kube.test.ts), and the cluster each one runs on. */
+export interface TestedPage {
+  page: string;
+  /**
+   * `none`: the page starts what it needs itself. `memory`: `scoby run --embedded` on the in-memory API
+   * server, started before the first block with its kubeconfig in KUBECONFIG and ~/.kube/config.
+   * `kwok`: the same on the real control plane, for what the in-memory server cannot show.
+   */
+  cluster: 'none' | 'memory' | 'kwok';
+  /** With `--sample`: the Greeter sample applied and reconciled before the first block. */
+  sample?: boolean;
+}
+
+export const TESTED_PAGES: readonly TestedPage[] = [
+  { page: 'README.md', cluster: 'memory', sample: true },
+  { page: 'docs/quick-start.md', cluster: 'none' },
+  // kube-apiserver refuses an object in a namespace that does not exist.
+  { page: 'docs/tutorial.md', cluster: 'kwok' },
+  { page: 'docs/hooks.md', cluster: 'memory' },
+  { page: 'docs/plugins.md', cluster: 'memory' },
+  { page: 'docs/render-and-validate.md', cluster: 'memory', sample: true },
+  { page: 'docs/operations/troubleshooting.md', cluster: 'memory' },
+];
