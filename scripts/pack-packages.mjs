@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Builds the workspace packages and packs the publishable ones (those not `private`) into a folder,
- * exactly as `npm publish` would upload them: `node scripts/pack-packages.mjs <folder>`. Prints the
+ * the tarballs to publish (`npm publish <tarball>`): `node scripts/pack-packages.mjs <folder>`. Prints the
  * tarballs' paths, one a line. The image (Dockerfile) and the pack-and-install test both start here.
  *
  * npm packs a LICENSE only from beside a package's package.json, so the repository's LICENSE is

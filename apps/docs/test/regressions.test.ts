@@ -12,7 +12,7 @@ import { DEFAULT_PORT as EXAMPLE_HOOK_PORT } from '@scoby/example-hook';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { codeBlocks, isShell, REPOSITORY } from './support/markdown.ts';
-import { background, run, SCOBY } from './support/scoby.ts';
+import { background, run, SCOBY, startEmbedded } from './support/scoby.ts';
 
 const page = (path: string): Promise<string> => readFile(join(REPOSITORY, path), 'utf8');
 
@@ -97,23 +97,8 @@ describe("troubleshooting's grep for error log lines", () => {
     expect(grep).toBeDefined();
 
     const kubeconfig = join(dir, 'kubeconfig');
-    const scoby = background(
-      process.execPath,
-      [
-        SCOBY,
-        'run',
-        '--embedded',
-        '--kubeconfig-out',
-        kubeconfig,
-        '--metrics-bind-address',
-        '127.0.0.1:0',
-        '--log-format',
-        'json',
-      ],
-      { cwd: dir },
-    );
+    const scoby = await startEmbedded({ cluster: 'memory', kubeconfig, cwd: dir });
     try {
-      await scoby.waitFor('"msg":"scoby controller started"');
       const kubeConfig = new KubeConfig();
       kubeConfig.loadFromString(await readFile(kubeconfig, 'utf8'));
       const client = new DynamicClient(kubeConfig);

@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { KubeConfig } from '@kubernetes/client-node';
 import { DynamicClient, type ResourceRef } from '@scoby/controller-runtime';
+import { eventually } from '@scoby/controller-runtime/testing';
 import type { KubeObject } from '@scoby/kube-objects';
 import { parseAllDocuments } from 'yaml';
 import { applyObjects } from '../../src/cli/run/apply-objects.ts';
@@ -42,20 +43,17 @@ export interface Embedded {
 const GREETER = 'samples.scoby.dev/v1alpha1';
 const WAIT_MS = 60_000;
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + WAIT_MS;
-  let last: unknown;
-  for (;;) {
-    try {
+/** `probe`'s first answer other than undefined, asked every 200 ms for a minute. */
+function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+  return eventually(
+    async () => {
       const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+      if (value === undefined) throw new Error(`timed out waiting for ${what}`);
+      return value;
+    },
+    WAIT_MS,
+    200,
+  );
 }
 
 export async function startEmbedded(

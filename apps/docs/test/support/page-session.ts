@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promise
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { REPOSITORY, type CodeBlock } from './markdown.ts';
-import { background, run, SCOBY, type Background, type Finished } from './scoby.ts';
+import { background, run, startEmbedded, type Background, type Finished } from './scoby.ts';
 
 const NOT_LINKED = new Set(['.git', '.nx', '.scoby']);
 
@@ -56,28 +56,14 @@ export async function openPageSession(options: SessionOptions): Promise<PageSess
 
   if (options.cluster !== 'none') {
     const kubeconfig = join(home, '.kube/config');
-    const cluster = background(
-      process.execPath,
-      [
-        SCOBY,
-        'run',
-        '--embedded',
-        '--cluster',
-        options.cluster,
-        '--kubeconfig-out',
+    started.push(
+      await startEmbedded({
+        cluster: options.cluster,
         kubeconfig,
-        '--metrics-bind-address',
-        '127.0.0.1:0',
-        '--log-format',
-        'json',
-        ...(options.sample ? ['--sample'] : []),
-      ],
-      { cwd: root, env: { ...process.env, ...env } },
-    );
-    started.push(cluster);
-    await cluster.waitFor(
-      options.sample ? '"msg":"sample reconciled"' : '"msg":"scoby controller started"',
-      300_000,
+        sample: options.sample,
+        cwd: root,
+        env: { ...process.env, ...env },
+      }),
     );
     env.KUBECONFIG = kubeconfig;
     options.log(`embedded cluster (${options.cluster}) running, KUBECONFIG=${kubeconfig}`);

@@ -107,3 +107,35 @@ export function background(
     },
   };
 }
+
+export interface EmbeddedOptions {
+  cluster: 'memory' | 'kwok';
+  kubeconfig: string;
+  sample?: boolean;
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * `scoby run --embedded` with a JSON log and the ops server on a free port, once it runs: the
+ * controller started, and with `sample` the sample reconciled.
+ */
+export async function startEmbedded(options: EmbeddedOptions): Promise<Background> {
+  const flags = ['--cluster', options.cluster, '--kubeconfig-out', options.kubeconfig];
+  const quiet = ['--metrics-bind-address', '127.0.0.1:0', '--log-format', 'json'];
+  const embedded = background(
+    process.execPath,
+    [SCOBY, 'run', '--embedded', ...flags, ...quiet, ...(options.sample ? ['--sample'] : [])],
+    { cwd: options.cwd, env: options.env ?? process.env },
+  );
+  try {
+    await embedded.waitFor(
+      options.sample ? '"msg":"sample reconciled"' : '"msg":"scoby controller started"',
+      300_000,
+    );
+  } catch (error) {
+    await embedded.stop();
+    throw error;
+  }
+  return embedded;
+}
