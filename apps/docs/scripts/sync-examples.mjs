@@ -14,7 +14,10 @@ for (const name of readdirSync(docs, { recursive: true })) {
   if (!String(name).endsWith('.md') || String(name).startsWith('spec/')) continue;
   const page = join(docs, String(name));
   const text = readFileSync(page, 'utf8');
-  const synced = text.replace(block, (_all, head, path, _body, close) => `${head}${readFileSync(join(docs, path), 'utf8')}${close}`);
+  const synced = text.replace(
+    block,
+    (_all, head, path, _body, close) => `${head}${readFileSync(join(docs, path), 'utf8')}${close}`,
+  );
   if (synced !== text) {
     writeFileSync(page, synced);
     console.log(`synced ${String(name)}`);
