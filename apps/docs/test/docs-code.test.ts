@@ -13,7 +13,7 @@ import { TESTED_PAGES } from './support/pages.ts';
 const GUIDES_WITH_CODE = ['docs/hooks.md', 'docs/plugins.md'];
 
 describe('the code of the guides', () => {
-  for (const { page } of TESTED_PAGES) {
+  for (const page of new Set(TESTED_PAGES.map((tested) => tested.page))) {
     it(`${page}: every block annotated with a file shows that file verbatim`, () => {
       for (const block of codeBlocks(page)) {
         if (block.annotation?.kind !== 'file') continue;

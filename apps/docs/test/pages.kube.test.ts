@@ -56,7 +56,7 @@ function kubectlFolder(cluster: 'none' | 'memory' | 'kwok'): string {
 const where = (block: CodeBlock): string => `${block.page}:${block.line}`;
 
 for (const { page, cluster, sample = false } of TESTED_PAGES) {
-  describe(page, () => {
+  describe(`${page} (${cluster === 'none' ? 'the cluster it starts' : cluster})`, () => {
     const { steps, skipped } = stepsOf(page);
     let session: PageSession;
 

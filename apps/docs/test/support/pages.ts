@@ -17,6 +17,8 @@ export const TESTED_PAGES: readonly TestedPage[] = [
   // kube-apiserver refuses an object in a namespace that does not exist.
   { page: 'docs/tutorial.md', cluster: 'kwok' },
   { page: 'docs/hooks.md', cluster: 'memory' },
+  // Finalizers, and Scoby under its shipped RBAC, as kube-apiserver enforces them.
+  { page: 'docs/hooks.md', cluster: 'kwok' },
   { page: 'docs/plugins.md', cluster: 'memory' },
   { page: 'docs/render-and-validate.md', cluster: 'memory', sample: true },
   { page: 'docs/operations/troubleshooting.md', cluster: 'memory' },
