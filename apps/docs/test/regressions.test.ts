@@ -59,7 +59,7 @@ describe('the quick start', () => {
 });
 
 describe('the tutorial', () => {
-  it('creates every namespace before it applies an object there', () => {
+  it('creates every namespace before it applies an object there (kubectl create namespace, or a Namespace manifest)', () => {
     const created = new Set<string>(['default']);
     for (const block of codeBlocks('docs/tutorial.md')) {
       if (isShell(block))
@@ -67,8 +67,13 @@ describe('the tutorial', () => {
           created.add(match[1] ?? '');
       if (block.lang !== 'yaml') continue;
       for (const document of parseAllDocuments(block.body)) {
-        const namespace = (document.toJS() as { metadata?: { namespace?: string } } | null)?.metadata
-          ?.namespace;
+        const object = document.toJS() as {
+          kind?: string;
+          metadata?: { name?: string; namespace?: string };
+        } | null;
+        if (object?.kind === 'Namespace' && object.metadata?.name !== undefined)
+          created.add(object.metadata.name);
+        const namespace = object?.metadata?.namespace;
         if (namespace !== undefined)
           expect({ line: block.line, namespace, created: created.has(namespace) }).toEqual({
             line: block.line,
