@@ -2,10 +2,11 @@
  * The shell blocks of the operations guides, run as written: the install, upgrade and uninstall
  * commands a person copies are the commands the lifecycle test runs.
  */
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { REPOSITORY_ROOT } from '../../src/paths.ts';
-import { HELM, KUBECTL, run } from './tools.ts';
+import { HELM, KUBECTL } from './tools.ts';
 
 /** The ```sh blocks of the section under `heading` (a whole line such as `### Helm`) of docs/`file`,
  *  up to the next heading of the same or a higher level. */
@@ -33,17 +34,27 @@ export function shellBlocks(file: string, heading: string): string[] {
 }
 
 /** Runs a documented block with bash (-eu -o pipefail), helm and kubectl of the pinned builds first on
- *  PATH and KUBECONFIG set; its output, or an error with it when a command fails. */
-export function runDocumented(block: string, options: { kubeconfig: string; cwd?: string }): string {
-  const result = run('bash', ['-euo', 'pipefail', '-c', block], {
-    cwd: options.cwd,
-    env: {
-      PATH: [dirname(HELM), dirname(KUBECTL), process.env.PATH ?? ''].join(':'),
-      KUBECONFIG: options.kubeconfig,
-    },
+ *  PATH and KUBECONFIG set; its output, or an error with it when a command fails. Asynchronous, so that
+ *  servers of the test process (a hook) keep answering while it runs. */
+export function runDocumented(block: string, options: { kubeconfig: string; cwd?: string }): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-euo', 'pipefail', '-c', block], {
+      cwd: options.cwd ?? REPOSITORY_ROOT,
+      env: {
+        PATH: [dirname(HELM), dirname(KUBECTL), process.env.PATH ?? ''].join(':'),
+        HOME: process.env.HOME ?? '',
+        KUBECONFIG: options.kubeconfig,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (status) =>
+      status === 0
+        ? resolve(output)
+        : reject(new Error(`documented block failed (${status}):\n${block}\n---\n${output}`)),
+    );
   });
-  const output = result.stdout + result.stderr;
-  if (result.status !== 0)
-    throw new Error(`documented block failed (${result.status}):\n${block}\n---\n${output}`);
-  return output;
 }

@@ -15,7 +15,8 @@ import { RELEASE_MANIFEST, REPOSITORY_ROOT } from '../../src/paths.ts';
 import { eventually, startController, type LocalController } from './controller.ts';
 import { runDocumented, shellBlocks } from './documented.ts';
 import { VALUES_MATRIX, writeValuesFile } from './values-matrix.ts';
-import { CHART, HELM, KUBECTL, objectsOf, run, succeed } from './tools.ts';
+import { startFinalizeHook } from './finalize-hook.ts';
+import { CHART, HELM, KUBECTL, objectsOf, run, succeed, type KubeObject } from './tools.ts';
 
 const NAMESPACE = 'scoby-system';
 const SAMPLES = join(REPOSITORY_ROOT, 'apps/controller/samples');
@@ -56,7 +57,8 @@ function earlierDeploy(): string {
     const file = join(root, path);
     const text = readFileSync(file, 'utf8');
     const withRules = text.replace(/^aggregationRule:\n(?:(?: |- ).*\n)*/gm, (rule) => `${rule}rules: []\n`);
-    if (withRules.match(/^rules: \[\]$/gm)?.length !== 2) throw new Error(`${path}: two aggregated roles expected`);
+    if (withRules.match(/^rules: \[\]$/gm)?.length !== 2)
+      throw new Error(`${path}: two aggregated roles expected`);
     writeFileSync(file, withRules);
   }
   return root;
@@ -101,7 +103,7 @@ describe('install, upgrade, re-apply and uninstall as documented, on the real co
   let earlier: string;
   let controller: LocalController | undefined;
   const kubectl = (...args: string[]) => succeed(KUBECTL, ['--kubeconfig', plane.kubeconfigPath, ...args]);
-  const documented = (file: string, heading: string, cwd = REPOSITORY_ROOT) =>
+  const documented = (file: string, heading: string, cwd = REPOSITORY_ROOT): Promise<string> =>
     runDocumented(shellBlocks(file, heading)[0]!, { kubeconfig: plane.kubeconfigPath, cwd });
   const aggregatedRules = () =>
     (JSON.parse(kubectl('get', 'clusterrole', AGGREGATED, '-o', 'json')) as { rules?: unknown }).rules;
@@ -132,8 +134,8 @@ describe('install, upgrade, re-apply and uninstall as documented, on the real co
       quietly(KUBECTL, 'delete', '-f', join(SAMPLES, file), '--ignore-not-found');
   });
 
-  function installAsDocumented(heading: string, cwd = REPOSITORY_ROOT): void {
-    documented('operations/install.md', heading, cwd);
+  async function installAsDocumented(heading: string, cwd = REPOSITORY_ROOT): Promise<void> {
+    await documented('operations/install.md', heading, cwd);
     kubectl(
       'wait',
       '--for=condition=Established',
@@ -143,13 +145,18 @@ describe('install, upgrade, re-apply and uninstall as documented, on the real co
   }
 
   /** The Greeter sample registered and Ready, with Scoby running as the installed ServiceAccount. */
-  async function registerGreeter(): Promise<void> {
+  async function registerGreeter(finalizeHook?: string): Promise<void> {
     controller = await startController(plane, NAMESPACE, 'scoby-controller');
     for (const file of ['greeter-crd.yaml', 'greeter-clusterrole.yaml'])
       kubectl('apply', '--server-side', '-f', join(SAMPLES, file));
     kubectl('wait', '--for=condition=Established', 'crd/greeters.samples.scoby.dev', '--timeout=60s');
-    for (const file of ['greeter-registration.yaml', 'greeter-instance.yaml'])
-      kubectl('apply', '--server-side', '-f', join(SAMPLES, file));
+    const registration = objectsOf(readFileSync(join(SAMPLES, 'greeter-registration.yaml'), 'utf8'))[0]!;
+    if (finalizeHook !== undefined) {
+      const spec = registration['spec'] as Record<string, unknown>;
+      spec['hook'] = { version: 'v1', address: { uri: finalizeHook }, capabilities: ['finalize'] };
+    }
+    applyObject(registration);
+    kubectl('apply', '--server-side', '-f', join(SAMPLES, 'greeter-instance.yaml'));
     await eventually(
       'the registration to be Ready',
       () =>
@@ -176,6 +183,13 @@ describe('install, upgrade, re-apply and uninstall as documented, on the real co
       60_000,
     );
   }
+
+  const applyObject = (object: KubeObject) =>
+    succeed(KUBECTL, ['--kubeconfig', plane.kubeconfigPath, 'apply', '--server-side', '-f', '-'], {
+      input: JSON.stringify(object),
+    });
+  const finalizersOf = (name: string) =>
+    kubectl('get', 'greeter', name, '-n', 'default', '-o', 'jsonpath={.metadata.finalizers}');
 
   function expectNothingOfScobyLeft(): void {
     expect(
@@ -225,10 +239,10 @@ describe('install, upgrade, re-apply and uninstall as documented, on the real co
 
   for (const method of METHODS) {
     it(`${method.name}: upgrade and re-apply keep the aggregated rules; uninstall leaves nothing`, async () => {
-      installAsDocumented(method.install);
+      await installAsDocumented(method.install);
       await registerGreeter();
 
-      const upgraded = documented('operations/upgrade.md', method.upgrade, rebuilt);
+      const upgraded = await documented('operations/upgrade.md', method.upgrade, rebuilt);
       const image = () =>
         kubectl(
           'get',
@@ -242,7 +256,7 @@ describe('install, upgrade, re-apply and uninstall as documented, on the real co
       expect(image(), upgraded).toBe(`${method.repository}:${REBUILT}`);
       expect(aggregatedRules()).toEqual(GREETER_RULES);
       // The same version applied again: what GitOps tools and `helm upgrade` of unchanged values do.
-      documented('operations/upgrade.md', method.upgrade, rebuilt);
+      await documented('operations/upgrade.md', method.upgrade, rebuilt);
       expect(image()).toBe(`${method.repository}:${REBUILT}`);
       expect(aggregatedRules()).toEqual(GREETER_RULES);
       if (method.name === 'Helm chart') {
@@ -263,19 +277,17 @@ describe('install, upgrade, re-apply and uninstall as documented, on the real co
           status: 'deployed',
         });
       }
-      const watched = documented('operations/upgrade.md', '### Then');
+      const watched = await documented('operations/upgrade.md', '### Then');
       expect(watched).toContain('deployment "scoby-controller" successfully rolled out');
       expect(watched).toMatch(/\ngreeter +greeters\.samples\.scoby\.dev +True +/);
 
-      documented('operations/uninstall.md', '## 1. Release the registrations');
+      await documented('operations/uninstall.md', '## 1. Release the registrations');
       expect(kubectl('get', 'crdregistrations', '-o', 'name')).toBe('');
-      expect(
-        kubectl('get', 'greeter', 'hello', '-n', 'default', '-o', 'jsonpath={.metadata.finalizers}'),
-      ).toBe('');
+      expect(finalizersOf('hello')).toBe('');
       // Deleting the Deployment ends its pods; here the controller is this local process.
       await controller?.stop();
       controller = undefined;
-      documented('operations/uninstall.md', method.uninstall, rebuilt);
+      await documented('operations/uninstall.md', method.uninstall, rebuilt);
       expectNothingOfScobyLeft();
       removeGreeter();
     });
@@ -283,23 +295,73 @@ describe('install, upgrade, re-apply and uninstall as documented, on the real co
 
   for (const method of METHODS) {
     it(`${method.name}: an installation made with \`rules: []\` on the aggregated roles upgrades cleanly`, async () => {
-      installAsDocumented(method.install, earlier);
+      await installAsDocumented(method.install, earlier);
       await registerGreeter();
-      documented('operations/upgrade.md', method.upgrade);
+      await documented('operations/upgrade.md', method.upgrade);
       expect(aggregatedRules()).toEqual(GREETER_RULES);
-      documented('operations/upgrade.md', method.upgrade);
+      await documented('operations/upgrade.md', method.upgrade);
       expect(aggregatedRules()).toEqual(GREETER_RULES);
-      documented('operations/uninstall.md', '## 1. Release the registrations');
+      await documented('operations/uninstall.md', '## 1. Release the registrations');
       await controller?.stop();
       controller = undefined;
-      documented('operations/uninstall.md', method.uninstall);
+      await documented('operations/uninstall.md', method.uninstall);
       expectNothingOfScobyLeft();
       removeGreeter();
     });
   }
 
+  it('uninstall with a finalize hook: an instance being deleted gets its last call and goes, the others only lose the finalizer', async () => {
+    const hook = await startFinalizeHook(['stuck']);
+    try {
+      await installAsDocumented('## Release manifest');
+      await registerGreeter(hook.url);
+      const hello = objectsOf(readFileSync(join(SAMPLES, 'greeter-instance.yaml'), 'utf8'))[0]!;
+      applyObject({ ...hello, metadata: { ...hello.metadata, name: 'stuck' } });
+      for (const name of ['hello', 'stuck'])
+        await eventually(
+          `Scoby's finalizer on ${name}`,
+          () => (finalizersOf(name) === '["scoby.triggermesh.io/finalizer"]' ? true : undefined),
+          60_000,
+        );
+      // The hook refuses to let `stuck` go: its deletion waits on Scoby's finalizer.
+      kubectl('delete', 'greeter', 'stuck', '-n', 'default', '--wait=false');
+      await eventually(
+        'the refused finalize call',
+        () => hook.calls.find((call) => call.phase === 'finalize' && call.name === 'stuck'),
+        60_000,
+      );
+      expect(finalizersOf('stuck')).toBe('["scoby.triggermesh.io/finalizer"]');
+
+      const releasing = Date.now();
+      await documented('operations/uninstall.md', '## 1. Release the registrations');
+
+      await eventually(
+        'stuck to be gone',
+        () =>
+          kubectl('get', 'greeter', 'stuck', '-n', 'default', '--ignore-not-found', '-o', 'name') === ''
+            ? true
+            : undefined,
+        30_000,
+      );
+      expect(
+        hook.calls.filter((call) => call.name === 'stuck' && call.at >= releasing).map((call) => call.phase),
+      ).toContain('finalize');
+      // `hello` was not being deleted: no call, its finalizer is simply removed and it stays.
+      expect(hook.calls.filter((call) => call.name === 'hello')).toEqual([]);
+      expect(finalizersOf('hello')).toBe('');
+
+      await controller?.stop();
+      controller = undefined;
+      await documented('operations/uninstall.md', '### Release manifest');
+      expectNothingOfScobyLeft();
+      removeGreeter();
+    } finally {
+      await hook.close();
+    }
+  });
+
   it('everything deleted at once leaves the CRD Terminating, and the documented recovery ends it', async () => {
-    installAsDocumented('## Release manifest');
+    await installAsDocumented('## Release manifest');
     await registerGreeter();
     // The worst order: the controller is gone before its registrations are deleted.
     await controller?.stop();
@@ -319,7 +381,7 @@ describe('install, upgrade, re-apply and uninstall as documented, on the real co
       '["scoby.triggermesh.io/finalizer"]',
     );
 
-    documented('operations/uninstall.md', '## If the CRD is stuck Terminating');
+    await documented('operations/uninstall.md', '## If the CRD is stuck Terminating');
     kubectl(
       'wait',
       '--for=delete',
