@@ -192,6 +192,12 @@ function deploymentTemplate(sources: InstallSources): string {
       `${spaces(indent)}{{- with .Values.priorityClassName }}`,
       `${spaces(indent)}priorityClassName: {{ . | quote }}`,
       `${spaces(indent)}{{- end }}`,
+      `${spaces(indent)}{{- with .Values.dnsPolicy }}`,
+      `${spaces(indent)}dnsPolicy: {{ . }}`,
+      `${spaces(indent)}{{- end }}`,
+      `${spaces(indent)}{{- if not (kindIs "invalid" .Values.enableServiceLinks) }}`,
+      `${spaces(indent)}enableServiceLinks: {{ .Values.enableServiceLinks }}`,
+      `${spaces(indent)}{{- end }}`,
       `${spaces(indent)}{{- with .Values.terminationGracePeriodSeconds }}`,
       `${spaces(indent)}terminationGracePeriodSeconds: {{ . }}`,
       `${spaces(indent)}{{- end }}`,
@@ -352,11 +358,19 @@ metrics:
     # A ClusterIP Service scoby-controller-metrics in front of every replica's /metrics.
     enabled: true
     port: ${container.ports[0]?.containerPort ?? 8080}
+    labels: {}
+    annotations: {}
   serviceMonitor:
     # A Prometheus Operator ServiceMonitor for that Service (needs its CRD and metrics.service).
     enabled: false
     interval: 30s
+    # Empty: Prometheus' default (10s).
+    scrapeTimeout: ""
+    honorLabels: false
     labels: {}
+    annotations: {}
+    # More fields of the endpoint, e.g. relabelings or metricRelabelings.
+    endpointAdditionalProperties: {}
 
 podDisruptionBudget:
   # A PodDisruptionBudget for the controller pods; needs replicas > 1.
@@ -373,6 +387,10 @@ deploymentAnnotations: {}
 podLabels: {}
 podAnnotations: {}
 priorityClassName: ""
+# The pod's dnsPolicy; empty: ClusterFirst.
+dnsPolicy: ""
+# null: Kubernetes' default (true): Service variables in the container's environment.
+enableServiceLinks: null
 # null: Kubernetes' 30 s. Keep it above timeouts.gracefulShutdown.
 terminationGracePeriodSeconds: null
 nodeSelector: {}

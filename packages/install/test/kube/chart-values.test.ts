@@ -168,6 +168,9 @@ describe('chart values', () => {
       'hostAliases[0].ip=10.0.0.10',
       'hostAliases[0].hostnames={hooks.internal}',
       'livenessProbe.periodSeconds=20',
+      'dnsPolicy=None',
+      'dnsConfig.nameservers={10.0.0.53}',
+      'enableServiceLinks=false',
     );
     expect(rendered.map(identity)).not.toContain('ServiceAccount ops/scoby-controller');
     expect(rendered.filter((object) => object.kind === 'ServiceAccount')).toEqual([]);
@@ -214,6 +217,9 @@ describe('chart values', () => {
     expect(scoby.metadata['annotations']).toEqual({ owner: 'platform' });
     expect(scoby.spec.strategy).toEqual({ type: 'Recreate' });
     expect(scoby.spec['revisionHistoryLimit']).toBe(0);
+    expect(spec['dnsPolicy']).toBe('None');
+    expect(spec['dnsConfig']).toEqual({ nameservers: ['10.0.0.53'] });
+    expect(spec['enableServiceLinks']).toBe(false);
     expect(spec['hostAliases']).toEqual([{ ip: '10.0.0.10', hostnames: ['hooks.internal'] }]);
     expect(spec.containers[0]!['livenessProbe']).toEqual({
       httpGet: { path: '/healthz', port: 'metrics' },
@@ -233,6 +239,37 @@ describe('chart values', () => {
       'app.kubernetes.io/part-of': 'scoby',
       team: 'platform',
     });
+  });
+
+  it('labels and annotates the metrics Service and the ServiceMonitor, and tunes its endpoint', () => {
+    const rendered = helmTemplate(
+      'ops',
+      'metrics.service.labels.team=platform',
+      'metrics.service.annotations.owner=platform',
+      'metrics.serviceMonitor.enabled=true',
+      'metrics.serviceMonitor.scrapeTimeout=10s',
+      'metrics.serviceMonitor.honorLabels=true',
+      'metrics.serviceMonitor.annotations.owner=platform',
+      'metrics.serviceMonitor.endpointAdditionalProperties.metricRelabelings[0].action=drop',
+    );
+    const service = rendered.find((object) => object.kind === 'Service');
+    expect(service?.metadata['labels']).toMatchObject({
+      'app.kubernetes.io/component': 'metrics',
+      team: 'platform',
+    });
+    expect(service?.metadata['annotations']).toEqual({ owner: 'platform' });
+    const monitor = rendered.find((object) => object.kind === 'ServiceMonitor');
+    expect(monitor?.metadata['annotations']).toEqual({ owner: 'platform' });
+    expect((monitor?.['spec'] as { endpoints: unknown[] }).endpoints).toEqual([
+      {
+        port: 'metrics',
+        path: '/metrics',
+        interval: '30s',
+        scrapeTimeout: '10s',
+        honorLabels: true,
+        metricRelabelings: [{ action: 'drop' }],
+      },
+    ]);
   });
 
   it('renders a PodDisruptionBudget only when enabled: minAvailable 1 unless told otherwise', () => {

@@ -46,9 +46,21 @@ export const VALUES_MATRIX: Record<string, Record<string, unknown>> = {
     resources: { requests: { cpu: '200m', memory: '256Mi' }, limits: { memory: '1Gi' } },
     metrics: {
       port: 9090,
-      service: { enabled: true, port: 80 },
-      serviceMonitor: { enabled: true, interval: '15s', labels: { release: 'prom' } },
+      service: { enabled: true, port: 80, labels: { team: 'platform' }, annotations: { owner: 'platform' } },
+      serviceMonitor: {
+        enabled: true,
+        interval: '15s',
+        scrapeTimeout: '10s',
+        honorLabels: true,
+        labels: { release: 'prom' },
+        annotations: { owner: 'platform' },
+        endpointAdditionalProperties: {
+          metricRelabelings: [{ action: 'drop', sourceLabels: ['__name__'], regex: 'nodejs_.*' }],
+        },
+      },
     },
+    dnsPolicy: 'ClusterFirst',
+    enableServiceLinks: false,
     podDisruptionBudget: { enabled: true, maxUnavailable: 1 },
     strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
     deploymentAnnotations: { owner: 'platform' },
