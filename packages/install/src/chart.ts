@@ -52,14 +52,15 @@ const optional =
       `${spaces(indent)}{{- end }}`,
     ]);
 
-/** Template lines adding the map `expression` to the labels written in the source. */
+/** Template lines adding the maps `expressions` to the labels written in the source. */
 const moreLabels =
-  (expression: string) =>
-  (indent: number): string[] => [
-    `${spaces(indent)}{{- with ${expression} }}`,
-    `${spaces(indent)}{{- toYaml . | nindent ${indent} }}`,
-    `${spaces(indent)}{{- end }}`,
-  ];
+  (...expressions: string[]) =>
+  (indent: number): string[] =>
+    expressions.flatMap((expression) => [
+      `${spaces(indent)}{{- with ${expression} }}`,
+      `${spaces(indent)}{{- toYaml . | nindent ${indent} }}`,
+      `${spaces(indent)}{{- end }}`,
+    ]);
 
 /** Every object of deploy/10-rbac.yaml, in the release namespace instead of the one written there. */
 function rbacTemplate(sources: InstallSources): string {
@@ -78,12 +79,15 @@ function rbacTemplate(sources: InstallSources): string {
         }
       }
     }
-    if (document.get('kind') !== 'ServiceAccount') return markers.render(document).replace(/^---\n/, '');
+    if (document.get('kind') !== 'ServiceAccount') {
+      document.setIn(['metadata', 'labels', KEYLESS], markers.block(moreLabels('.Values.commonLabels')));
+      return markers.render(document).replace(/^---\n/, '');
+    }
     // The ServiceAccount: created unless serviceAccount.create is false, named and annotated by values.
     document.setIn(['metadata', 'name'], serviceAccountName);
     document.setIn(
       ['metadata', 'labels', KEYLESS],
-      markers.block(moreLabels('.Values.serviceAccount.labels')),
+      markers.block(moreLabels('.Values.commonLabels', '.Values.serviceAccount.labels')),
     );
     document.setIn(
       ['metadata', KEYLESS],
@@ -104,6 +108,7 @@ function deploymentTemplate(sources: InstallSources): string {
   const document = parseDocument(sources.deployment);
   const markers = new HelmMarkers();
   document.setIn(['metadata', 'namespace'], markers.inline(RELEASE_NAMESPACE));
+  document.setIn(['metadata', 'labels', KEYLESS], markers.block(moreLabels('.Values.commonLabels')));
   document.setIn(
     ['metadata', KEYLESS],
     markers.block(optional([['annotations', '.Values.deploymentAnnotations']])),
@@ -120,7 +125,7 @@ function deploymentTemplate(sources: InstallSources): string {
   );
   document.setIn(
     ['spec', 'template', 'metadata', 'labels', KEYLESS],
-    markers.block(moreLabels('.Values.podLabels')),
+    markers.block(moreLabels('.Values.commonLabels', '.Values.podLabels')),
   );
   document.setIn(
     ['spec', 'template', 'metadata', KEYLESS],
@@ -378,6 +383,9 @@ podDisruptionBudget:
   # One of the two; neither: minAvailable 1. An integer or a percentage ("50%").
   minAvailable: null
   maxUnavailable: null
+
+# Labels of every object the chart renders (and of the pods).
+commonLabels: {}
 
 # The Deployment's strategy; empty: RollingUpdate 25%/25%.
 strategy: {}

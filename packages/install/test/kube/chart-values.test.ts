@@ -116,6 +116,12 @@ describe('chart values', () => {
     expect(refused('podDisruptionBudget.enabled=true', 'podDisruptionBudget.maxUnavailable=0')).toContain(
       'podDisruptionBudget.maxUnavailable=0',
     );
+    expect(refused('podDisruptionBudget.enabled=true', 'podDisruptionBudget.maxUnavailable=0%')).toContain(
+      'podDisruptionBudget.maxUnavailable=0%',
+    );
+    expect(refused('podDisruptionBudget.enabled=true', 'podDisruptionBudget.minAvailable=100%')).toContain(
+      'podDisruptionBudget.minAvailable=100%',
+    );
     expect(
       refused(
         'podDisruptionBudget.enabled=true',
@@ -134,7 +140,8 @@ describe('chart values', () => {
     );
     for (const row of [
       '`leaderElection.enabled=false` with `replicas` > 1',
-      '`podDisruptionBudget.maxUnavailable=0`',
+      '`podDisruptionBudget.maxUnavailable=0` or `0%`',
+      '`podDisruptionBudget.minAvailable=100%`',
       'both set',
       'a development flag',
       '`metrics.serviceMonitor.enabled` without',
@@ -270,6 +277,30 @@ describe('chart values', () => {
         metricRelabelings: [{ action: 'drop' }],
       },
     ]);
+  });
+
+  it('puts commonLabels on every object and on the pods, never in the selector, and refuses the labels the chart sets', () => {
+    const rendered = helmTemplate(
+      'ops',
+      'commonLabels.env=prod',
+      'pluginRules[0].verbs={get}',
+      'podDisruptionBudget.enabled=true',
+      'metrics.serviceMonitor.enabled=true',
+    );
+    expect(rendered.map(identity)).toContain('PodDisruptionBudget ops/scoby-controller');
+    expect(rendered.map(identity)).toContain('ClusterRole scoby-controller-plugins');
+    expect(
+      rendered.filter((object) => (object.metadata['labels'] as Record<string, string>)['env'] !== 'prod'),
+    ).toEqual([]);
+    const scoby = deployment(rendered);
+    expect(scoby.spec.template.metadata.labels['env']).toBe('prod');
+    expect(scoby.spec.selector).toEqual({ matchLabels: { 'app.kubernetes.io/name': 'scoby-controller' } });
+    expect(refused('commonLabels.app\\.kubernetes\\.io/name=x')).toContain(
+      "invalid propertyName 'app.kubernetes.io/name'",
+    );
+    expect(refused('podLabels.app\\.kubernetes\\.io/part-of=x')).toContain(
+      "invalid propertyName 'app.kubernetes.io/part-of'",
+    );
   });
 
   it('renders a PodDisruptionBudget only when enabled: minAvailable 1 unless told otherwise', () => {

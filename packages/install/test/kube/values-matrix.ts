@@ -60,6 +60,7 @@ export const VALUES_MATRIX: Record<string, Record<string, unknown>> = {
       },
     },
     dnsPolicy: 'ClusterFirst',
+    commonLabels: { env: 'prod' },
     enableServiceLinks: false,
     podDisruptionBudget: { enabled: true, maxUnavailable: 1 },
     strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
