@@ -6,7 +6,7 @@
  * apply that version again, then uninstall, after which nothing of Scoby is left. On kwok the pods run
  * no container: this proves the manifests and the commands, not the image.
  */
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startControlPlane, type ControlPlane } from '@scoby/kube-control-plane';
@@ -117,6 +117,8 @@ describe('install, upgrade, re-apply and uninstall as documented, on the real co
   afterAll(async () => {
     await controller?.stop();
     await plane?.stop();
+    for (const dir of [rebuilt, earlier])
+      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   });
   // After a failure, whatever was left, so that the next install method starts on a clean cluster
   // (after a success there is nothing left and this does nothing).
