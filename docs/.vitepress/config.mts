@@ -79,6 +79,7 @@ export default defineConfig({
         items: [
           { text: 'Install', link: '/operations/install' },
           { text: 'Upgrade', link: '/operations/upgrade' },
+          { text: 'Uninstall', link: '/operations/uninstall' },
           { text: 'High availability', link: '/operations/high-availability' },
           { text: 'Metrics', link: '/operations/metrics' },
           { text: 'Logs', link: '/operations/logs' },

@@ -41,45 +41,104 @@ function chartYaml(sources: InstallSources): string {
   );
 }
 
+/** Template lines writing `key:` with the value of `expression` as YAML, only when it is not empty. */
+const optional =
+  (entries: [key: string, expression: string][]) =>
+  (indent: number): string[] =>
+    entries.flatMap(([key, expression]) => [
+      `${spaces(indent)}{{- with ${expression} }}`,
+      `${spaces(indent)}${key}:`,
+      `${spaces(indent + 2)}{{- toYaml . | nindent ${indent + 2} }}`,
+      `${spaces(indent)}{{- end }}`,
+    ]);
+
+/** Template lines adding the maps `expressions` to the labels written in the source. */
+const moreLabels =
+  (...expressions: string[]) =>
+  (indent: number): string[] =>
+    expressions.flatMap((expression) => [
+      `${spaces(indent)}{{- with ${expression} }}`,
+      `${spaces(indent)}{{- toYaml . | nindent ${indent} }}`,
+      `${spaces(indent)}{{- end }}`,
+    ]);
+
 /** Every object of deploy/10-rbac.yaml, in the release namespace instead of the one written there. */
 function rbacTemplate(sources: InstallSources): string {
   const markers = new HelmMarkers();
   const namespace = markers.inline(RELEASE_NAMESPACE);
   const documents = parseAllDocuments(sources.rbac) as Document[];
+  const serviceAccountName = markers.inline('{{ include "scoby.serviceAccountName" . }}');
   const rendered = documents.map((document) => {
     if (document.hasIn(['metadata', 'namespace'])) document.setIn(['metadata', 'namespace'], namespace);
     const subjects = document.get('subjects');
     if (subjects instanceof YAMLSeq) {
       for (const subject of subjects.items) {
-        if (subject instanceof YAMLMap && subject.has('namespace')) subject.set('namespace', namespace);
+        if (subject instanceof YAMLMap && subject.get('kind') === 'ServiceAccount') {
+          subject.set('name', serviceAccountName);
+          subject.set('namespace', namespace);
+        }
       }
     }
-    return markers.render(document).replace(/^---\n/, '');
+    if (document.get('kind') !== 'ServiceAccount') {
+      document.setIn(['metadata', 'labels', KEYLESS], markers.block(moreLabels('.Values.commonLabels')));
+      return markers.render(document).replace(/^---\n/, '');
+    }
+    // The ServiceAccount: created unless serviceAccount.create is false, named and annotated by values.
+    document.setIn(['metadata', 'name'], serviceAccountName);
+    document.setIn(
+      ['metadata', 'labels', KEYLESS],
+      markers.block(moreLabels('.Values.commonLabels', '.Values.serviceAccount.labels')),
+    );
+    document.setIn(
+      ['metadata', KEYLESS],
+      markers.block(optional([['annotations', '.Values.serviceAccount.annotations']])),
+    );
+    const text = markers.render(document).replace(/^---\n/, '');
+    const body = text.indexOf('apiVersion:');
+    return `${text.slice(0, body)}{{- if .Values.serviceAccount.create }}\n${text.slice(body).trimEnd()}\n{{- end }}\n`;
   });
   return GENERATED('deploy/10-rbac.yaml') + rendered.join('---\n');
 }
 
 const CONTAINER = ['spec', 'template', 'spec', 'containers', 0];
+const POD = ['spec', 'template', 'spec'];
 
 /** deploy/20-deployment.yaml with the chart's values in place of what they configure. */
 function deploymentTemplate(sources: InstallSources): string {
   const document = parseDocument(sources.deployment);
   const markers = new HelmMarkers();
   document.setIn(['metadata', 'namespace'], markers.inline(RELEASE_NAMESPACE));
+  document.setIn(['metadata', 'labels', KEYLESS], markers.block(moreLabels('.Values.commonLabels')));
+  document.setIn(
+    ['metadata', KEYLESS],
+    markers.block(optional([['annotations', '.Values.deploymentAnnotations']])),
+  );
   document.setIn(['spec', 'replicas'], markers.inline('{{ .Values.replicas }}'));
   document.setIn(
-    ['spec', 'template', 'metadata', KEYLESS],
+    ['spec', KEYLESS],
     markers.block((indent) => [
-      `${spaces(indent)}{{- with .Values.podAnnotations }}`,
-      `${spaces(indent)}annotations:`,
-      `${spaces(indent + 2)}{{- toYaml . | nindent ${indent + 2} }}`,
+      ...optional([['strategy', '.Values.strategy']])(indent),
+      `${spaces(indent)}{{- if not (kindIs "invalid" .Values.revisionHistoryLimit) }}`,
+      `${spaces(indent)}revisionHistoryLimit: {{ .Values.revisionHistoryLimit }}`,
       `${spaces(indent)}{{- end }}`,
     ]),
   );
   document.setIn(
-    [...CONTAINER, 'image'],
-    markers.inline('"{{ .Values.image.repository }}:{{ .Values.image.tag }}"'),
+    ['spec', 'template', 'metadata', 'labels', KEYLESS],
+    markers.block(moreLabels('.Values.commonLabels', '.Values.podLabels')),
   );
+  document.setIn(
+    ['spec', 'template', 'metadata', KEYLESS],
+    markers.block(optional([['annotations', '.Values.podAnnotations']])),
+  );
+  document.setIn(
+    [...POD, 'serviceAccountName'],
+    markers.inline('{{ include "scoby.serviceAccountName" . }}'),
+  );
+  // The security contexts come from values whose defaults are these (valuesYaml).
+  document.deleteIn([...POD, 'securityContext']);
+  document.deleteIn([...CONTAINER, 'securityContext']);
+  document.setIn([...CONTAINER, 'image'], markers.inline('{{ include "scoby.image" . | quote }}'));
   document.setIn([...CONTAINER, 'imagePullPolicy'], markers.inline('{{ .Values.image.pullPolicy }}'));
   document.setIn(
     [...CONTAINER, 'args'],
@@ -113,20 +172,50 @@ function deploymentTemplate(sources: InstallSources): string {
     throw new Error('deploy/20-deployment.yaml: the container has no metrics port');
   }
   ports.items[0].set('containerPort', markers.inline('{{ .Values.metrics.port }}'));
+  for (const key of ['livenessProbe', 'readinessProbe', 'resources']) {
+    document.setIn(
+      [...CONTAINER, key],
+      markers.block((indent) => [`${spaces(indent)}{{- toYaml .Values.${key} | nindent ${indent} }}`]),
+    );
+  }
   document.setIn(
-    [...CONTAINER, 'resources'],
-    markers.block((indent) => [`${spaces(indent)}{{- toYaml .Values.resources | nindent ${indent} }}`]),
-  );
-  document.setIn(
-    ['spec', 'template', 'spec', KEYLESS],
-    markers.block((indent) =>
-      ['nodeSelector', 'tolerations', 'affinity'].flatMap((key) => [
-        `${spaces(indent)}{{- with .Values.${key} }}`,
-        `${spaces(indent)}${key}:`,
-        `${spaces(indent + 2)}{{- toYaml . | nindent ${indent + 2} }}`,
-        `${spaces(indent)}{{- end }}`,
+    [...CONTAINER, KEYLESS],
+    markers.block(
+      optional([
+        ['securityContext', '.Values.containerSecurityContext'],
+        ['volumeMounts', '.Values.volumeMounts'],
       ]),
     ),
+  );
+  document.setIn(
+    [...POD, KEYLESS],
+    markers.block((indent) => [
+      ...optional([
+        ['securityContext', '.Values.securityContext'],
+        ['imagePullSecrets', '.Values.imagePullSecrets'],
+      ])(indent),
+      `${spaces(indent)}{{- with .Values.priorityClassName }}`,
+      `${spaces(indent)}priorityClassName: {{ . | quote }}`,
+      `${spaces(indent)}{{- end }}`,
+      `${spaces(indent)}{{- with .Values.dnsPolicy }}`,
+      `${spaces(indent)}dnsPolicy: {{ . }}`,
+      `${spaces(indent)}{{- end }}`,
+      `${spaces(indent)}{{- if not (kindIs "invalid" .Values.enableServiceLinks) }}`,
+      `${spaces(indent)}enableServiceLinks: {{ .Values.enableServiceLinks }}`,
+      `${spaces(indent)}{{- end }}`,
+      `${spaces(indent)}{{- with .Values.terminationGracePeriodSeconds }}`,
+      `${spaces(indent)}terminationGracePeriodSeconds: {{ . }}`,
+      `${spaces(indent)}{{- end }}`,
+      ...optional([
+        ['volumes', '.Values.volumes'],
+        ['hostAliases', '.Values.hostAliases'],
+        ['dnsConfig', '.Values.dnsConfig'],
+        ['nodeSelector', '.Values.nodeSelector'],
+        ['tolerations', '.Values.tolerations'],
+        ['affinity', '.Values.affinity'],
+        ['topologySpreadConstraints', '.Values.topologySpreadConstraints'],
+      ])(indent),
+    ]),
   );
   return GENERATED('deploy/20-deployment.yaml') + markers.render(document);
 }
@@ -136,24 +225,36 @@ interface SourceDeployment {
     replicas: number;
     template: {
       spec: {
+        securityContext: unknown;
         containers: {
           image: string;
           imagePullPolicy: string;
           env: { name: string; value?: string }[];
           ports: { containerPort: number }[];
           resources: unknown;
+          livenessProbe: unknown;
+          readinessProbe: unknown;
+          securityContext: unknown;
         }[];
       };
     };
   };
 }
 
-/** The defaults are deploy/20-deployment.yaml's, so the chart renders it unchanged. */
+/** The defaults are deploy/20-deployment.yaml's, so the chart renders it unchanged. Every key is
+ *  declared in values.schema.json, which refuses any other. */
 function valuesYaml(sources: InstallSources): string {
   const deployment = parseDocument(sources.deployment).toJS() as SourceDeployment;
-  const container = deployment.spec.template.spec.containers[0];
+  const pod = deployment.spec.template.spec;
+  const container = pod.containers[0];
   if (container === undefined) throw new Error('deploy/20-deployment.yaml: no container');
   const separator = container.image.lastIndexOf(':');
+  const tag = container.image.slice(separator + 1);
+  if (tag !== controllerVersion(sources)) {
+    throw new Error(
+      `deploy/20-deployment.yaml: image tag ${tag} is not the controller's version ${controllerVersion(sources)}, the chart's appVersion`,
+    );
+  }
   const logLevel = container.env.find((variable) => variable.name === 'LOG_LEVEL')?.value ?? 'info';
   const block = (value: unknown) =>
     stringify(value, { lineWidth: 0 })
@@ -162,12 +263,20 @@ function valuesYaml(sources: InstallSources): string {
       .map((line) => `  ${line}`)
       .join('\n');
   return `${GENERATED('deploy/20-deployment.yaml')}# The defaults reproduce deploy/release/scoby.yaml (without its Namespace: helm install --create-namespace).
+# values.schema.json checks every value and refuses unknown keys; the chart's README lists the
+# combinations the templates refuse.
 
 image:
   # The controller image; docs/operations/image.md says how to build one with extra plugins.
   repository: ${container.image.slice(0, separator)}
-  tag: ${JSON.stringify(container.image.slice(separator + 1))}
+  # Empty: the chart's appVersion (${tag}), so that upgrading the chart upgrades the image.
+  tag: ""
+  # A digest (sha256:...) pins the image and wins over the tag.
+  digest: ""
   pullPolicy: ${container.imagePullPolicy}
+
+# Secrets of the registry credentials, e.g. [{name: regcred}].
+imagePullSecrets: []
 
 # Controller replicas. With leader election one reconciles and the others stand by.
 replicas: ${deployment.spec.replicas}
@@ -177,6 +286,24 @@ leaderElection:
   enabled: true
   # Lease name in the release namespace; empty: scoby-controller-leader.
   leaseName: ""
+
+# Reconciles running at once per registration (--concurrency); null: the controller's default (8).
+concurrency: null
+
+# Durations such as 30s, 5m, 1h30m; empty: the controller's default (scoby run --help).
+timeouts:
+  # --api-request-timeout (30s): abandon an API request not answered within this.
+  apiRequest: ""
+  # --reconcile-timeout (5m): keep it above the longest hook timeout.
+  reconcile: ""
+  # --watch-silence-timeout (3m): restart a watch silent for this long.
+  watchSilence: ""
+  # --graceful-shutdown-timeout (30s): keep it below terminationGracePeriodSeconds.
+  gracefulShutdown: ""
+
+# --resync-period (10h) and --hook-address-refresh (1m); empty: the controller's default.
+resyncPeriod: ""
+hookAddressRefresh: ""
 
 # Namespaces whose instances Scoby manages (WORKING_NAMESPACES); empty: all namespaces.
 watchNamespaces: []
@@ -192,9 +319,42 @@ pluginRules: []
 
 # trace, debug, info, warn, error, fatal or silent (LOG_LEVEL).
 logLevel: ${logLevel}
+# json or console (--log-format); empty: json, as the controller chooses when not on a terminal.
+logFormat: ""
+
+# More arguments of \`scoby run\`, for flags without a value of their own (scoby run --help). Flags
+# that have one (--leader-elect, --concurrency, ...) and the development flags (--embedded, ...) are
+# refused.
+extraArgs: []
+
+# More environment variables of the controller container, e.g. CLUSTER_DOMAIN.
+extraEnv: []
+
+serviceAccount:
+  # Create the ServiceAccount; false: use an existing one named below.
+  create: true
+  # Empty: scoby-controller.
+  name: ""
+  # e.g. eks.amazonaws.com/role-arn or iam.gke.io/gcp-service-account.
+  annotations: {}
+  labels: {}
 
 resources:
 ${block(container.resources)}
+
+# The controller's probes of /healthz and /readyz on the metrics port.
+livenessProbe:
+${block(container.livenessProbe)}
+readinessProbe:
+${block(container.readinessProbe)}
+
+# The pod's securityContext.
+securityContext:
+${block(pod.securityContext)}
+
+# The controller container's securityContext.
+containerSecurityContext:
+${block(container.securityContext)}
 
 metrics:
   # /metrics, /healthz and /readyz (--metrics-bind-address).
@@ -203,18 +363,53 @@ metrics:
     # A ClusterIP Service scoby-controller-metrics in front of every replica's /metrics.
     enabled: true
     port: ${container.ports[0]?.containerPort ?? 8080}
+    labels: {}
+    annotations: {}
   serviceMonitor:
     # A Prometheus Operator ServiceMonitor for that Service (needs its CRD and metrics.service).
     enabled: false
     interval: 30s
+    # Empty: Prometheus' default (10s).
+    scrapeTimeout: ""
+    honorLabels: false
     labels: {}
+    annotations: {}
+    # More fields of the endpoint, e.g. relabelings or metricRelabelings.
+    endpointAdditionalProperties: {}
 
-# More environment variables of the controller container, e.g. CLUSTER_DOMAIN.
-extraEnv: []
+podDisruptionBudget:
+  # A PodDisruptionBudget for the controller pods; needs replicas > 1.
+  enabled: false
+  # One of the two; neither: minAvailable 1. An integer or a percentage ("50%").
+  minAvailable: null
+  maxUnavailable: null
 
+# Labels of every object the chart renders (and of the pods).
+commonLabels: {}
+
+# The Deployment's strategy; empty: RollingUpdate 25%/25%.
+strategy: {}
+# Old ReplicaSets kept for rollbacks; null: Kubernetes' 10.
+revisionHistoryLimit: null
+deploymentAnnotations: {}
+podLabels: {}
 podAnnotations: {}
+priorityClassName: ""
+# The pod's dnsPolicy; empty: ClusterFirst.
+dnsPolicy: ""
+# null: Kubernetes' default (true): Service variables in the container's environment.
+enableServiceLinks: null
+# null: Kubernetes' 30 s. Keep it above timeouts.gracefulShutdown.
+terminationGracePeriodSeconds: null
 nodeSelector: {}
 tolerations: []
 affinity: {}
+topologySpreadConstraints: []
+# The pod's hostAliases and dnsConfig.
+hostAliases: []
+dnsConfig: {}
+# Extra volumes of the pod and mounts of the controller container (plugins from a ConfigMap, ...).
+volumes: []
+volumeMounts: []
 `;
 }

@@ -59,3 +59,15 @@ describe('release manifest', () => {
     ]);
   });
 });
+
+describe('aggregated ClusterRoles', () => {
+  it('carry no rules, so that server-side apply leaves them to clusterrole-aggregation-controller', () => {
+    const aggregated = objectsOf(sources.rbac).filter((object) => 'aggregationRule' in object);
+    expect(aggregated.map((object) => (object['metadata'] as { name: string }).name)).toEqual([
+      'scoby-controller-crdregistrations',
+      'scoby-addressable-resolver',
+    ]);
+    for (const role of aggregated)
+      expect(Object.keys(role).sort()).toEqual(['aggregationRule', 'apiVersion', 'kind', 'metadata']);
+  });
+});

@@ -3,40 +3,26 @@
  * run no container) as the chart's ServiceAccount, reconciling the Greeter sample to Ready: the
  * chart's RBAC is all Scoby needs.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startControlPlane, type ControlPlane } from '@scoby/kube-control-plane';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPOSITORY_ROOT } from '../../src/paths.ts';
+import { eventually, startController, type LocalController } from './controller.ts';
 import { CHART, HELM, KUBECTL, succeed } from './tools.ts';
 
 const NAMESPACE = 'scoby-chart';
 const SAMPLES = join(REPOSITORY_ROOT, 'apps/controller/samples');
-const SCOBY = join(REPOSITORY_ROOT, 'apps/controller/bin/scoby.js');
-
-async function eventually<T>(what: string, probe: () => T | undefined, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-}
 
 describe('the Helm chart on the real control plane', () => {
   let plane: ControlPlane;
-  let controller: ChildProcess | undefined;
-  let controllerLog = '';
+  let controller: LocalController | undefined;
   const kubectl = (...args: string[]) => succeed(KUBECTL, ['--kubeconfig', plane.kubeconfigPath, ...args]);
 
   beforeAll(async () => {
     plane = await startControlPlane({ log: (line) => console.log(`[install-chart] ${line}`) });
   });
   afterAll(async () => {
-    controller?.kill('SIGKILL');
+    await controller?.stop();
     await plane?.stop();
   });
 
@@ -88,21 +74,7 @@ describe('the Helm chart on the real control plane', () => {
       120_000,
     );
 
-    const dir = await mkdtemp(join(tmpdir(), 'scoby-chart-'));
-    const kubeconfig = join(dir, 'controller-kubeconfig');
-    await writeFile(kubeconfig, await plane.serviceAccountKubeconfig(NAMESPACE, 'scoby-controller'));
-    controller = spawn(process.execPath, [SCOBY, 'run', '--metrics-bind-address', '127.0.0.1:0'], {
-      cwd: dir,
-      env: {
-        PATH: process.env.PATH ?? '',
-        KUBECONFIG: kubeconfig,
-        SCOBY_NAMESPACE: NAMESPACE,
-        CLUSTER_DOMAIN: 'cluster.local',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    controller.stdout?.on('data', (chunk: Buffer) => (controllerLog += chunk.toString()));
-    controller.stderr?.on('data', (chunk: Buffer) => (controllerLog += chunk.toString()));
+    controller = await startController(plane, NAMESPACE, 'scoby-controller');
 
     for (const file of ['greeter-crd.yaml', 'greeter-clusterrole.yaml'])
       kubectl('apply', '-f', join(SAMPLES, file));
@@ -126,7 +98,7 @@ describe('the Helm chart on the real control plane', () => {
       },
       150_000,
     ).catch((error: Error) => {
-      throw new Error(`${error.message}; controller log:\n${controllerLog.slice(-4000)}`);
+      throw new Error(`${error.message}; controller log:\n${controller?.log().slice(-4000)}`);
     });
     expect(ready).toBe('True');
     expect(
@@ -152,6 +124,6 @@ describe('the Helm chart on the real control plane', () => {
     expect(kubectl('get', 'lease', '-n', NAMESPACE, '-o', 'name')).toBe(
       'lease.coordination.k8s.io/scoby-controller-leader\n',
     );
-    expect(controllerLog).not.toMatch(/forbidden/i);
+    expect(controller.log()).not.toMatch(/forbidden/i);
   });
 });

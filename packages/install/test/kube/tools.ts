@@ -28,21 +28,29 @@ export interface Run {
   stderr: string;
 }
 
-export function run(command: string, args: string[], input?: string): Run {
+export interface RunOptions {
+  input?: string;
+  /** Default: the repository root. */
+  cwd?: string;
+  /** Added to PATH and HOME. */
+  env?: Record<string, string>;
+}
+
+export function run(command: string, args: string[], options: RunOptions = {}): Run {
   const result = spawnSync(command, args, {
-    cwd: REPOSITORY_ROOT,
+    cwd: options.cwd ?? REPOSITORY_ROOT,
     encoding: 'utf8',
-    input,
+    input: options.input,
     maxBuffer: 64 * 1024 * 1024,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
   });
   if (result.error) throw result.error;
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 /** stdout of a command that must succeed; its stderr otherwise. */
-export function succeed(command: string, args: string[], input?: string): string {
-  const result = run(command, args, input);
+export function succeed(command: string, args: string[], options?: RunOptions): string {
+  const result = run(command, args, options);
   if (result.status !== 0) {
     throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
   }
