@@ -1,5 +1,3 @@
-# syntax=docker/dockerfile:1
-#
 # The Scoby controller image:
 #   docker build -t scoby-controller:0.1.0 --build-arg REVISION=$(git rev-parse HEAD) .
 #

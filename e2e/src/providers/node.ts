@@ -1,0 +1,103 @@
+/**
+ * A Kubernetes node of the pinned release in one privileged container (the node image of
+ * e2e/images, `npm run images`), started as @testcontainers/k3s starts k3s: privileged, the host's
+ * cgroups, tmpfs /run. The host's images named in `preload` are imported into the node's containerd;
+ * the cluster is handed over once the node is Ready and cluster DNS answers through its Service.
+ */
+import { GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
+import { importImage, kubeconfigWithServer } from './container-images.ts';
+import { installScobyAccount } from './scoby-account.ts';
+import type { StartedCluster } from './started-cluster.ts';
+
+const API_PORT = 6443;
+const ADMIN_KUBECONFIG = '/etc/kubernetes/super-admin.conf';
+const READY_LINE = 'scoby-node: ready';
+
+class KubeNodeContainer extends GenericContainer {
+  constructor(image: string) {
+    super(image);
+    // As K3sContainer does; dockerode's HostConfig type predates the field.
+    Object.assign(this.hostConfig, { CgroupnsMode: 'host' });
+    this.withExposedPorts(API_PORT)
+      .withPrivilegedMode()
+      .withBindMounts([{ source: '/sys/fs/cgroup', target: '/sys/fs/cgroup' }])
+      .withTmpFs({ '/run': 'rw' })
+      .withTmpFs({ '/var/run': 'rw' })
+      .withWaitStrategy(Wait.forLogMessage(READY_LINE))
+      .withStartupTimeout(300_000);
+  }
+}
+
+async function run(container: StartedTestContainer, command: string[], what: string): Promise<string> {
+  const result = await container.exec(command);
+  if (result.exitCode !== 0) throw new Error(`${what}: ${command.join(' ')}: ${result.output.trim()}`);
+  return result.stdout;
+}
+
+const kubectl = (...args: string[]): string[] => ['kubectl', '--kubeconfig', ADMIN_KUBECONFIG, ...args];
+
+/** Node Ready, CoreDNS available, and a name resolved through the kube-dns Service (kube-proxy's rules). */
+async function waitForNodeAndDns(container: StartedTestContainer): Promise<void> {
+  await run(
+    container,
+    kubectl('wait', '--for=condition=Ready', 'node', '--all', '--timeout=300s'),
+    'node Ready',
+  );
+  await run(
+    container,
+    kubectl('-n', 'kube-system', 'rollout', 'status', 'deployment/coredns', '--timeout=300s'),
+    'CoreDNS available',
+  );
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const lookup = await container.exec([
+      'busybox',
+      'nslookup',
+      'kubernetes.default.svc.cluster.local',
+      '10.96.0.10',
+    ]);
+    if (lookup.exitCode === 0 && lookup.output.includes('10.96.0.1')) return;
+    if (Date.now() > deadline) throw new Error(`cluster DNS does not answer: ${lookup.output.trim()}`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+export async function startNodeCluster(
+  image: string,
+  preload: readonly string[],
+  log: (line: string) => void,
+): Promise<StartedCluster> {
+  const started = Date.now();
+  const container = await new KubeNodeContainer(image).start();
+  try {
+    log(`node: ${image} answered in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    for (const name of preload)
+      await importImage(container, name, (archive) => ['ctr', '-n', 'k8s.io', 'images', 'import', archive]);
+    await waitForNodeAndDns(container);
+    log(
+      `node: Ready with cluster DNS after ${((Date.now() - started) / 1000).toFixed(1)} s (images loaded: ${preload.join(', ') || 'none'})`,
+    );
+    const inside = await run(container, ['cat', ADMIN_KUBECONFIG], 'admin kubeconfig');
+    const kubeconfigYaml = kubeconfigWithServer(
+      inside,
+      `https://${container.getHost()}:${container.getMappedPort(API_PORT)}`,
+    );
+    return {
+      provider: 'node',
+      kubeconfigYaml,
+      controllerKubeconfigYaml: await installScobyAccount(kubeconfigYaml, 'node'),
+      stop: async () => void (await container.stop()),
+      exec: async (command) => {
+        const result = await container.exec(command);
+        return { exitCode: result.exitCode, output: result.output };
+      },
+    };
+  } catch (error) {
+    const logs = await container
+      .exec(['sh', '-c', 'tail -n 20 /var/log/scoby-node/*.log'])
+      .catch(() => undefined);
+    if (logs !== undefined) log(`node: start failed; its logs end with:\n${logs.output}`);
+    await container.stop();
+    throw error;
+  }
+}
