@@ -33,6 +33,8 @@ mkdir -p "$cache"
 # The legacy builder on the engine's own image store: BuildKit would pull its frontend and look base
 # images up in a registry; the legacy builder uses the local images as they are.
 export DOCKER_BUILDKIT=0
+# (its deprecation notice on every build says nothing new)
+docker() { if [ "$1" = build ]; then command docker "$@" 2> >(grep -v -e DEPRECATED -e BuildKit -e environment-variable -e '^$' >&2); else command docker "$@"; fi; }
 
 started=$SECONDS
 say() { echo "images: $*" >&2; }
@@ -81,9 +83,15 @@ node_image() {
     mv package usr/local/lib/node_modules/npm)
   ln -s ../lib/node_modules/npm/bin/npm-cli.js "$context/usr/local/bin/npm"
   ln -s ../lib/node_modules/npm/bin/npx-cli.js "$context/usr/local/bin/npx"
+  # The machine's trust store, as its apt sources: npm in a build reaches the registry the way this
+  # machine does (here through an egress proxy whose CA only the machine's bundle holds).
+  mkdir -p "$context/etc/ssl/certs"
+  cp /etc/ssl/certs/ca-certificates.crt "$context/etc/ssl/certs/"
   cat >"$context/Dockerfile" <<DOCKERFILE
 FROM scoby.local/debian:$SUITE
 COPY usr/ /usr/
+COPY etc/ /etc/
+ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
 RUN groupadd --gid 1000 node && useradd --uid 1000 --gid node --shell /bin/bash --create-home node
 CMD ["node"]
 DOCKERFILE
@@ -135,6 +143,10 @@ cp e2e/images/workloads/greeter-env.mjs "$work/"
 if wants controller; then
 timed scoby.local/scoby-controller:dev-plugins docker build -q -f e2e/images/workloads/Dockerfile.controller-plugins \
   --build-arg CONTROLLER_IMAGE=scoby.local/scoby-controller:dev -t scoby.local/scoby-controller:dev-plugins "$work" >/dev/null
+# The same image rebuilt (a new image ID, as a new release would be): the scenario that upgrades the chart.
+timed scoby.local/scoby-controller:dev-plugins-rebuilt docker build -q -f e2e/images/workloads/Dockerfile.controller-plugins \
+  --label "org.opencontainers.image.created=$(date -u +%FT%TZ)" \
+  --build-arg CONTROLLER_IMAGE=scoby.local/scoby-controller:dev -t scoby.local/scoby-controller:dev-plugins-rebuilt "$work" >/dev/null
 fi
 if wants workloads; then
 timed scoby.local/greeter-env:dev docker build -q -f e2e/images/workloads/Dockerfile.greeter-env \

@@ -1,8 +1,10 @@
 /**
  * Once per run: start the cluster E2E_CLUSTER selects, install Scoby's CRD from crds/ as a user would,
- * start Scoby in this process, and hand the kubeconfig to the scenario files.
+ * start Scoby in this process, and hand the kubeconfig to the scenario files. On the node container
+ * (E2E_CLUSTER=node) Scoby is instead installed by its Helm chart and its pods are the only controller.
  */
 import type { TestProject } from 'vitest/node';
+import { chartValues, helmFor, installChart } from './chart/install-chart.ts';
 import { ClusterHandle } from './handle.ts';
 import { readManifests } from './kube/manifests.ts';
 import { startCluster } from './providers/start-cluster.ts';
@@ -19,6 +21,34 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const { settings } = reading;
   const cluster = await startCluster(settings, (line) => console.log(`[e2e] ${line}`));
   const handle = new ClusterHandle(cluster.kubeconfigYaml, cluster.provider);
+  if (cluster.provider === 'node') {
+    try {
+      const image = settings.controllerImage!;
+      const helm = await helmFor(cluster.kubeconfigYaml);
+      const started = Date.now();
+      try {
+        await installChart(helm, await chartValues(image));
+      } finally {
+        await helm.close();
+      }
+      console.log(
+        `[e2e] cluster: node; Scoby installed by its Helm chart with ${image} in ${((Date.now() - started) / 1000).toFixed(1)} s, two replicas ready`,
+      );
+      project.provide('e2e', {
+        provider: cluster.provider,
+        kubeconfigYaml: cluster.kubeconfigYaml,
+        controllerImage: image,
+      });
+      return async () => {
+        handle.close();
+        await cluster.stop();
+      };
+    } catch (error) {
+      handle.close();
+      await cluster.stop();
+      throw error;
+    }
+  }
   try {
     await handle.apply(await readManifests(REGISTRATION_CRD));
     await handle.apply(await readManifests(PLUGIN_RBAC));

@@ -20,8 +20,14 @@ export const DEFAULT_K3S_IMAGE = 'rancher/k3s:v1.33.4-k3s1';
 /** The images `npm run images` builds (e2e/images/build-images.sh). */
 export const DEFAULT_NODE_IMAGE = `scoby.local/kube-node:${KUBE_RELEASE.kubernetes}`;
 export const DEFAULT_NODE_CONTROLLER_IMAGE = 'scoby.local/scoby-controller:dev-plugins';
+/** The controller image rebuilt (same content, a new image): `helm upgrade` moves the chart to it. */
+export const REBUILT_CONTROLLER_IMAGE = 'scoby.local/scoby-controller:dev-plugins-rebuilt';
 /** Workloads of the real-pod scenarios, loaded into the node with the controller image. */
-export const NODE_WORKLOAD_IMAGES = ['scoby.local/greeter-env:dev', 'scoby.local/example-hook:dev'] as const;
+export const NODE_WORKLOAD_IMAGES = [
+  'scoby.local/greeter-env:dev',
+  'scoby.local/example-hook:dev',
+  REBUILT_CONTROLLER_IMAGE,
+] as const;
 
 export interface E2eSettings {
   cluster: ClusterChoice;

@@ -3,10 +3,11 @@
  * e2e/images, `npm run images`), started as @testcontainers/k3s starts k3s: privileged, the host's
  * cgroups, tmpfs /run. The host's images named in `preload` are imported into the node's containerd;
  * the cluster is handed over once the node is Ready and cluster DNS answers through its Service.
+ * Scoby is installed on it by its Helm chart (global-setup.ts), so no account is prepared here.
  */
 import { GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
 import { importImage, kubeconfigWithServer } from './container-images.ts';
-import { installScobyAccount } from './scoby-account.ts';
+import { ADAPTER_IMAGE } from '../settings.ts';
 import type { StartedCluster } from './started-cluster.ts';
 
 const API_PORT = 6443;
@@ -73,6 +74,17 @@ export async function startNodeCluster(
     log(`node: ${image} answered in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     for (const name of preload)
       await importImage(container, name, (archive) => ['ctr', '-n', 'k8s.io', 'images', 'import', archive]);
+    // The scenarios register ADAPTER_IMAGE (k3s's pause image) as their adapter; the node has the pause
+    // program of its own release, which it runs under that name too.
+    await run(
+      container,
+      [
+        'sh',
+        '-c',
+        `ctr -n k8s.io images tag "$(ctr -n k8s.io images ls -q | grep '^scoby.local/pause:')" docker.io/${ADAPTER_IMAGE}`,
+      ],
+      'pause image as the adapter image',
+    );
     await waitForNodeAndDns(container);
     log(
       `node: Ready with cluster DNS after ${((Date.now() - started) / 1000).toFixed(1)} s (images loaded: ${preload.join(', ') || 'none'})`,
@@ -85,12 +97,7 @@ export async function startNodeCluster(
     return {
       provider: 'node',
       kubeconfigYaml,
-      controllerKubeconfigYaml: await installScobyAccount(kubeconfigYaml, 'node'),
       stop: async () => void (await container.stop()),
-      exec: async (command) => {
-        const result = await container.exec(command);
-        return { exitCode: result.exitCode, output: result.output };
-      },
     };
   } catch (error) {
     const logs = await container

@@ -11,6 +11,4 @@ export interface StartedCluster {
    */
   readonly controllerKubeconfigYaml?: string;
   stop(): Promise<void>;
-  /** A command run inside the cluster's container (the node provider only). */
-  exec?(command: string[]): Promise<{ exitCode: number; output: string }>;
 }

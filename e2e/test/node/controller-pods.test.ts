@@ -1,0 +1,215 @@
+/**
+ * Scoby as the chart runs it on the node container: two replicas of the controller image (with the
+ * example StatefulSet plugin), leader election, probes, /metrics through the chart's Service; the
+ * leader pod deleted (the other takes over within the lease time and no update is lost); `helm
+ * upgrade` to a rebuilt image (every instance stays Ready, no child is written).
+ */
+import { readFile } from 'node:fs/promises';
+import type { KubeObject } from '@scoby/kube-objects';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { helmFor, RELEASE, CHART } from '../../src/chart/install-chart.ts';
+import {
+  adapterOf,
+  clusterForScenario,
+  conditionOf,
+  SCOBY_NAMESPACE,
+  type ClusterHandle,
+} from '../../src/index.ts';
+import { inject } from 'vitest';
+import { realPodsOrReason } from '../../src/node-only.ts';
+import { fetchFromPod } from '../../src/pods.ts';
+import { REBUILT_CONTROLLER_IMAGE } from '../../src/settings.ts';
+
+const samples = new URL('../../../apps/controller/samples/', import.meta.url);
+const NAMESPACE = 'controller-pods';
+const LEASE = 'scoby-controller-leader';
+const GREETERS = ['one', 'two', 'three'];
+const skipped = realPodsOrReason();
+
+let cluster: ClusterHandle;
+
+const controllerPods = async (): Promise<KubeObject[]> =>
+  (await cluster.list('v1', 'Pod', SCOBY_NAMESPACE)).filter(
+    (pod) =>
+      pod.metadata.labels?.['app.kubernetes.io/name'] === 'scoby-controller' &&
+      !pod.metadata.deletionTimestamp,
+  );
+const isReady = (pod: KubeObject): boolean =>
+  ((pod.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).some(
+    (condition) => condition.type === 'Ready' && condition.status === 'True',
+  );
+const leaseOf = async () => {
+  const lease = await cluster.get('coordination.k8s.io/v1', 'Lease', SCOBY_NAMESPACE, LEASE);
+  return lease?.spec as { holderIdentity?: string; leaseDurationSeconds: number } | undefined;
+};
+const greeterReady = (object: KubeObject): boolean => conditionOf(object, 'Ready')?.status === 'True';
+
+beforeAll(async () => {
+  if (skipped !== undefined) return;
+  cluster = clusterForScenario();
+  const sample = async (file: string) => readFile(new URL(file, samples), 'utf8');
+  await cluster.apply(await sample('greeter-crd.yaml'));
+  await cluster.apply(await sample('greeter-clusterrole.yaml'));
+  await cluster.apply(
+    (await sample('greeter-registration.yaml')).replace(
+      'registry.example.com/samples/greeter:1.0.0',
+      'scoby.local/greeter-env:dev',
+    ),
+  );
+  await cluster.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
+  for (const name of GREETERS)
+    await cluster.apply(
+      `{apiVersion: samples.scoby.dev/v1alpha1, kind: Greeter, metadata: {name: ${name}, namespace: ${NAMESPACE}}, spec: {greeting: hello ${name}}}`,
+    );
+  for (const name of GREETERS)
+    await cluster.waitForObject(
+      'samples.scoby.dev/v1alpha1',
+      'Greeter',
+      NAMESPACE,
+      name,
+      'to be Ready',
+      greeterReady,
+    );
+});
+afterAll(() => cluster?.close());
+
+describe.skipIf(skipped !== undefined)('the controller as the chart runs it', () => {
+  it('runs two ready replicas, non-root with a read-only root filesystem', async () => {
+    const pods = await controllerPods();
+    expect(pods.map(isReady)).toEqual([true, true]);
+    const container = (pods[0]!.spec as { containers: Record<string, unknown>[] }).containers[0]!;
+    expect(container.image).toBe(inject('e2e').controllerImage);
+    expect(container.securityContext).toMatchObject({
+      runAsNonRoot: true,
+      readOnlyRootFilesystem: true,
+      allowPrivilegeEscalation: false,
+    });
+  });
+
+  it('serves /metrics through its Service to a pod', async () => {
+    const answer = await fetchFromPod(
+      cluster,
+      NAMESPACE,
+      'ask-metrics',
+      `http://scoby-controller-metrics.${SCOBY_NAMESPACE}.svc.cluster.local:8080/metrics`,
+    );
+    expect(answer.status).toBe(200);
+    const lines = String(answer.body)
+      .split('\n')
+      .filter((line) => line.startsWith('scoby_'));
+    console.log(`[e2e] /metrics from a pod: ${lines.length} scoby_ samples, e.g. ${lines[0]}`);
+    expect(lines.length).toBeGreaterThan(0);
+  });
+
+  it('fails over within the lease time when the leader pod is deleted, losing no update', async () => {
+    const before = await leaseOf();
+    const leader = before?.holderIdentity?.split('_')[0];
+    expect(leader).toBeDefined();
+    const deleted = Date.now();
+    await cluster.remove({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { namespace: SCOBY_NAMESPACE, name: leader! },
+    });
+    // An update made while the leader goes away.
+    await cluster.apply(
+      `{apiVersion: samples.scoby.dev/v1alpha1, kind: Greeter, metadata: {name: one, namespace: ${NAMESPACE}}, spec: {greeting: updated during failover}}`,
+    );
+    const after = await cluster.waitFor('another pod to hold the lease', async () => {
+      const lease = await leaseOf();
+      const holder = lease?.holderIdentity?.split('_')[0];
+      return holder !== undefined && holder !== '' && holder !== leader ? lease : undefined;
+    });
+    const failoverMs = Date.now() - deleted;
+    console.log(
+      `[e2e] leader ${leader} deleted; ${after.holderIdentity} leads after ${failoverMs} ms (lease ${before!.leaseDurationSeconds} s)`,
+    );
+    expect(failoverMs).toBeLessThanOrEqual(before!.leaseDurationSeconds * 1000 + 5000);
+    const deployment = await cluster.waitForObject(
+      'apps/v1',
+      'Deployment',
+      NAMESPACE,
+      'greeter-one',
+      'to carry the update',
+      (object) =>
+        ((adapterOf(object)?.env ?? []) as { name: string; value?: string }[]).some(
+          (variable) => variable.value === 'updated during failover',
+        ),
+    );
+    expect(deployment.metadata.name).toBe('greeter-one');
+  });
+
+  it('keeps every instance Ready with no child written through helm upgrade to a rebuilt image', async () => {
+    const rebuilt = REBUILT_CONTROLLER_IMAGE;
+    const separator = rebuilt.lastIndexOf(':');
+    for (const name of GREETERS)
+      await cluster.waitForObject(
+        'samples.scoby.dev/v1alpha1',
+        'Greeter',
+        NAMESPACE,
+        name,
+        'to be Ready',
+        greeterReady,
+      );
+    const childVersions = async () => {
+      const versions: Record<string, string | undefined> = {};
+      for (const kind of ['Deployment', 'Service'] as const)
+        for (const child of await cluster.list(kind === 'Deployment' ? 'apps/v1' : 'v1', kind, NAMESPACE))
+          if (child.metadata.name?.startsWith('greeter-'))
+            versions[`${kind}/${child.metadata.name}`] = child.metadata.resourceVersion;
+      return versions;
+    };
+    const before = await childVersions();
+    expect(Object.keys(before)).toHaveLength(GREETERS.length * 2);
+    const notReady: string[] = [];
+    let watching = true;
+    const watch = (async () => {
+      while (watching) {
+        for (const greeter of await cluster.list('samples.scoby.dev/v1alpha1', 'Greeter', NAMESPACE))
+          if (!greeterReady(greeter)) notReady.push(String(greeter.metadata.name));
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    })();
+    const helm = await helmFor(inject('e2e').kubeconfigYaml);
+    const started = Date.now();
+    try {
+      await helm.run([
+        'upgrade',
+        RELEASE,
+        CHART,
+        '--namespace',
+        SCOBY_NAMESPACE,
+        '--reuse-values',
+        '--set',
+        `image.repository=${rebuilt.slice(0, separator)}`,
+        '--set',
+        `image.tag=${rebuilt.slice(separator + 1)}`,
+        '--wait',
+        '--timeout',
+        '5m',
+      ]);
+    } finally {
+      await helm.close();
+    }
+    const pods = await controllerPods();
+    expect(pods.map((pod) => (pod.spec as { containers: { image: string }[] }).containers[0]!.image)).toEqual(
+      [rebuilt, rebuilt],
+    );
+    await cluster.waitFor('the new pods to hold the lease', async () => {
+      const holder = (await leaseOf())?.holderIdentity?.split('_')[0];
+      return pods.some((pod) => pod.metadata.name === holder);
+    });
+    // The new leader's first full reconcile: what it would write, it writes now.
+    await cluster.quiet();
+    await cluster.quiet();
+    watching = false;
+    await watch;
+    const after = await childVersions();
+    const written = Object.keys(before).filter((key) => before[key] !== after[key]);
+    console.log(
+      `[e2e] helm upgrade to ${rebuilt} took ${Date.now() - started} ms; instances not Ready meanwhile: ${notReady.length}; children written: ${written.length}`,
+    );
+    expect(notReady).toEqual([]);
+    expect(written).toEqual([]);
+  });
+});
