@@ -13,21 +13,28 @@ import { getContainerRuntimeClient, type StartedTestContainer } from 'testcontai
 /** The command that imports an image archive into the cluster's containerd (namespace k8s.io). */
 export type ImportCommand = (archive: string) => string[];
 
-export async function importImage(
+/** One archive of every image (`docker save a b …`: shared layers once), copied in and imported once. */
+export async function importImages(
   container: StartedTestContainer,
-  image: string,
+  images: readonly string[],
   importCommand: ImportCommand,
 ): Promise<void> {
+  if (images.length === 0) return;
   const client = await getContainerRuntimeClient();
   const directory = await mkdtemp(join(tmpdir(), 'scoby-e2e-'));
-  const archive = join(directory, 'image.tar');
-  const target = `/tmp/${image.replace(/[^A-Za-z0-9.-]/g, '_')}.tar`;
+  const archive = join(directory, 'images.tar');
+  const target = '/tmp/scoby-e2e-images.tar';
   try {
-    const saved = await client.container.dockerode.getImage(image).get();
+    // Engine's GET /images/get?names=…; @types/dockerode lacks getImages, dockerode has it.
+    const dockerode = client.container.dockerode as unknown as {
+      getImages(options: { names: string[] }): Promise<NodeJS.ReadableStream>;
+    };
+    const saved = await dockerode.getImages({ names: [...images] });
     await pipeline(saved, createWriteStream(archive));
     await container.copyFilesToContainer([{ source: archive, target }]);
     const result = await container.exec(importCommand(target));
-    if (result.exitCode !== 0) throw new Error(`cannot import image "${image}": ${result.output.trim()}`);
+    if (result.exitCode !== 0)
+      throw new Error(`cannot import images ${images.join(', ')}: ${result.output.trim()}`);
     await container.exec(['rm', '-f', target]);
   } finally {
     await rm(directory, { recursive: true, force: true });

@@ -4,7 +4,7 @@
  */
 import { K3sContainer, StartedK3sContainer } from '@testcontainers/k3s';
 import { GenericContainer, getContainerRuntimeClient, ImageName } from 'testcontainers';
-import { importImage } from './container-images.ts';
+import { importImages } from './container-images.ts';
 import type { ContainerRuntime } from './k3s-probe.ts';
 import { installScobyAccount } from './scoby-account.ts';
 import type { StartedCluster } from './started-cluster.ts';
@@ -48,8 +48,7 @@ export async function startK3sCluster(
 ): Promise<StartedCluster> {
   const container = await new K3sContainerReadByKubectl(image).start();
   try {
-    for (const name of preload)
-      await importImage(container, name, (archive) => ['k3s', 'ctr', 'images', 'import', archive]);
+    await importImages(container, preload, (archive) => ['k3s', 'ctr', 'images', 'import', archive]);
     const kubeconfigYaml = container.getKubeConfig();
     return {
       provider: 'k3s',

@@ -6,7 +6,7 @@
  * Scoby is installed on it by its Helm chart (global-setup.ts), so no account is prepared here.
  */
 import { GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
-import { importImage, kubeconfigWithServer } from './container-images.ts';
+import { importImages, kubeconfigWithServer } from './container-images.ts';
 import { ADAPTER_IMAGE } from '../settings.ts';
 import type { StartedCluster } from './started-cluster.ts';
 
@@ -72,8 +72,8 @@ export async function startNodeCluster(
   const container = await new KubeNodeContainer(image).start();
   try {
     log(`node: ${image} answered in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    for (const name of preload)
-      await importImage(container, name, (archive) => ['ctr', '-n', 'k8s.io', 'images', 'import', archive]);
+    await importImages(container, preload, (archive) => ['ctr', '-n', 'k8s.io', 'images', 'import', archive]);
+    log(`node: images imported after ${((Date.now() - started) / 1000).toFixed(1)} s`);
     // The scenarios register ADAPTER_IMAGE (k3s's pause image) as their adapter; the node has the pause
     // program of its own release, which it runs under that name too.
     await run(
