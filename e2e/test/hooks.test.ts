@@ -5,6 +5,7 @@
 import { createExampleHook } from '@scoby/example-hook';
 import type { HookServer } from '@scoby/hooks-v1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { approve } from '../src/approval.ts';
 import {
   ADAPTER_IMAGE,
   adapterOf,
@@ -125,22 +126,7 @@ describe.skipIf(skipped !== undefined)('hooks', () => {
       message: 'finalize hook: HTTP 409: waiting for condition Approved',
     });
 
-    // The approver marks the instance, as `kubectl patch --subresource=status --type=json` would.
-    await cluster.waitFor('the approval to be recorded', async () => {
-      const current = await cluster.get(...INSTANCE);
-      if (current === undefined) return true;
-      const index = conditionsOf(current).findIndex((condition) => condition.type === 'Approved');
-      await cluster.client.jsonPatch(
-        current,
-        [
-          { op: 'test', path: `/status/conditions/${index}/type`, value: 'Approved' },
-          { op: 'replace', path: `/status/conditions/${index}/status`, value: 'True' },
-          { op: 'replace', path: `/status/conditions/${index}/reason`, value: 'ApprovedByOperator' },
-        ],
-        'status',
-      );
-      return true;
-    });
+    await approve(cluster, INSTANCE);
     await cluster.waitForGone(...INSTANCE);
     await cluster.waitForGone('apps/v1', 'Deployment', 'hooks', 'mailer-orders');
   });

@@ -3,13 +3,12 @@
  * the environment it received): the env the process printed is exactly the env Scoby rendered into
  * the Deployment, and the instance's status.address.url answers from another pod.
  */
-import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adapterOf, clusterForScenario, conditionOf, statusOf, type ClusterHandle } from '../../src/index.ts';
+import { adapterOf, clusterForScenario, statusOf, type ClusterHandle } from '../../src/index.ts';
+import { applyGreeter, applyGreeterSample, waitForReadyGreeter } from '../../src/greeter-sample.ts';
 import { realPodsOrReason } from '../../src/node-only.ts';
 import { fetchFromPod } from '../../src/pods.ts';
 
-const samples = new URL('../../../apps/controller/samples/', import.meta.url);
 const NAMESPACE = 'greeter-pods';
 const skipped = realPodsOrReason();
 
@@ -17,32 +16,14 @@ let cluster: ClusterHandle;
 beforeAll(async () => {
   if (skipped !== undefined) return;
   cluster = clusterForScenario();
-  const sample = async (file: string) => readFile(new URL(file, samples), 'utf8');
-  await cluster.apply(await sample('greeter-crd.yaml'));
-  await cluster.apply(await sample('greeter-clusterrole.yaml'));
-  await cluster.apply(
-    (await sample('greeter-registration.yaml')).replace(
-      'registry.example.com/samples/greeter:1.0.0',
-      'scoby.local/greeter-env:dev',
-    ),
-  );
-  await cluster.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
-  await cluster.apply(
-    (await sample('greeter-instance.yaml')).replace('namespace: default', `namespace: ${NAMESPACE}`),
-  );
+  await applyGreeterSample(cluster, NAMESPACE);
+  await applyGreeter(cluster, NAMESPACE, 'hello', 'Hello from Scoby');
 });
 afterAll(() => cluster?.close());
 
 describe.skipIf(skipped !== undefined)('a Greeter on real pods', () => {
   it('becomes Ready once its adapter pod runs', async () => {
-    const greeter = await cluster.waitForObject(
-      'samples.scoby.dev/v1alpha1',
-      'Greeter',
-      NAMESPACE,
-      'hello',
-      'to be Ready',
-      (object) => conditionOf(object, 'Ready')?.status === 'True',
-    );
+    const greeter = await waitForReadyGreeter(cluster, NAMESPACE, 'hello');
     expect(statusOf(greeter).address).toEqual({ url: `http://greeter-hello.${NAMESPACE}.svc.cluster.local` });
   });
 

@@ -5,11 +5,11 @@
  * log (one JSON line per call) shows what it was asked.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { approve } from '../../src/approval.ts';
 import {
   adapterOf,
   clusterForScenario,
   conditionOf,
-  conditionsOf,
   registeredKindYaml,
   statusOf,
   type ClusterHandle,
@@ -164,20 +164,7 @@ describe.skipIf(skipped !== undefined)('a hook in the cluster, referenced by ref
     expect(conditionOf(held, 'Ready')?.message).toBe(
       'finalize hook: HTTP 409: waiting for condition Approved',
     );
-    await cluster.waitFor('the approval to be recorded', async () => {
-      const current = await cluster.get(...INSTANCE);
-      if (current === undefined) return true;
-      const index = conditionsOf(current).findIndex((condition) => condition.type === 'Approved');
-      await cluster.client.jsonPatch(
-        current,
-        [
-          { op: 'test', path: `/status/conditions/${index}/type`, value: 'Approved' },
-          { op: 'replace', path: `/status/conditions/${index}/status`, value: 'True' },
-        ],
-        'status',
-      );
-      return true;
-    });
+    await approve(cluster, INSTANCE);
     await cluster.waitForGone(...INSTANCE);
     const finalizeCalls = (await hookLog()).filter((call) => call.phase === 'finalize');
     console.log(`[e2e] finalize calls seen by the hook: ${JSON.stringify(finalizeCalls)}`);
