@@ -38,7 +38,9 @@ docker() { if [ "$1" = build ]; then command docker "$@" 2> >(grep -v -e DEPRECA
 
 started=$SECONDS
 say() { echo "images: $*" >&2; }
-has() { docker image inspect "$1" >/dev/null 2>&1; }
+# An image is cached when it exists and was made from the same recipe (label scoby.recipe: the
+# versions and inputs it was made from), so a changed pin or package list rebuilds it.
+recipe_of() { docker image inspect -f '{{ index .Config.Labels "scoby.recipe" }}' "$1" 2>/dev/null; }
 timed() {
   local what=$1 at=$SECONDS
   shift
@@ -47,8 +49,9 @@ timed() {
 }
 cached_or() {
   local image=$1
-  shift
-  if has "$image"; then say "cached $image"; else timed "$image" "$@"; fi
+  RECIPE=$2
+  shift 2
+  if [ "$(recipe_of "$image")" = "$RECIPE" ]; then say "cached $image"; else timed "$image" "$@"; fi
 }
 
 # The sources this machine's apt uses (deb822 or one-line), so no mirror is named here.
@@ -71,7 +74,7 @@ rootfs_image() {
   rm -rf "$tar.partial.tar"
   mmdebstrap "${args[@]}" "$SUITE" "$tar.partial.tar" "${sources[@]}"
   mv "$tar.partial.tar" "$tar"
-  docker import --change 'CMD ["/bin/bash"]' "$tar" "$image" >/dev/null
+  docker import --change 'CMD ["/bin/bash"]' --change "LABEL scoby.recipe=\"$RECIPE\"" "$tar" "$image" >/dev/null
   rm -f "$tar"
 }
 
@@ -95,7 +98,7 @@ ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
 RUN groupadd --gid 1000 node && useradd --uid 1000 --gid node --shell /bin/bash --create-home node
 CMD ["node"]
 DOCKERFILE
-  docker build -q -t "scoby.local/node:$NODE_VERSION" "$context" >/dev/null
+  docker build -q --label "scoby.recipe=$RECIPE" -t "scoby.local/node:$NODE_VERSION" "$context" >/dev/null
   rm -rf "$context"
 }
 
@@ -104,7 +107,7 @@ single_binary_image() {
   dir=$(mktemp -d)
   cp "$binary" "$dir/"
   tar -C "$dir" -cf "$dir.tar" .
-  docker import --change "ENTRYPOINT [\"$entrypoint\"]" "$dir.tar" "$image" >/dev/null
+  docker import --change "ENTRYPOINT [\"$entrypoint\"]" --change "LABEL scoby.recipe=\"$RECIPE\"" "$dir.tar" "$image" >/dev/null
   rm -rf "$dir" "$dir.tar"
 }
 
@@ -120,9 +123,10 @@ stages=" ${*:-base controller workloads node} "
 wants() { [[ "$stages" == *" $1 "* ]]; }
 
 if wants base || wants controller || wants workloads || wants node; then
-cached_or "scoby.local/debian:$SUITE" rootfs_image "scoby.local/debian:$SUITE" "debian-$SUITE" ""
-cached_or "scoby.local/debian-node:$SUITE" rootfs_image "scoby.local/debian-node:$SUITE" "debian-node-$SUITE" "$NODE_PACKAGES"
-cached_or "scoby.local/node:$NODE_VERSION" node_image
+cached_or "scoby.local/debian:$SUITE" "$SUITE minbase" rootfs_image "scoby.local/debian:$SUITE" "debian-$SUITE" ""
+cached_or "scoby.local/debian-node:$SUITE" "$SUITE minbase $NODE_PACKAGES" rootfs_image "scoby.local/debian-node:$SUITE" "debian-node-$SUITE" "$NODE_PACKAGES"
+cached_or "scoby.local/node:$NODE_VERSION" \
+  "node $NODE_VERSION npm $NPM_VERSION ca $(sha256sum /etc/ssl/certs/ca-certificates.crt | cut -c1-12)" node_image
 fi
 
 # The Dockerfile's npm steps reach the registry through the host's network: the engine gives containers
@@ -160,8 +164,8 @@ fi
 if wants node; then
 control_plane=$(npm run --silent kube-binaries | tail -n 1)
 node_binaries=$(npm run --silent kube-node-binaries | tail -n 1)
-cached_or "scoby.local/coredns:$COREDNS" single_binary_image "scoby.local/coredns:$COREDNS" "$node_binaries/coredns" /coredns
-cached_or "scoby.local/pause:$PAUSE" single_binary_image "scoby.local/pause:$PAUSE" "$node_binaries/pause" /pause
+cached_or "scoby.local/coredns:$COREDNS" "$(sha256sum "$node_binaries/coredns" | cut -c1-16)" single_binary_image "scoby.local/coredns:$COREDNS" "$node_binaries/coredns" /coredns
+cached_or "scoby.local/pause:$PAUSE" "$(sha256sum "$node_binaries/pause" | cut -c1-16)" single_binary_image "scoby.local/pause:$PAUSE" "$node_binaries/pause" /pause
 context="$cache/kube-node"
 rm -rf "$context" && mkdir -p "$context/bin" "$context/etc" "$context/images"
 for binary in etcd kube-apiserver kube-controller-manager kube-scheduler kubectl; do

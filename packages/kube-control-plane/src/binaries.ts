@@ -55,7 +55,11 @@ export function binariesCacheFolder(env: NodeJS.ProcessEnv = process.env): strin
 /** The node's binaries (kubelet, kube-proxy, kubeadm, CoreDNS, pause): only the node image needs them. */
 export function nodeBinariesCacheFolder(env: NodeJS.ProcessEnv = process.env): string {
   const release = KUBE_RELEASE;
-  return join(cacheRoot(env), 'kube', `node-${release.kubernetes}-coredns-${release.coredns}-pause-${release.pause}`);
+  return join(
+    cacheRoot(env),
+    'kube',
+    `node-${release.kubernetes}-coredns-${release.coredns}-pause-${release.pause}`,
+  );
 }
 
 export const NODE_BINARIES = ['kubelet', 'kube-proxy', 'kubeadm', 'coredns', 'pause'] as const;
