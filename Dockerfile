@@ -1,5 +1,3 @@
-# syntax=docker/dockerfile:1
-#
 # The Scoby controller image:
 #   docker build -t scoby-controller:0.1.0 --build-arg REVISION=$(git rev-parse HEAD) .
 #
@@ -11,6 +9,8 @@
 # nothing is written at run time (the root filesystem can be read-only). The pack-and-install test
 # (apps/controller/test/packaging) runs this ENTRYPOINT against the same kind of install.
 # docs/operations/image.md: building, running, and adding form-factor plugins.
+# No `# syntax=` directive: it makes BuildKit pull a frontend image; BuildKit's built-in frontend and
+# the legacy builder both read this file, so it builds where no registry is reachable (e2e/images).
 
 # Node.js 24 LTS, the release CI runs (.ci/run NODE_VERSION). For a reproducible build, pin the digest
 # as well: --build-arg NODE_IMAGE=node:24.21.0-slim@sha256:… (docker buildx imagetools inspect).

@@ -84,6 +84,7 @@ export default defineConfig({
           { text: 'Metrics', link: '/operations/metrics' },
           { text: 'Logs', link: '/operations/logs' },
           { text: 'Controller image', link: '/operations/image' },
+          { text: 'A cluster in one container (e2e)', link: '/operations/node-container' },
           { text: 'Troubleshooting', link: '/operations/troubleshooting' },
           { text: 'Benchmarks', link: '/operations/benchmarks' },
           { text: 'Security', link: '/security' },

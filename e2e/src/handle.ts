@@ -16,9 +16,9 @@ export interface EventView {
 }
 
 /** How long each provider gets to converge: kwok runs real controllers, k3s starts real pods. */
-const SETTLE_MS: Record<ProviderName, number> = { memory: 15_000, kwok: 60_000, k3s: 180_000 };
+const SETTLE_MS: Record<ProviderName, number> = { memory: 15_000, kwok: 60_000, k3s: 180_000, node: 180_000 };
 /** How long to watch for something that must NOT happen. */
-const QUIET_MS: Record<ProviderName, number> = { memory: 750, kwok: 2_000, k3s: 5_000 };
+const QUIET_MS: Record<ProviderName, number> = { memory: 750, kwok: 2_000, k3s: 5_000, node: 5_000 };
 
 export class ClusterHandle {
   readonly provider: ProviderName;

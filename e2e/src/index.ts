@@ -4,11 +4,13 @@ export { KubeApiError, KubeClient, FIELD_MANAGER, type Resource } from './kube/c
 export { parseManifests, readManifests } from './kube/manifests.ts';
 export { adapterOf, conditionOf, conditionsOf, podSpecOf, statusOf, type ConditionView } from './objects.ts';
 export { chooseProvider, type K3sProbe, type ProviderChoice, type ProviderName } from './providers/choose.ts';
-export { k3sProbe, type ContainerRuntime } from './providers/k3s-probe.ts';
+export { k3sProbe, localImageProbe, type ContainerRuntime } from './providers/k3s-probe.ts';
 export {
   ADAPTER_IMAGE,
   CLUSTER_CHOICES,
   DEFAULT_K3S_IMAGE,
+  DEFAULT_NODE_CONTROLLER_IMAGE,
+  DEFAULT_NODE_IMAGE,
   SCOBY_NAMESPACE,
   readSettings,
   type ClusterChoice,

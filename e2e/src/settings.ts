@@ -1,6 +1,7 @@
 /** What the suite reads from its environment: which cluster to run against and with which images. */
+import { KUBE_RELEASE } from '@scoby/kube-control-plane';
 
-export const CLUSTER_CHOICES = ['memory', 'kwok', 'k3s', 'auto'] as const;
+export const CLUSTER_CHOICES = ['memory', 'kwok', 'k3s', 'node', 'auto'] as const;
 export type ClusterChoice = (typeof CLUSTER_CHOICES)[number];
 
 /** The namespace the suite runs Scoby in (SCOBY_NAMESPACE): controller ConfigMaps and the Lease live here. */
@@ -16,9 +17,23 @@ export const ADAPTER_IMAGE = 'rancher/mirrored-pause:3.6';
 /** A current k3s release; override with K3S_IMAGE. */
 export const DEFAULT_K3S_IMAGE = 'rancher/k3s:v1.33.4-k3s1';
 
+/** The images `npm run images` builds (e2e/images/build-images.sh). */
+export const DEFAULT_NODE_IMAGE = `scoby.local/kube-node:${KUBE_RELEASE.kubernetes}`;
+export const DEFAULT_NODE_CONTROLLER_IMAGE = 'scoby.local/scoby-controller:dev-plugins';
+/** The controller image rebuilt (same content, a new image): `helm upgrade` moves the chart to it. */
+export const REBUILT_CONTROLLER_IMAGE = 'scoby.local/scoby-controller:dev-plugins-rebuilt';
+/** Workloads of the real-pod scenarios, loaded into the node with the controller image. */
+export const NODE_WORKLOAD_IMAGES = [
+  'scoby.local/greeter-env:dev',
+  'scoby.local/example-hook:dev',
+  REBUILT_CONTROLLER_IMAGE,
+] as const;
+
 export interface E2eSettings {
   cluster: ClusterChoice;
   k3sImage: string;
+  /** E2E_NODE_IMAGE: the node image of E2E_CLUSTER=node. */
+  nodeImage: string;
   /** An image of the controller already loadable into k3s; only then is deploy/'s Deployment applied on k3s. */
   controllerImage: string | undefined;
 }
@@ -47,7 +62,10 @@ export function readSettings(env: Readonly<Record<string, string | undefined>>):
     settings: {
       cluster: cluster as ClusterChoice,
       k3sImage: nonEmpty(env.K3S_IMAGE) ?? DEFAULT_K3S_IMAGE,
-      controllerImage: nonEmpty(env.E2E_CONTROLLER_IMAGE),
+      nodeImage: nonEmpty(env.E2E_NODE_IMAGE) ?? DEFAULT_NODE_IMAGE,
+      controllerImage:
+        nonEmpty(env.E2E_CONTROLLER_IMAGE) ??
+        (cluster === 'node' ? DEFAULT_NODE_CONTROLLER_IMAGE : undefined),
     },
   };
 }

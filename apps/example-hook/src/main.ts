@@ -7,7 +7,10 @@ if (!reading.ok) {
   console.error(`example hook: ${reading.message}`);
   process.exit(2);
 }
-const hook = await createExampleHook(reading.options);
+const hook = await createExampleHook({
+  ...reading.options,
+  logRequest: (line) => console.log(JSON.stringify(line)),
+});
 console.log(`example hook listening on ${hook.url}`);
 
 const stop = (): void => {

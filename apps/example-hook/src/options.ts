@@ -1,5 +1,6 @@
 /** What the example hook can be told, and how its command line reads that from the environment. */
 import type { FormFactorFormat } from '@scoby/hooks-v1';
+import type { RequestLogLine } from './request-log.ts';
 
 export interface ExampleHookOptions {
   /** Default 0 in-process (a free port); the command defaults to 8081 (8080 is the default of Scoby's ops server). */
@@ -16,6 +17,8 @@ export interface ExampleHookOptions {
   /** Finalize waits until this condition is True; unset: finalize accepts at once. */
   finalizeWhenCondition?: string;
   formFactorFormat?: FormFactorFormat;
+  /** Told of every call once answered; the command prints each as a JSON line. Default: nothing. */
+  logRequest?: (line: RequestLogLine) => void;
 }
 
 export const DEFAULT_PORT = 8081;

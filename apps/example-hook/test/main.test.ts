@@ -42,11 +42,16 @@ describe('the start command (src/main.ts)', () => {
       phase: 'finalize',
       object: { apiVersion: 'v1', kind: 'X', metadata: {} },
     });
+    let logged = '';
+    server.stdout!.on('data', (chunk: Buffer) => (logged += chunk.toString()));
     const response = await fetch(url, { method: 'POST', body });
     expect([response.status, await response.text()]).toEqual([
       409,
       '{"message":"waiting for condition CleanedUp","permanent":false,"continue":false}',
     ]);
+    await expect
+      .poll(() => logged)
+      .toBe('{"phase":"finalize","instance":"X ","answer":"waiting for condition CleanedUp"}\n');
     server.kill('SIGTERM');
     expect(await once(server, 'exit')).toEqual([0, null]);
   });

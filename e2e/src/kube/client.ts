@@ -160,10 +160,15 @@ export class KubeClient {
     });
   }
 
+  /** GET of a plain-text resource, such as a pod's log. */
+  async text(path: string, query: Record<string, string> = {}): Promise<string> {
+    return this.request<string>('GET', path, { query, raw: true });
+  }
+
   async request<T>(
     method: string,
     path: string,
-    options: { body?: unknown; contentType?: string; query?: Record<string, string> } = {},
+    options: { body?: unknown; contentType?: string; query?: Record<string, string>; raw?: boolean } = {},
   ): Promise<T> {
     const url = new URL(path, this.#server);
     for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.set(key, value);
@@ -192,6 +197,7 @@ export class KubeClient {
       request.on('error', reject);
       request.end(body);
     });
+    if (options.raw === true && status >= 200 && status < 300) return text as T;
     const parsed: unknown = text === '' ? {} : JSON.parse(text);
     if (status >= 200 && status < 300) return parsed as T;
     const failure = parsed as { reason?: string; message?: string };

@@ -15,6 +15,19 @@ function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The node image is built here (`npm run images`), never pulled: it must be in the runtime already. */
+export function localImageProbe(image: string, runtime: ContainerRuntime): K3sProbe {
+  return async () => {
+    try {
+      const connection = await runtime.connect();
+      if (await connection.hasImage(image)) return undefined;
+    } catch (error) {
+      return `no container runtime answers (${reasonOf(error)}); start Docker, e.g. e2e/scripts/with-docker-engine.sh`;
+    }
+    return `image "${image}" is not in the container runtime; build it with \`npm run images\``;
+  };
+}
+
 export function k3sProbe(image: string, runtime: ContainerRuntime): K3sProbe {
   return async () => {
     let connection: Awaited<ReturnType<ContainerRuntime['connect']>>;

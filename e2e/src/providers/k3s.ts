@@ -2,13 +2,9 @@
  * A real API server: k3s in a container, through testcontainers. As on kwok, the admin applies Scoby's
  * install manifests and the controller runs as their ServiceAccount.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createWriteStream } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { K3sContainer, StartedK3sContainer } from '@testcontainers/k3s';
 import { GenericContainer, getContainerRuntimeClient, ImageName } from 'testcontainers';
+import { importImages } from './container-images.ts';
 import type { ContainerRuntime } from './k3s-probe.ts';
 import { installScobyAccount } from './scoby-account.ts';
 import type { StartedCluster } from './started-cluster.ts';
@@ -52,7 +48,7 @@ export async function startK3sCluster(
 ): Promise<StartedCluster> {
   const container = await new K3sContainerReadByKubectl(image).start();
   try {
-    for (const name of preload) await importImage(container, name);
+    await importImages(container, preload, (archive) => ['k3s', 'ctr', 'images', 'import', archive]);
     const kubeconfigYaml = container.getKubeConfig();
     return {
       provider: 'k3s',
@@ -63,21 +59,5 @@ export async function startK3sCluster(
   } catch (error) {
     await container.stop();
     throw error;
-  }
-}
-
-async function importImage(container: StartedK3sContainer, image: string): Promise<void> {
-  const client = await getContainerRuntimeClient();
-  const directory = await mkdtemp(join(tmpdir(), 'scoby-e2e-'));
-  const archive = join(directory, 'image.tar');
-  try {
-    const saved = await client.container.dockerode.getImage(image).get();
-    await pipeline(saved, createWriteStream(archive));
-    await container.copyFilesToContainer([{ source: archive, target: '/tmp/image.tar' }]);
-    const result = await container.exec(['k3s', 'ctr', 'images', 'import', '/tmp/image.tar']);
-    if (result.exitCode !== 0)
-      throw new Error(`cannot import image "${image}" into k3s: ${result.output.trim()}`);
-  } finally {
-    await rm(directory, { recursive: true, force: true });
   }
 }

@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import {
   chooseProvider,
   DEFAULT_K3S_IMAGE,
+  DEFAULT_NODE_CONTROLLER_IMAGE,
+  DEFAULT_NODE_IMAGE,
   k3sProbe,
+  localImageProbe,
   readSettings,
   type ContainerRuntime,
 } from '../../src/index.ts';
@@ -29,7 +32,12 @@ describe('readSettings', () => {
   it('defaults to the in-memory cluster and the default k3s image', () => {
     expect(readSettings({})).toEqual({
       ok: true,
-      settings: { cluster: 'memory', k3sImage: DEFAULT_K3S_IMAGE, controllerImage: undefined },
+      settings: {
+        cluster: 'memory',
+        k3sImage: DEFAULT_K3S_IMAGE,
+        nodeImage: DEFAULT_NODE_IMAGE,
+        controllerImage: undefined,
+      },
     });
   });
 
@@ -42,7 +50,12 @@ describe('readSettings', () => {
       }),
     ).toEqual({
       ok: true,
-      settings: { cluster: 'auto', k3sImage: 'rancher/k3s:v1.32.1-k3s1', controllerImage: 'scoby:dev' },
+      settings: {
+        cluster: 'auto',
+        k3sImage: 'rancher/k3s:v1.32.1-k3s1',
+        nodeImage: DEFAULT_NODE_IMAGE,
+        controllerImage: 'scoby:dev',
+      },
     });
     expect(readSettings({ E2E_CLUSTER: '', K3S_IMAGE: ' ', E2E_CONTROLLER_IMAGE: '' })).toEqual(
       readSettings({}),
@@ -52,8 +65,38 @@ describe('readSettings', () => {
   it('rejects an unknown cluster choice', () => {
     expect(readSettings({ E2E_CLUSTER: 'kind' })).toEqual({
       ok: false,
-      message: 'E2E_CLUSTER: "kind" is not one of "memory", "kwok", "k3s", "auto"',
+      message: 'E2E_CLUSTER: "kind" is not one of "memory", "kwok", "k3s", "node", "auto"',
     });
+  });
+
+  it('gives the node provider the images npm run images builds, unless told otherwise', () => {
+    expect(DEFAULT_NODE_IMAGE).toBe('scoby.local/kube-node:v1.34.4');
+    expect(readSettings({ E2E_CLUSTER: 'node' })).toMatchObject({
+      ok: true,
+      settings: { nodeImage: DEFAULT_NODE_IMAGE, controllerImage: DEFAULT_NODE_CONTROLLER_IMAGE },
+    });
+    expect(
+      readSettings({ E2E_CLUSTER: 'node', E2E_NODE_IMAGE: 'node:x', E2E_CONTROLLER_IMAGE: 'scoby:y' }),
+    ).toMatchObject({ ok: true, settings: { nodeImage: 'node:x', controllerImage: 'scoby:y' } });
+  });
+});
+
+describe('localImageProbe', () => {
+  it('never pulls: a missing node image is built with npm run images', async () => {
+    const runtime = runtimeWith([]);
+    expect(await localImageProbe('scoby.local/kube-node:v1', runtime)()).toBe(
+      'image "scoby.local/kube-node:v1" is not in the container runtime; build it with `npm run images`',
+    );
+    expect(runtime.pulled).toEqual([]);
+    expect(
+      await localImageProbe('scoby.local/kube-node:v1', runtimeWith(['scoby.local/kube-node:v1']))(),
+    ).toBeUndefined();
+  });
+
+  it('says that no container runtime answers', async () => {
+    expect(await localImageProbe('scoby.local/kube-node:v1', noRuntime)()).toBe(
+      'no container runtime answers (Could not find a working container runtime strategy); start Docker, e.g. e2e/scripts/with-docker-engine.sh',
+    );
   });
 });
 
@@ -111,6 +154,18 @@ describe('chooseProvider', () => {
       ok: false,
       message: 'E2E_CLUSTER=k3s: cannot run k3s: no container runtime answers (x)',
     });
+  });
+
+  it('uses the node image for node, never for auto, and fails node with the reason', async () => {
+    const unused = () => Promise.reject(new Error('must not be called'));
+    expect(await chooseProvider('node', unused, free)).toEqual({ ok: true, provider: 'node' });
+    expect(
+      await chooseProvider('node', unused, async () => 'image "n" is not in the container runtime'),
+    ).toEqual({
+      ok: false,
+      message: 'E2E_CLUSTER=node: cannot start the node image: image "n" is not in the container runtime',
+    });
+    expect(await chooseProvider('auto', free, unused)).toEqual({ ok: true, provider: 'k3s' });
   });
 
   it('falls back from auto to memory saying why', async () => {

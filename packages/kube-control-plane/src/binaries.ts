@@ -11,6 +11,8 @@ export interface KubeRelease {
   etcd: string;
   kwok: string;
   helm: string;
+  coredns: string;
+  pause: string;
 }
 
 export const KUBE_RELEASE: KubeRelease = JSON.parse(
@@ -49,6 +51,18 @@ export function binariesCacheFolder(env: NodeJS.ProcessEnv = process.env): strin
     `kubernetes-${release.kubernetes}-etcd-${release.etcd}-kwok-${release.kwok}`,
   );
 }
+
+/** The node's binaries (kubelet, kube-proxy, kubeadm, CoreDNS, pause): only the node image needs them. */
+export function nodeBinariesCacheFolder(env: NodeJS.ProcessEnv = process.env): string {
+  const release = KUBE_RELEASE;
+  return join(
+    cacheRoot(env),
+    'kube',
+    `node-${release.kubernetes}-coredns-${release.coredns}-pause-${release.pause}`,
+  );
+}
+
+export const NODE_BINARIES = ['kubelet', 'kube-proxy', 'kubeadm', 'coredns', 'pause'] as const;
 
 /** Helm lives in a folder of its own: a new Helm release does not rebuild Kubernetes. */
 export function helmCacheFolder(env: NodeJS.ProcessEnv = process.env): string {

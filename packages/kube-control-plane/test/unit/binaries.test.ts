@@ -9,6 +9,7 @@ import {
   KUBE_RELEASE,
   locateBinaries,
   locateHelm,
+  nodeBinariesCacheFolder,
 } from '../../src/binaries.ts';
 
 async function folderWith(names: readonly string[]): Promise<string> {
@@ -23,6 +24,13 @@ describe('the binaries folder', () => {
       `/cache/kube/kubernetes-${KUBE_RELEASE.kubernetes}-etcd-${KUBE_RELEASE.etcd}-kwok-${KUBE_RELEASE.kwok}`,
     );
     expect(binariesCacheFolder({ XDG_CACHE_HOME: '/xdg' })).toMatch(/^\/xdg\/scoby\/kube\/kubernetes-v1\./);
+  });
+
+  it("keeps the node's binaries (kubelet, kube-proxy, kubeadm, CoreDNS, pause) in a folder of their own", () => {
+    expect(KUBE_RELEASE).toMatchObject({ coredns: 'v1.12.1', pause: '3.10.1' });
+    expect(nodeBinariesCacheFolder({ SCOBY_CACHE_DIR: '/cache' })).toBe(
+      `/cache/kube/node-${KUBE_RELEASE.kubernetes}-coredns-v1.12.1-pause-3.10.1`,
+    );
   });
 
   it('is KUBEBUILDER_ASSETS when that folder holds every binary and the kwok stages', async () => {

@@ -1,0 +1,39 @@
+/**
+ * One JSON line per hook call (the command logs them to stdout): which phase, for which instance, with
+ * which children, and how it was answered, so whoever runs the hook in a cluster can read what Scoby
+ * asked of it.
+ */
+import type { HookHandlers, HookRequest } from '@scoby/hooks-v1';
+
+export interface RequestLogLine {
+  phase: string;
+  instance: string;
+  children?: string[];
+  answer: 'ok' | string;
+}
+
+function instanceOf(request: HookRequest): string {
+  const { namespace, name } = request.object.metadata ?? {};
+  return `${request.object.kind} ${namespace ? `${namespace}/` : ''}${name ?? ''}`;
+}
+
+export function withRequestLog(
+  handlers: Required<HookHandlers>,
+  log: (line: RequestLogLine) => void,
+): Required<HookHandlers> {
+  const logged =
+    <T>(call: (request: HookRequest) => T | Promise<T>) =>
+    async (request: HookRequest): Promise<T> => {
+      const line: RequestLogLine = { phase: request.phase, instance: instanceOf(request), answer: 'ok' };
+      if (request.children !== undefined) line.children = Object.keys(request.children).sort();
+      try {
+        return await call(request);
+      } catch (error) {
+        line.answer = error instanceof Error ? error.message : String(error);
+        throw error;
+      } finally {
+        log(line);
+      }
+    };
+  return { preReconcile: logged(handlers.preReconcile), finalize: logged(handlers.finalize) };
+}

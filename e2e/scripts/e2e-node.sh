@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The acceptance suite and the real-pod scenarios on the node container: builds the images
+# (`npm run images`, cached) and runs `E2E_CLUSTER=node npm run e2e` with a Docker engine started for
+# the run where none answers (with-docker-engine.sh). Prints the time of each step.
+# Usage: e2e-node.sh [--if-possible]
+#   --if-possible (CI): when no Docker engine can be started here, print why and exit 0. Everything
+#   else (an image that does not build, a node that does not start, a failing scenario) fails.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+cd "$here/../.."
+
+if_possible=()
+if [ "${1:-}" = "--if-possible" ]; then
+  if_possible=(--if-possible)
+fi
+if [ "${SCOBY_E2E_NODE_ENGINE:-}" != "up" ]; then
+  SCOBY_E2E_NODE_ENGINE=up exec "$here/with-docker-engine.sh" "${if_possible[@]}" "$here/$(basename "$0")" "$@"
+fi
+
+say() { echo "e2e-node: $*" >&2; }
+started=$SECONDS
+npm run images
+say "images ready after $((SECONDS - started)) s"
+# testcontainers' reaper is an image too, and none can be pulled: the suite stops its container itself.
+export TESTCONTAINERS_RYUK_DISABLED="${TESTCONTAINERS_RYUK_DISABLED:-true}"
+suite=$SECONDS
+E2E_CLUSTER=node npm run e2e -w @scoby/e2e
+say "suite on the node container passed in $((SECONDS - suite)) s (all: $((SECONDS - started)) s)"

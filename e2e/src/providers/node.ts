@@ -1,0 +1,110 @@
+/**
+ * A Kubernetes node of the pinned release in one privileged container (the node image of
+ * e2e/images, `npm run images`), started as @testcontainers/k3s starts k3s: privileged, the host's
+ * cgroups, tmpfs /run. The host's images named in `preload` are imported into the node's containerd;
+ * the cluster is handed over once the node is Ready and cluster DNS answers through its Service.
+ * Scoby is installed on it by its Helm chart (global-setup.ts), so no account is prepared here.
+ */
+import { GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
+import { importImages, kubeconfigWithServer } from './container-images.ts';
+import { ADAPTER_IMAGE } from '../settings.ts';
+import type { StartedCluster } from './started-cluster.ts';
+
+const API_PORT = 6443;
+const ADMIN_KUBECONFIG = '/etc/kubernetes/super-admin.conf';
+const READY_LINE = 'scoby-node: ready';
+
+class KubeNodeContainer extends GenericContainer {
+  constructor(image: string) {
+    super(image);
+    // As K3sContainer does; dockerode's HostConfig type predates the field.
+    Object.assign(this.hostConfig, { CgroupnsMode: 'host' });
+    this.withExposedPorts(API_PORT)
+      .withPrivilegedMode()
+      .withBindMounts([{ source: '/sys/fs/cgroup', target: '/sys/fs/cgroup' }])
+      .withTmpFs({ '/run': 'rw' })
+      .withTmpFs({ '/var/run': 'rw' })
+      .withWaitStrategy(Wait.forLogMessage(READY_LINE))
+      .withStartupTimeout(300_000);
+  }
+}
+
+async function run(container: StartedTestContainer, command: string[], what: string): Promise<string> {
+  const result = await container.exec(command);
+  if (result.exitCode !== 0) throw new Error(`${what}: ${command.join(' ')}: ${result.output.trim()}`);
+  return result.stdout;
+}
+
+const kubectl = (...args: string[]): string[] => ['kubectl', '--kubeconfig', ADMIN_KUBECONFIG, ...args];
+
+/** Node Ready, CoreDNS available, and a name resolved through the kube-dns Service (kube-proxy's rules). */
+async function waitForNodeAndDns(container: StartedTestContainer): Promise<void> {
+  await run(
+    container,
+    kubectl('wait', '--for=condition=Ready', 'node', '--all', '--timeout=300s'),
+    'node Ready',
+  );
+  await run(
+    container,
+    kubectl('-n', 'kube-system', 'rollout', 'status', 'deployment/coredns', '--timeout=300s'),
+    'CoreDNS available',
+  );
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const lookup = await container.exec([
+      'busybox',
+      'nslookup',
+      'kubernetes.default.svc.cluster.local',
+      '10.96.0.10',
+    ]);
+    if (lookup.exitCode === 0 && lookup.output.includes('10.96.0.1')) return;
+    if (Date.now() > deadline) throw new Error(`cluster DNS does not answer: ${lookup.output.trim()}`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+export async function startNodeCluster(
+  image: string,
+  preload: readonly string[],
+  log: (line: string) => void,
+): Promise<StartedCluster> {
+  const started = Date.now();
+  const container = await new KubeNodeContainer(image).start();
+  try {
+    log(`node: ${image} answered in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    await importImages(container, preload, (archive) => ['ctr', '-n', 'k8s.io', 'images', 'import', archive]);
+    log(`node: images imported after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    // The scenarios register ADAPTER_IMAGE (k3s's pause image) as their adapter; the node has the pause
+    // program of its own release, which it runs under that name too.
+    await run(
+      container,
+      [
+        'sh',
+        '-c',
+        `ctr -n k8s.io images tag "$(ctr -n k8s.io images ls -q | grep '^scoby.local/pause:')" docker.io/${ADAPTER_IMAGE}`,
+      ],
+      'pause image as the adapter image',
+    );
+    await waitForNodeAndDns(container);
+    log(
+      `node: Ready with cluster DNS after ${((Date.now() - started) / 1000).toFixed(1)} s (images loaded: ${preload.join(', ') || 'none'})`,
+    );
+    const inside = await run(container, ['cat', ADMIN_KUBECONFIG], 'admin kubeconfig');
+    const kubeconfigYaml = kubeconfigWithServer(
+      inside,
+      `https://${container.getHost()}:${container.getMappedPort(API_PORT)}`,
+    );
+    return {
+      provider: 'node',
+      kubeconfigYaml,
+      stop: async () => void (await container.stop()),
+    };
+  } catch (error) {
+    const logs = await container
+      .exec(['sh', '-c', 'tail -n 20 /var/log/scoby-node/*.log'])
+      .catch(() => undefined);
+    if (logs !== undefined) log(`node: start failed; its logs end with:\n${logs.output}`);
+    await container.stop();
+    throw error;
+  }
+}
