@@ -162,12 +162,9 @@ describe.skipIf(skipped !== undefined)('the controller as the chart runs it', ()
         CHART,
         '--namespace',
         SCOBY_NAMESPACE,
-        '--reuse-values',
-        // Helm 4's server-side upgrade conflicts with clusterrole-aggregation-controller over the
-        // `rules: []` the chart sets on its aggregated ClusterRole (scoby-controller-crdregistrations):
-        // "Apply failed with 1 conflict: conflict with \"clusterrole-aggregation-controller\": .rules".
-        // Until the chart leaves `rules` out, the upgrade is a client-side one.
-        '--server-side=false',
+        // As docs/operations/upgrade.md says, with Helm 4's default server-side apply: the chart's
+        // aggregated ClusterRoles carry no `rules`, so clusterrole-aggregation-controller's are kept.
+        '--reset-then-reuse-values',
         '--set',
         `image.repository=${rebuilt.slice(0, separator)}`,
         '--set',
