@@ -26,7 +26,8 @@ import { InstanceController, type ChildKind } from './instance-controller.ts';
 export interface InstanceControllersOptions {
   client: DynamicClient;
   factory: InformerFactory;
-  reconciler: InstanceReconciler;
+  /** A reconciler for one registration's controller: its per-instance state is that registration's. */
+  newReconciler(): InstanceReconciler;
   hooks: HookClient;
   events: EventSink;
   metrics: ControllerMetrics;
@@ -103,7 +104,7 @@ export class InstanceControllers implements InstanceControllerHost {
       const controller = new InstanceController(
         {
           factory: this.#options.factory,
-          reconciler: this.#options.reconciler,
+          reconciler: this.#options.newReconciler(),
           concurrency: new CappedShare(
             this.#options.concurrency.shared,
             this.#options.concurrency.perRegistration,

@@ -30,7 +30,6 @@ import {
   stripManagedFields,
   WorkQueue,
 } from '@scoby/controller-runtime';
-import { ParkingLot } from '../instance/parking.ts';
 import { InstanceReconciler, type EventSink } from '../instance/reconcile.ts';
 import { REGISTRATION_RESOURCE, RegistrationReconciler } from '../registration/reconcile.ts';
 import { AccessReviewer } from '../access/access-reviewer.ts';
@@ -303,21 +302,21 @@ class Work {
       },
       controllerNamespace: options.scobyNamespace,
     };
-    const reconciler = new InstanceReconciler({
+    const reconcilerDependencies = {
       client,
       lookups,
       hooks: this.#hookClient,
       events: sink,
-      parking: new ParkingLot(),
       clusterDomain,
       now,
       logger: options.logger,
-      recordHookCall: (registration, ms, outcome) => metrics.recordHookCall(registration, ms, outcome),
-    });
+      recordHookCall: (registration: string, ms: number, outcome: 'success' | 'failure') =>
+        metrics.recordHookCall(registration, ms, outcome),
+    };
     this.#controllers = new InstanceControllers({
       client,
       factory,
-      reconciler,
+      newReconciler: () => new InstanceReconciler(reconcilerDependencies),
       hooks: this.#hookClient,
       events: sink,
       metrics,

@@ -23,7 +23,7 @@ import { type DynamicClient, errorMessage, isNotFound, SupersededVersions } from
 import { renderInstance } from './render-instance.ts';
 import { writeChildren, type ChildChange, type ChildStore } from './write-children.ts';
 import { hasFinalizer, setFinalizer } from './finalizers.ts';
-import { parkingFingerprint, type ParkingLot } from './parking.ts';
+import { parkingFingerprint, ParkingLot } from './parking.ts';
 import { OwnWrites } from './own-writes.ts';
 import { RetryAfterGate } from './retry-after-gate.ts';
 import type { InstanceConfig } from './instance-config.ts';
@@ -40,7 +40,6 @@ export interface ReconcileDependencies {
   lookups: RenderLookups;
   hooks: HookClient;
   events: EventSink;
-  parking: ParkingLot;
   /** Where the children created, updated and pruned are logged (info). */
   logger?: Logger;
   /** Hook calls per registration, for the hook metrics. */
@@ -83,8 +82,15 @@ const CHANGE_REASONS = { created: 'Created', updated: 'Updated', pruned: 'Pruned
 const MANAGED_BY = 'app.kubernetes.io/managed-by';
 const INSTANCE_LABEL = 'app.kubernetes.io/instance';
 
+/**
+ * The reconciler of one registration's instances. What it remembers per instance (parking, a hook's
+ * Retry-After, superseded versions, warnings, own writes) is keyed by namespace/name, which names an
+ * instance only within one registration: every registration's controller has a reconciler of its own.
+ */
 export class InstanceReconciler {
   readonly #deps: ReconcileDependencies;
+  /** Instances left alone after a permanent hook error (docs/spec/hooks-v1.md §6.3). */
+  readonly #parking = new ParkingLot();
   /** Last warnings emitted per instance and reason: a steady state repeats none (no Event writes). */
   readonly #warned = new Map<string, string>();
   readonly #retryAfter = new RetryAfterGate();
@@ -106,7 +112,7 @@ export class InstanceReconciler {
   ): Promise<ReconcileOutcome> {
     const deps = this.#deps;
     if (!cached) {
-      deps.parking.release(key);
+      this.#parking.release(key);
       this.#retryAfter.release(key);
       this.#superseded.forget(key);
       for (const slot of this.#warned.keys()) if (slot.startsWith(`${key}\u0000`)) this.#warned.delete(slot);
@@ -118,7 +124,7 @@ export class InstanceReconciler {
       this.ownWrites.forget(cached);
       return { kind: 'done', writes: 0 };
     }
-    if (deps.parking.isParked(key, () => parkingFingerprint(cached, config.revision)))
+    if (this.#parking.isParked(key, () => parkingFingerprint(cached, config.revision)))
       return { kind: 'parked' };
     const waitMs = this.#retryAfter.remainingMs(key, config.revision, deps.now().getTime());
     if (waitMs > 0) return { kind: 'wait', retryAfterMs: waitMs };
@@ -340,7 +346,7 @@ export class InstanceReconciler {
   ): ReconcileOutcome {
     const failure: Failure = { reason: 'HookFailed', message: answer.message };
     if (answer.permanent) {
-      this.#deps.parking.park(key, parkingFingerprint(instance, config.revision));
+      this.#parking.park(key, parkingFingerprint(instance, config.revision));
       return { kind: 'parked', failure };
     }
     if (answer.retryAfterMs === undefined) return { kind: 'retry', failure };
