@@ -9,13 +9,8 @@ import { labelValue } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
 import { FINALIZER } from '@scoby/registration';
 import type { Logger } from 'pino';
-import { conditionSubjects, formatTime } from '../status/conditions.ts';
-import {
-  startWorkingStatus,
-  type FailureReason,
-  type Status,
-  type StatusCompletion,
-} from '../status/instance-status.ts';
+import { formatTime } from '../status/conditions.ts';
+import { startWorkingStatus, type FailureReason, type Status } from '../status/instance-status.ts';
 import { failureStatusPatch } from '../status/failure-status.ts';
 import { statusMergePatch } from '../status/status-patch.ts';
 import { statusPathAllowed } from '../crd/status-paths.ts';
@@ -28,8 +23,7 @@ import { OwnWrites } from './own-writes.ts';
 import { RetryAfterGate } from './retry-after-gate.ts';
 import type { InstanceConfig } from './instance-config.ts';
 import { acceptHookAnswer, hookCall, hookObject } from './hook-request.ts';
-import { finalChildren as normalizedChildren, instanceIdentity } from './final-children.ts';
-import { desiredStatus } from './desired-status.ts';
+import { desiredState, failedStatus, type DesiredStateTarget } from './desired-state.ts';
 
 export interface EventSink {
   emit(object: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void;
@@ -75,6 +69,19 @@ class StatusWriteError extends Error {
     super(errorMessage(cause), { cause });
     this.failure = failure;
   }
+}
+
+/** The registration as desiredState needs it. */
+function desiredStateTarget(config: InstanceConfig, deps: ReconcileDependencies): DesiredStateTarget {
+  return {
+    registrationName: config.registrationName,
+    plugin: config.plugin,
+    formFactorBlock: config.spec.formFactor.config,
+    instanceApiVersion: `${config.crd.group}/${config.crd.version}`,
+    conditionTypes: config.conditionTypes,
+    features: config.crd.status,
+    clusterDomain: deps.clusterDomain,
+  };
 }
 
 const CHANGE_REASONS = { created: 'Created', updated: 'Updated', pruned: 'Pruned' } as const;
@@ -200,22 +207,27 @@ export class InstanceReconciler {
       } else {
         deps.events.emit(instance, 'Warning', 'HookFailed', answer.message);
         if (!answer.continue) {
-          await this.#writeStatus(config, instance, working, {
-            failure: { reason: 'HookFailed', message: answer.message },
+          await this.#writeFailedStatus(config, instance, working, {
+            reason: 'HookFailed',
+            message: answer.message,
           });
           return this.#hookFailureOutcome(answer, instance, config, key);
         }
       }
     }
 
-    const identity = instanceIdentity(instance, `${config.crd.group}/${config.crd.version}`);
-    const namespace = identity.namespace;
-    const finalChildren = normalizedChildren(desired, config.registrationName, identity);
+    const state = desiredState({
+      instance,
+      target: desiredStateTarget(config, deps),
+      working,
+      children: desired,
+    });
+    const { identity } = state;
     const outcome = await writeChildren(
       deps.client,
       children,
-      finalChildren,
-      { kind: instance.kind, name: identity.name, uid: identity.uid, namespace },
+      state.children,
+      { kind: instance.kind, name: identity.name, uid: identity.uid, namespace: identity.namespace },
       { [MANAGED_BY]: 'scoby-controller', [INSTANCE_LABEL]: labelValue(identity.name) },
     );
     writes += outcome.writes;
@@ -227,16 +239,11 @@ export class InstanceReconciler {
       return { kind: 'retry', failure };
     }
 
-    const verdict = config.plugin.status({
-      block: config.spec.formFactor.config,
-      children: finalChildren,
-      observed: outcome.observed,
-      clusterDomain: deps.clusterDomain,
-    });
-    writes += await this.#writeStatus(config, instance, working, {
-      formFactor: verdict,
-      conditionSubjects: conditionSubjects(Object.values(finalChildren), config.conditionTypes),
-    });
+    writes += await this.#writeStatus(
+      config,
+      instance,
+      state.statusFor(outcome.observed, formatTime(deps.now())),
+    );
     return { kind: 'done', writes };
   }
 
@@ -255,8 +262,9 @@ export class InstanceReconciler {
         if (!answer.continue) {
           const now = formatTime(deps.now());
           const working = startWorkingStatus(instance.status, config.conditionTypes, now);
-          await this.#writeStatus(config, instance, working, {
-            failure: { reason: 'HookFailed', message: answer.message },
+          await this.#writeFailedStatus(config, instance, working, {
+            reason: 'HookFailed',
+            message: answer.message,
           });
           return this.#hookFailureOutcome(answer, instance, config, key);
         }
@@ -354,40 +362,41 @@ export class InstanceReconciler {
     return { kind: 'retry', failure, retryAfterMs: answer.retryAfterMs };
   }
 
-  /** Steps 10–11: complete the status and write it when it changed. Returns the number of writes. */
+  /** Steps 10–11: write the desired status when it changed. Returns the number of writes. */
   async #writeStatus(
     config: InstanceConfig,
     instance: KubeObject,
-    working: Status,
-    completion: Pick<StatusCompletion, 'formFactor' | 'conditionSubjects'> & { failure?: Failure },
+    desired: Status | null,
+    failure?: Failure,
   ): Promise<number> {
-    const deps = this.#deps;
-    if (!config.crd.status.subresource) return 0;
-    const desired = desiredStatus(working, {
-      ...completion,
-      generation: instance.metadata.generation,
-      features: config.crd.status,
-      stored: instance.status,
-      now: formatTime(deps.now()),
-    });
+    if (desired === null) return 0;
     const patch = statusMergePatch(instance.status, desired);
     if (!patch) return 0;
     try {
-      const written = await deps.client.patch(
+      const written = await this.#deps.client.patch(
         config.instanceResource,
         instance.metadata.namespace,
         instance.metadata.name ?? '',
         patch,
-        {
-          subresource: 'status',
-        },
+        { subresource: 'status' },
       );
       this.#wroteStatus(instance, written);
       return 1;
     } catch (error) {
       if (isNotFound(error)) return 0;
-      throw new StatusWriteError(error, completion.failure);
+      throw new StatusWriteError(error, failure);
     }
+  }
+
+  /** §8.5: Ready=False with `failure` in the status. */
+  async #writeFailedStatus(
+    config: InstanceConfig,
+    instance: KubeObject,
+    working: Status,
+    failure: Failure,
+  ): Promise<number> {
+    const desired = failedStatus(instance, working, failure, config.crd.status, formatTime(this.#deps.now()));
+    return this.#writeStatus(config, instance, desired, failure);
   }
 
   /** §8.5: the Warning Event of a failed reconcile, and Ready=False with it in the status. */
@@ -398,7 +407,7 @@ export class InstanceReconciler {
     failure: Failure,
   ): Promise<void> {
     this.#deps.events.emit(instance, 'Warning', failure.reason, failure.message);
-    await this.#writeStatus(config, instance, working, { failure });
+    await this.#writeFailedStatus(config, instance, working, failure);
   }
 
   /**
