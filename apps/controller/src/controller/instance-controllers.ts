@@ -2,7 +2,7 @@
  * The running instance controllers, one per active and ready registration, and finalizer release
  * when a registration stops managing a CRD (docs/spec/registration.md §6.6–§6.7).
  */
-import type { HookClient } from '@scoby/hooks-v1';
+import type { HookClient } from '@scoby/hooks-v1/client';
 import { compareByteOrder, type KubeObject } from '@scoby/kube-objects';
 import { FINALIZER } from '@scoby/registration';
 import type { Logger } from 'pino';

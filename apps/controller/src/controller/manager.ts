@@ -9,7 +9,12 @@ import type { RenderLookups } from '@scoby/env';
 import { createFormFactorRegistry, type FormFactorPlugin, type FormFactorRegistry } from '@scoby/formfactor';
 import { deploymentFormFactor } from '@scoby/formfactor-deployment';
 import { knativeServiceFormFactor } from '@scoby/formfactor-ksvc';
-import { AnswerBudget, createHookClient, type FormFactorFormat, type HookClient } from '@scoby/hooks-v1';
+import {
+  AnswerBudget,
+  createHookClient,
+  type FormFactorFormat,
+  type HookClient,
+} from '@scoby/hooks-v1/client';
 import type { KubeObject } from '@scoby/kube-objects';
 import type { CRDRegistration, Destination } from '@scoby/registration';
 import type { Logger } from 'pino';

@@ -4,7 +4,7 @@
  * when to come back.
  */
 import type { RenderLookups } from '@scoby/env';
-import type { HookCall, HookClient, HookFailure, HookResult } from '@scoby/hooks-v1';
+import type { HookCall, HookClient, HookFailure, HookResult } from '@scoby/hooks-v1/client';
 import { labelValue } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
 import { FINALIZER } from '@scoby/registration';

@@ -4,7 +4,7 @@
  */
 import type { Resolution } from '@scoby/address';
 import type { FormFactorPlugin } from '@scoby/formfactor';
-import type { HookClient } from '@scoby/hooks-v1';
+import type { HookClient } from '@scoby/hooks-v1/client';
 import type { KubeObject } from '@scoby/kube-objects';
 import { FINALIZER, type Destination, type NormalizedHook } from '@scoby/registration';
 import { acceptHookAnswer, hookCall, hookObject, type ConditionSet } from '../../instance/hook-request.ts';

@@ -4,7 +4,7 @@
  * the failure.
  */
 import { loadClusterDomain, resolveDestination } from '@scoby/address';
-import { createHookClient } from '@scoby/hooks-v1';
+import { createHookClient } from '@scoby/hooks-v1/client';
 import type { KubeObject } from '@scoby/kube-objects';
 import { formatTime } from '../../status/conditions.ts';
 import { loadConfig } from '../../runtime/index.ts';

@@ -1,5 +1,5 @@
 /**
- * setTimeout for any delay. Node keeps timers in a signed 32-bit millisecond count: a longer delay
+ * setTimeout for any delay, shared by the hook client's deadlines and the controller runtime's clock. Node keeps timers in a signed 32-bit millisecond count: a longer delay
  * (above about 24.8 days, e.g. a hook timeout of P30D) fires after 1 ms instead. Longer waits are
  * chained from timers that each stay below that bound.
  */
