@@ -1,5 +1,5 @@
 /**
- * What a registration's condition changes tell its users (issue 15): a Normal Event when its
+ * What a registration's condition changes tell its users: a Normal Event when its
  * controller started, a Warning Event when it stopped being Ready for a reason someone must fix
  * (an invalid spec, a missing CRD, a hook or permission problem). Derived from the status the
  * controller wrote, so only a change yields an Event and a steady state writes none.
