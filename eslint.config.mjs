@@ -40,10 +40,13 @@ export default tseslint.config(
     },
   },
   {
-    // The controller's helper folders serve the reconciles; none of them imports a reconcile.
+    // The controller's helpers serve the reconciles and controllers; none of them imports a reconcile.
     files: [
-      'apps/controller/src/{access,children,crd,status,runtime}/**/*.ts',
-      'apps/controller/src/instance/!(reconcile).ts',
+      'apps/controller/src/{config,crd,status}/**/*.ts',
+      'apps/controller/src/instance/{children,status}/**/*.ts',
+      'apps/controller/src/instance/!(reconcile|controller|controllers).ts',
+      'apps/controller/src/registration/access/**/*.ts',
+      'apps/controller/src/registration/!(reconcile|controller).ts',
     ],
     rules: {
       'no-restricted-imports': [

@@ -8,9 +8,9 @@ import type { FormFactorPlugin, InstanceIdentity } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
 import type { StatusFeatures } from '../crd/inspect.ts';
 import { conditionSubjects } from '../status/conditions.ts';
-import type { FailureReason, Status } from '../status/instance-status.ts';
-import { desiredStatus } from './desired-status.ts';
-import { finalChildren, instanceIdentity } from './final-children.ts';
+import type { FailureReason, Status } from './status/instance-status.ts';
+import { desiredStatus } from './status/desired-status.ts';
+import { finalChildren, instanceIdentity } from './children/final-children.ts';
 
 /** The registration as the desired state needs it. */
 export interface DesiredStateTarget {

@@ -5,7 +5,7 @@
 import type { FormFactorPlugin } from '@scoby/formfactor';
 import type { HookCall, HookSuccess } from '@scoby/hooks-v1/client';
 import type { KubeObject } from '@scoby/kube-objects';
-import { applyHookStatus, type Status } from '../status/instance-status.ts';
+import { applyHookStatus, type Status } from './status/instance-status.ts';
 import type { HookTarget } from './instance-config.ts';
 import { tooDeepAnswerPart } from './hook-answer-depth.ts';
 

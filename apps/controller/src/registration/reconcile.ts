@@ -33,8 +33,8 @@ import { setFinalizer } from '../instance/finalizers.ts';
 import type { InstanceConfig } from '../instance/instance-config.ts';
 import { instanceConditionSet } from '../instance/condition-set.ts';
 import type { EventSink } from '../instance/reconcile.ts';
-import { checkRegistrationAccess, type AccessCheck } from '../access/registration-access.ts';
-import { MISSING_PERMISSIONS_REASON } from '../access/missing-access.ts';
+import { checkRegistrationAccess, type AccessCheck } from './access/registration-access.ts';
+import { MISSING_PERMISSIONS_REASON } from './access/missing-access.ts';
 import { activeRegistration } from './active.ts';
 import { BackgroundJobs } from './background-jobs.ts';
 import {

@@ -12,7 +12,7 @@ import { FINALIZER } from '@scoby/registration';
 import { ApiError, type DynamicClient } from '@scoby/controller-runtime';
 import { InstanceReconciler, type ReconcileDependencies } from '../../src/instance/reconcile.ts';
 import type { InstanceConfig } from '../../src/instance/instance-config.ts';
-import type { ChildStore } from '../../src/instance/write-children.ts';
+import type { ChildStore } from '../../src/instance/children/write-children.ts';
 
 const deleting: KubeObject = {
   apiVersion: 'example.com/v1',

@@ -12,10 +12,10 @@ import type { FormFactorPlugin } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
 import { FINALIZER, validateRegistration } from '@scoby/registration';
 import { ApiError, type DynamicClient, type ResourceRef } from '@scoby/controller-runtime';
-import { builtInFormFactors } from '../../src/controller/manager.ts';
+import { builtInFormFactors } from '../../src/process/manager.ts';
 import { InstanceReconciler, type ReconcileDependencies } from '../../src/instance/reconcile.ts';
 import type { HookTarget, InstanceConfig } from '../../src/instance/instance-config.ts';
-import type { ChildStore } from '../../src/instance/write-children.ts';
+import type { ChildStore } from '../../src/instance/children/write-children.ts';
 import type { StatusFeatures } from '../../src/crd/inspect.ts';
 
 const INSTANCE_RESOURCE: ResourceRef = {

@@ -20,7 +20,7 @@ import { Watch } from '@kubernetes/client-node';
 import type { KubeObject } from '@scoby/kube-objects';
 import { expect } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { DESIRED_HASH_ANNOTATION } from '../../src/children/update-detection.ts';
+import { DESIRED_HASH_ANNOTATION } from '../../src/instance/children/update-detection.ts';
 import { runCli } from '../../src/cli/program.ts';
 import { resourcePath } from '@scoby/controller-runtime';
 import { FIXTURES, recordingIo } from '../cli/cli-io.ts';

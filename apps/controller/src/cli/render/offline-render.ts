@@ -13,7 +13,7 @@ import { statusPathAllowed } from '../../crd/status-paths.ts';
 import { instanceConditionSet } from '../../instance/condition-set.ts';
 import { desiredState } from '../../instance/desired-state.ts';
 import { renderInstance } from '../../instance/render-instance.ts';
-import { startWorkingStatus, type Status } from '../../status/instance-status.ts';
+import { startWorkingStatus, type Status } from '../../instance/status/instance-status.ts';
 import { admitInstance, instanceNamespace } from './instance-admission.ts';
 import { callPreReconcile, type HookAccess, type Warning } from './offline-hook.ts';
 import { observedChildren } from './observed-children.ts';

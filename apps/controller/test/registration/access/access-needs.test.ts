@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { registrationAccessNeeds } from '../../src/access/access-needs.ts';
-import { missingAccessMessage } from '../../src/access/missing-access.ts';
+import { registrationAccessNeeds } from '../../../src/registration/access/access-needs.ts';
+import { missingAccessMessage } from '../../../src/registration/access/missing-access.ts';
 
 const DEPLOYMENTS = { group: 'apps', resource: 'deployments' };
 const SERVICES = { group: '', resource: 'services' };

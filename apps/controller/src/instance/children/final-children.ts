@@ -4,7 +4,7 @@
  */
 import { ownerReference, standardLabels, type InstanceIdentity } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
-import { normalizeChild } from '../children/normalize.ts';
+import { normalizeChild } from './normalize.ts';
 
 /** `instanceApiVersion` is `<group>/<chosen version>` of the registered CRD (§4.3). */
 export function instanceIdentity(instance: KubeObject, instanceApiVersion: string): InstanceIdentity {

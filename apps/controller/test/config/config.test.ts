@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommandLine } from '../../src/runtime/command-line.ts';
-import { loadConfig, type ControllerConfig } from '../../src/runtime/config.ts';
+import { parseCommandLine } from '../../src/config/command-line.ts';
+import { loadConfig, type ControllerConfig } from '../../src/config/config.ts';
 
 const BASE_ENV = { SCOBY_NAMESPACE: 'scoby' };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
-import { adoptUpdatedFieldsPatch } from '../../src/children/field-ownership.ts';
+import { adoptUpdatedFieldsPatch } from '../../../src/instance/children/field-ownership.ts';
 
 function withEntries(managedFields: unknown[]): KubeObject {
   return { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'mailer-orders', managedFields } };

@@ -4,14 +4,14 @@
  * own conditions, observedGeneration and address.
  */
 import type { Condition } from '@scoby/kube-objects';
-import type { StatusFeatures } from '../crd/inspect.ts';
+import type { StatusFeatures } from '../../crd/inspect.ts';
 import {
   initializeConditions,
   readyFrom,
   setConditionValues,
   settleConditions,
   type ConditionValue,
-} from './conditions.ts';
+} from '../../status/conditions.ts';
 
 export type Status = Record<string, unknown>;
 

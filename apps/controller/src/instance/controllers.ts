@@ -15,13 +15,13 @@ import {
   type QueueHealth,
   type ResourceRef,
 } from '@scoby/controller-runtime';
-import { hasFinalizer, setFinalizer } from '../instance/finalizers.ts';
-import type { InstanceConfig } from '../instance/instance-config.ts';
-import type { EventSink, InstanceReconciler } from '../instance/reconcile.ts';
+import { hasFinalizer, setFinalizer } from './finalizers.ts';
+import type { InstanceConfig } from './instance-config.ts';
+import type { EventSink, InstanceReconciler } from './reconcile.ts';
 import type { ControllerOutcome } from '../registration/conditions.ts';
 import type { FinalizeTarget, InstanceControllerHost } from '../registration/reconcile.ts';
-import type { ControllerMetrics } from '../runtime/index.ts';
-import { InstanceController, type ChildKind } from './instance-controller.ts';
+import type { ControllerMetrics } from '../config/index.ts';
+import { InstanceController, type ChildKind } from './controller.ts';
 
 export interface InstanceControllersOptions {
   client: DynamicClient;

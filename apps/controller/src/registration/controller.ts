@@ -1,110 +1,42 @@
 /**
- * The Scoby controller process: watches CRDRegistrations, CRDs and Scoby's own ConfigMaps, runs one
- * instance controller per active registration, and reconciles only while it holds the leader Lease.
+ * The registration controller (docs/spec/registration.md §6): watches CRDRegistrations, CRDs and Scoby's
+ * own ConfigMaps, reconciles registrations and runs one instance controller per active registration.
  */
-import type { KubeConfig } from '@kubernetes/client-node';
 import { resolveDestination } from '@scoby/address';
 import { createObjectReader } from '@scoby/address-kubernetes';
 import type { RenderLookups } from '@scoby/env';
-import { createFormFactorRegistry, type FormFactorPlugin, type FormFactorRegistry } from '@scoby/formfactor';
-import { deploymentFormFactor } from '@scoby/formfactor-deployment';
-import { knativeServiceFormFactor } from '@scoby/formfactor-ksvc';
-import {
-  AnswerBudget,
-  createHookClient,
-  type FormFactorFormat,
-  type HookClient,
-} from '@scoby/hooks-v1/client';
+import type { FormFactorRegistry } from '@scoby/formfactor';
+import { AnswerBudget, createHookClient, type HookClient } from '@scoby/hooks-v1/client';
 import type { KubeObject } from '@scoby/kube-objects';
 import type { CRDRegistration, Destination } from '@scoby/registration';
-import type { Logger } from 'pino';
-import { inspectCrd } from '../crd/inspect.ts';
 import {
   ConcurrencyLimit,
-  DEFAULT_RENEW_DEADLINE_MS,
-  DEFAULT_REQUEST_TIMEOUT_MS,
-  defaultIdentity,
   DynamicClient,
-  dynamicLeaseClient,
   EventRecorder,
   InformerFactory,
   type InformerHandle,
-  LeaderElector,
   QueueHealth,
   type ResourceRef,
-  stripManagedFields,
   WorkQueue,
 } from '@scoby/controller-runtime';
+import { inspectCrd } from '../crd/inspect.ts';
+import { InstanceControllers } from '../instance/controllers.ts';
 import { InstanceReconciler, type EventSink } from '../instance/reconcile.ts';
-import { REGISTRATION_RESOURCE, RegistrationReconciler } from '../registration/reconcile.ts';
-import { AccessReviewer } from '../access/access-reviewer.ts';
 import {
-  COMPONENT,
   type ControllerMetrics,
-  createMetrics,
   DEFAULT_HOOK_ADDRESS_REFRESH_MS,
   DEFAULT_RECONCILE_TIMEOUT_MS,
-  type LeaderElectionConfig,
-} from '../runtime/index.ts';
-import { registrationEvents } from '../status/registration-events.ts';
-import { InstanceControllers } from './instance-controllers.ts';
-
-export interface ControllerOptions {
-  kubeConfig: KubeConfig;
-  scobyNamespace: string;
-  workingNamespaces?: readonly string[] | undefined;
-  clusterDomain: string;
-  /**
-   * Reconciles at once per registration (controller-runtime's MaxConcurrentReconciles); the
-   * process-wide bound is four times this, so one registration never holds every slot.
-   */
-  concurrency: number;
-  plugins?: readonly FormFactorPlugin[];
-  hookFormFactorFormat?: FormFactorFormat;
-  /** Re-resolution period of hook addresses given by ref (default one minute). */
-  hookAddressRefreshMs?: number;
-  leaderElection: LeaderElectionConfig;
-  leaseDurationMs?: number;
-  resyncMs?: number;
-  /** How long one API request may go unanswered before it is abandoned (default 30 s). */
-  requestTimeoutMs?: number;
-  /** A watch that delivers neither an event nor a bookmark for this long is restarted (default 90 s). */
-  watchSilenceMs?: number;
-  /** A reconcile still running after this long frees its slot and is retried (default 5 min). */
-  reconcileTimeoutMs?: number;
-  /** A work queue with work and no finished reconcile for this long fails /healthz (default: reconcile timeout + 1 min). */
-  stallAfterMs?: number;
-  logger: Logger;
-  metrics?: ControllerMetrics;
-  now?: () => Date;
-}
-
-export interface RunningController {
-  readonly client: DynamicClient;
-  readonly metrics: ControllerMetrics;
-  isLeader(): boolean;
-  /** Synced and either leading or standing by. */
-  isReady(): boolean;
-  /** Why the process is not healthy (a stalled work queue), one sentence each; empty when it is. */
-  healthProblems(): string[];
-  /**
-   * Graceful: stops taking work, finishes in-flight reconciles, releases the Lease. With
-   * `releaseLease: false` the Lease is left to expire, as after a crash (failover tests).
-   */
-  stop(options?: { releaseLease?: boolean }): Promise<void>;
-}
+} from '../config/index.ts';
+import type { ControllerOptions } from '../process/options.ts';
+import { AccessReviewer } from './access/access-reviewer.ts';
+import { registrationEvents } from './events.ts';
+import { REGISTRATION_RESOURCE, RegistrationReconciler } from './reconcile.ts';
 
 /** Registrations reconciled at once. */
 const REGISTRATION_WORKERS = 2;
 
 /** The process-wide bound on reconciles, in multiples of one registration's. */
 const PROCESS_SLOTS_PER_REGISTRATION_SLOT = 4;
-
-/**
- * How much longer than the reconcile deadline a queue may go without a finished reconcile before
- * it counts as stalled: only reconciles that never return can stall a queue.
- */
-const STALL_MARGIN_MS = 60_000;
 
 const CRD_RESOURCE: ResourceRef = {
   group: 'apiextensions.k8s.io',
@@ -119,150 +51,12 @@ const CONFIGMAP_RESOURCE: ResourceRef = {
   namespaced: true,
 };
 
-export function builtInFormFactors(plugins: readonly FormFactorPlugin[]): FormFactorRegistry {
-  const created = createFormFactorRegistry({
-    builtIns: [deploymentFormFactor as FormFactorPlugin, knativeServiceFormFactor as FormFactorPlugin],
-    plugins,
-  });
-  if (!created.ok) throw new Error(created.messages.join('; '));
-  return created.registry;
-}
-
-class Controller implements RunningController {
-  readonly client: DynamicClient;
-  readonly metrics: ControllerMetrics;
-  readonly #options: ControllerOptions;
-  readonly #formFactors: FormFactorRegistry;
-  readonly #factory: InformerFactory;
-  readonly #events: EventRecorder;
-  readonly #elector: LeaderElector | undefined;
-  /** The elector's own client: not fenced, since renewing the Lease is what keeps writes allowed. */
-  readonly #leaseClient: DynamicClient | undefined;
-  readonly #health: QueueHealth;
-  /** One for the process, across leadership terms: what hook answers may hold at once. */
-  readonly #answerBudget = new AnswerBudget();
-  #work: Work | undefined;
-  #leading = false;
-
-  constructor(options: ControllerOptions) {
-    this.#options = options;
-    const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    this.metrics = options.metrics ?? createMetrics();
-    const onResponse = this.metrics.recordRequest;
-    this.client = new DynamicClient(options.kubeConfig, {
-      requestTimeoutMs,
-      onResponse,
-      // Every write of the controller (children, status, finalizers, Events) passes the fence.
-      ...(options.leaderElection.enabled
-        ? { writeFence: { refusal: () => this.#elector?.writeRefusal() } }
-        : {}),
-      onForbidden: () => this.#work?.forbidden(),
-    });
-    this.#health = new QueueHealth(
-      options.stallAfterMs ?? (options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS) + STALL_MARGIN_MS,
-    );
-    this.#formFactors = builtInFormFactors(options.plugins ?? []);
-    this.#factory = new InformerFactory({
-      lister: this.client,
-      workingNamespaces: options.workingNamespaces,
-      // The caches hold every instance and child; the one reader of managedFields (the hand-over
-      // of a created child's fields in write-children.ts) reads the object from the API server.
-      transform: stripManagedFields,
-      ...(options.resyncMs === undefined ? {} : { resyncMs: options.resyncMs }),
-      ...(options.watchSilenceMs === undefined ? {} : { watchSilenceMs: options.watchSilenceMs }),
-      logger: options.logger,
-    });
-    this.#events = new EventRecorder({ client: this.client, component: COMPONENT, logger: options.logger });
-    if (options.leaderElection.enabled) {
-      const timings =
-        options.leaseDurationMs === undefined
-          ? {}
-          : {
-              leaseDurationMs: options.leaseDurationMs,
-              renewDeadlineMs: Math.round(options.leaseDurationMs * 0.66),
-              retryPeriodMs: Math.round(options.leaseDurationMs * 0.2),
-            };
-      // As client-go bounds a renewal by the renew deadline, no Lease call may outlast it.
-      this.#leaseClient = new DynamicClient(options.kubeConfig, {
-        requestTimeoutMs: Math.min(requestTimeoutMs, timings.renewDeadlineMs ?? DEFAULT_RENEW_DEADLINE_MS),
-        onResponse,
-      });
-      const leaseName = options.leaderElection.leaseName;
-      this.metrics.setLeader(leaseName, false);
-      this.#elector = new LeaderElector({
-        client: dynamicLeaseClient(this.#leaseClient),
-        namespace: options.leaderElection.namespace,
-        name: options.leaderElection.leaseName,
-        identity: defaultIdentity(),
-        ...timings,
-        onStartedLeading: () => {
-          this.metrics.setLeader(leaseName, true);
-          this.#lead();
-        },
-        onStoppedLeading: (reason) => {
-          this.metrics.setLeader(leaseName, false);
-          // Writes already on the wire must not land once another replica may have taken over.
-          this.client.abortWrites(`this process stopped leading: ${reason}`);
-          void this.#stopWork();
-        },
-        logger: options.logger,
-      });
-    }
-  }
-
-  start(): void {
-    if (this.#elector) this.#elector.start();
-    else this.#lead();
-  }
-
-  isLeader(): boolean {
-    return this.#leading;
-  }
-
-  isReady(): boolean {
-    if (this.#elector && !this.#leading) return this.#elector.isHealthy();
-    return this.#work?.synced() ?? false;
-  }
-
-  healthProblems(): string[] {
-    return this.#health.problems();
-  }
-
-  async stop(options: { releaseLease?: boolean } = {}): Promise<void> {
-    await this.#stopWork();
-    if (this.#elector) {
-      if (options.releaseLease === false) await this.#elector.stop();
-      else await this.#elector.release();
-    }
-    this.#factory.stopAll();
-    this.client.close();
-    this.#leaseClient?.close();
-  }
-
-  #lead(): void {
-    this.#leading = true;
-    this.#work = new Work(
-      this.#options,
-      this.client,
-      this.#formFactors,
-      this.#factory,
-      this.#events,
-      this.metrics,
-      this.#health,
-      this.#answerBudget,
-    );
-  }
-
-  async #stopWork(): Promise<void> {
-    this.#leading = false;
-    const work = this.#work;
-    this.#work = undefined;
-    await work?.stop();
-  }
-}
-
-/** Everything that runs while leading. */
-class Work {
+/**
+ * The registration controller and everything it runs while this process leads: the informers on
+ * CRDRegistrations, CRDs and Scoby's ConfigMaps, the registration work queue and reconciler, and the
+ * instance controllers of the active registrations.
+ */
+export class RegistrationController {
   readonly #registrations: InformerHandle<CRDRegistration>;
   readonly #crds: InformerHandle;
   readonly #configMaps: InformerHandle;
@@ -471,10 +265,4 @@ async function servedGroupVersions(client: DynamicClient): Promise<ReadonlySet<s
       (group.versions ?? []).map((version) => version.groupVersion),
     ),
   ]);
-}
-
-export function startController(options: ControllerOptions): RunningController {
-  const controller = new Controller(options);
-  controller.start();
-  return controller;
 }

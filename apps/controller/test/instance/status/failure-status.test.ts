@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { StatusFeatures } from '../../src/crd/inspect.ts';
-import { failureStatusPatch } from '../../src/status/failure-status.ts';
+import type { StatusFeatures } from '../../../src/crd/inspect.ts';
+import { failureStatusPatch } from '../../../src/instance/status/failure-status.ts';
 
 const ALL: StatusFeatures = {
   subresource: true,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMetrics } from '../../src/runtime/metrics.ts';
+import { createMetrics } from '../../src/config/metrics.ts';
 
 /** The sample lines of one metric family. */
 async function samples(metrics: ReturnType<typeof createMetrics>, name: string): Promise<string[]> {

@@ -1,6 +1,6 @@
 import type { KubeObject } from '@scoby/kube-objects';
 import { describe, expect, it } from 'vitest';
-import { registrationEvents } from '../../src/status/registration-events.ts';
+import { registrationEvents } from '../../src/registration/events.ts';
 
 type Status = 'True' | 'False' | 'Unknown';
 

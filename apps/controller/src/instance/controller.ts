@@ -17,9 +17,9 @@ import {
   WorkQueue,
   type WorkQueueObserver,
 } from '@scoby/controller-runtime';
-import type { InstanceConfig } from '../instance/instance-config.ts';
-import type { InstanceReconciler, ReconcileFailure, ReconcileOutcome } from '../instance/reconcile.ts';
-import type { ChildStore } from '../instance/write-children.ts';
+import type { InstanceConfig } from './instance-config.ts';
+import type { InstanceReconciler, ReconcileFailure, ReconcileOutcome } from './reconcile.ts';
+import type { ChildStore } from './children/write-children.ts';
 import { LabelIndex } from './label-index.ts';
 
 export const MANAGED_BY_SELECTOR = 'app.kubernetes.io/managed-by=scoby-controller';

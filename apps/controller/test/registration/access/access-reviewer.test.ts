@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startApiServer, type InMemoryApiServer } from '@scoby/in-memory-apiserver';
-import type { ResourceNeed } from '../../src/access/access-needs.ts';
-import { AccessReviewer } from '../../src/access/access-reviewer.ts';
+import type { ResourceNeed } from '../../../src/registration/access/access-needs.ts';
+import { AccessReviewer } from '../../../src/registration/access/access-reviewer.ts';
 import { DynamicClient } from '@scoby/controller-runtime';
 
 let server: InMemoryApiServer;

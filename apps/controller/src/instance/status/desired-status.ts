@@ -4,7 +4,7 @@
  * server would drop never cause a write.
  */
 import { pruneAndValidate } from '@scoby/structural-schema';
-import { completeStatus, type Status, type StatusCompletion } from '../status/instance-status.ts';
+import { completeStatus, type Status, type StatusCompletion } from './instance-status.ts';
 
 export function desiredStatus(working: Status, completion: StatusCompletion): Status {
   const completed = completeStatus(working, completion);

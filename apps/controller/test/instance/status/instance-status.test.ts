@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { StatusFeatures } from '../../src/crd/inspect.ts';
-import { applyHookStatus, completeStatus, startWorkingStatus } from '../../src/status/instance-status.ts';
-import { applyStatusAdd } from '../../src/status/status-add.ts';
-import { statusMergePatch } from '../../src/status/status-patch.ts';
+import type { StatusFeatures } from '../../../src/crd/inspect.ts';
+import { applyHookStatus, completeStatus, startWorkingStatus } from '../../../src/instance/status/instance-status.ts';
+import { applyStatusAdd } from '../../../src/instance/status/status-add.ts';
+import { statusMergePatch } from '../../../src/status/status-patch.ts';
 
 const T0 = '2025-03-02T10:15:00Z';
 const NOW = '2025-03-02T10:16:12Z';

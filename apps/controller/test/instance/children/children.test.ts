@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
-import { normalizeChild } from '../../src/children/normalize.ts';
-import { selectPrunable } from '../../src/children/prune.ts';
+import { normalizeChild } from '../../../src/instance/children/normalize.ts';
+import { selectPrunable } from '../../../src/instance/children/prune.ts';
 import {
   DESIRED_HASH_ANNOTATION,
   desiredHash,
   isUpToDate,
   withDesiredHash,
-} from '../../src/children/update-detection.ts';
+} from '../../../src/instance/children/update-detection.ts';
 
 const UID = '7c1e2a4b-5d6f-4a81-9b0c-2e3f4a5b6c7d';
 const owner = {

@@ -4,8 +4,8 @@
  * with the failure, observedGeneration of the current spec (§8.5, §8.8), every other condition as
  * stored. Built from the stored conditions alone, so whatever made the full status fail is not in it.
  */
-import type { StatusFeatures } from '../crd/inspect.ts';
-import { initializeConditions } from './conditions.ts';
+import type { StatusFeatures } from '../../crd/inspect.ts';
+import { initializeConditions } from '../../status/conditions.ts';
 import { completeStatus, type FailureReason, type Status } from './instance-status.ts';
 
 export interface FailureStatusInput {

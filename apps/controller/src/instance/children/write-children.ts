@@ -13,9 +13,9 @@
  * - a prune deletes with a uid precondition, so a replacement is never deleted.
  */
 import type { KubeObject } from '@scoby/kube-objects';
-import { adoptUpdatedFieldsPatch } from '../children/field-ownership.ts';
-import { selectPrunable } from '../children/prune.ts';
-import { desiredHash, isControlledBy, isUpToDate, withDesiredHash } from '../children/update-detection.ts';
+import { adoptUpdatedFieldsPatch } from './field-ownership.ts';
+import { selectPrunable } from './prune.ts';
+import { desiredHash, isControlledBy, isUpToDate, withDesiredHash } from './update-detection.ts';
 import {
   ApiError,
   type DynamicClient,
