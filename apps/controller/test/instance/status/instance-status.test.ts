@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { StatusFeatures } from '../../../src/crd/inspect.ts';
-import { applyHookStatus, completeStatus, startWorkingStatus } from '../../../src/instance/status/instance-status.ts';
+import {
+  applyHookStatus,
+  completeStatus,
+  startWorkingStatus,
+} from '../../../src/instance/status/instance-status.ts';
 import { applyStatusAdd } from '../../../src/instance/status/status-add.ts';
 import { statusMergePatch } from '../../../src/status/status-patch.ts';
 
