@@ -34,6 +34,10 @@ export { loadKubeConfig, type KubeConfigSource } from './client/kube-config.ts';
 export { RequestTimeoutError, StaleConnectionError, WriteRefusedError } from './client/request-errors.ts';
 export { readWatch, type OpenWatch, type WatchEvent, type WatchHandlers } from './client/watch-request.ts';
 
+// finalizers and the status write
+export { hasFinalizer, setFinalizer } from './finalizers/finalizers.ts';
+export { statusMergePatch, writeStatus } from './status/status-writer.ts';
+
 // events
 export {
   eventNamespace,

@@ -11,11 +11,12 @@ import {
   type ConcurrencyLimit,
   type DynamicClient,
   errorMessage,
+  hasFinalizer,
   type InformerFactory,
   type QueueHealth,
   type ResourceRef,
+  setFinalizer,
 } from '@scoby/controller-runtime';
-import { hasFinalizer, setFinalizer } from './finalizers.ts';
 import type { InstanceConfig } from './instance-config.ts';
 import type { EventSink, InstanceReconciler } from './reconcile.ts';
 import type { ControllerOutcome } from '../registration/conditions.ts';
@@ -153,7 +154,9 @@ export class InstanceControllers implements InstanceControllerHost {
     await this.pause(registrationName);
     if (!resource) return;
     const target = await finalize();
-    const held = (await this.#listInstances(resource)).filter(hasFinalizer);
+    const held = (await this.#listInstances(resource)).filter((instance) =>
+      hasFinalizer(instance, FINALIZER),
+    );
     const failures: string[] = [];
     // One finalize call per held instance may wait out the hook timeout: several at once, bounded.
     await forEachConcurrently(held, this.#options.concurrency.perRegistration, async (instance) => {
@@ -184,7 +187,7 @@ export class InstanceControllers implements InstanceControllerHost {
         instanceNamespace: instance.metadata.namespace ?? '',
       });
     }
-    await setFinalizer(this.#options.client, resource, instance, false);
+    await setFinalizer(this.#options.client, resource, instance, FINALIZER, false);
     this.#options.events.emit(instance, 'Normal', 'FinalizerReleased', `removed finalizer ${FINALIZER}`);
   }
 

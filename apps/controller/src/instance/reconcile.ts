@@ -12,12 +12,18 @@ import type { Logger } from 'pino';
 import { formatTime } from '../status/conditions.ts';
 import { startWorkingStatus, type FailureReason, type Status } from './status/instance-status.ts';
 import { failureStatusPatch } from './status/failure-status.ts';
-import { statusMergePatch } from '../status/status-patch.ts';
 import { statusPathAllowed } from '../crd/status-paths.ts';
-import { type DynamicClient, errorMessage, isNotFound, SupersededVersions } from '@scoby/controller-runtime';
+import {
+  type DynamicClient,
+  errorMessage,
+  hasFinalizer,
+  isNotFound,
+  setFinalizer,
+  SupersededVersions,
+  writeStatus,
+} from '@scoby/controller-runtime';
 import { renderInstance } from './render-instance.ts';
 import { writeChildren, type ChildChange, type ChildStore } from './children/write-children.ts';
-import { hasFinalizer, setFinalizer } from './finalizers.ts';
 import { parkingFingerprint, ParkingLot } from './parking.ts';
 import { OwnWrites } from './own-writes.ts';
 import { RetryAfterGate } from './retry-after-gate.ts';
@@ -155,7 +161,7 @@ export class InstanceReconciler {
     let instance = cached;
     let writes = 0;
     const wantsFinalizer = config.hook?.finalize === true;
-    if (hasFinalizer(instance) !== wantsFinalizer) {
+    if (hasFinalizer(instance, FINALIZER) !== wantsFinalizer) {
       const updated = await this.#setFinalizer(config, instance, key, wantsFinalizer);
       if (!updated) return { kind: 'done', writes: 1 };
       writes++;
@@ -250,7 +256,7 @@ export class InstanceReconciler {
   /** docs/spec/hooks-v1.md §7. */
   async #finalize(config: InstanceConfig, instance: KubeObject, key: string): Promise<ReconcileOutcome> {
     const deps = this.#deps;
-    if (!hasFinalizer(instance)) return { kind: 'done', writes: 0 };
+    if (!hasFinalizer(instance, FINALIZER)) return { kind: 'done', writes: 0 };
     const hook = config.hook;
     if (hook?.finalize) {
       const answer = await this.#callHook(
@@ -293,7 +299,13 @@ export class InstanceReconciler {
     present: boolean,
   ): Promise<KubeObject | undefined> {
     try {
-      const updated = await setFinalizer(this.#deps.client, config.instanceResource, instance, present);
+      const updated = await setFinalizer(
+        this.#deps.client,
+        config.instanceResource,
+        instance,
+        FINALIZER,
+        present,
+      );
       if (updated === undefined) {
         this.#superseded.wroteGone(key, instance.metadata.resourceVersion);
         return undefined;
@@ -370,16 +382,9 @@ export class InstanceReconciler {
     failure?: Failure,
   ): Promise<number> {
     if (desired === null) return 0;
-    const patch = statusMergePatch(instance.status, desired);
-    if (!patch) return 0;
     try {
-      const written = await this.#deps.client.patch(
-        config.instanceResource,
-        instance.metadata.namespace,
-        instance.metadata.name ?? '',
-        patch,
-        { subresource: 'status' },
-      );
+      const written = await writeStatus(this.#deps.client, config.instanceResource, instance, desired);
+      if (written === undefined) return 0;
       this.#wroteStatus(instance, written);
       return 1;
     } catch (error) {

@@ -6,7 +6,7 @@ import {
   startWorkingStatus,
 } from '../../../src/instance/status/instance-status.ts';
 import { applyStatusAdd } from '../../../src/instance/status/status-add.ts';
-import { statusMergePatch } from '../../../src/status/status-patch.ts';
+import { statusMergePatch } from '@scoby/controller-runtime';
 
 const T0 = '2025-03-02T10:15:00Z';
 const NOW = '2025-03-02T10:16:12Z';
