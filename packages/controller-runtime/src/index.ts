@@ -131,6 +131,7 @@ export {
   ReconcileTimeoutError,
   WorkQueue,
   type Reconcile,
+  type ReconcileContext,
   type ReconcileOutcome,
   type ReconcileResult,
   type WorkQueueObserver,
