@@ -26,10 +26,37 @@ export default tseslint.config(
               onlyDependOnLibsWithTags: ['scope:pure'],
               bannedExternalImports: ['@kubernetes/client-node'],
             },
+            // The hook client and SDK (scope:net) stand on pure packages only.
+            { sourceTag: 'scope:net', onlyDependOnLibsWithTags: ['scope:pure'] },
+            // Kubernetes machinery (controller-runtime, the API servers) takes nothing from the hook protocol.
+            { sourceTag: 'scope:kube', notDependOnLibsWithTags: ['scope:net'] },
             // Libraries never import runnable programs.
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib', 'type:app'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The controller's helpers serve the reconciles and controllers; none of them imports a reconcile.
+    files: [
+      'apps/controller/src/{config,crd,status}/**/*.ts',
+      'apps/controller/src/instance/{children,status}/**/*.ts',
+      'apps/controller/src/instance/!(reconcile|controller|controllers).ts',
+      'apps/controller/src/registration/access/**/*.ts',
+      'apps/controller/src/registration/!(reconcile|controller).ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/reconcile.ts', '**/reconcile'],
+              message: 'a helper must not import a reconcile: move what both need into the helper',
+            },
           ],
         },
       ],

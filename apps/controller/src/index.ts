@@ -4,4 +4,4 @@ export {
   startController,
   type ControllerOptions,
   type RunningController,
-} from './controller/manager.ts';
+} from './process/manager.ts';

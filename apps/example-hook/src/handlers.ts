@@ -1,5 +1,5 @@
 /** The example hook's behaviour as pure handlers (docs/spec/hooks-v1.md §4, §7). */
-import { HookError, type HookHandlers, type HookRequest, type HookResponse } from '@scoby/hooks-v1';
+import { HookError, type HookHandlers, type HookRequest, type HookResponse } from '@scoby/hooks-v1/sdk';
 import type { EnvVar, JsonObject, KubeObject } from '@scoby/kube-objects';
 import type { ExampleHookOptions } from './options.ts';
 

@@ -1,5 +1,5 @@
 /** An example Hooks API v1 service built on the @scoby/hooks-v1 SDK. */
-import { startHookServer, type HookServer } from '@scoby/hooks-v1';
+import { startHookServer, type HookServer } from '@scoby/hooks-v1/sdk';
 import { exampleHandlers } from './handlers.ts';
 import type { ExampleHookOptions } from './options.ts';
 import { withRequestLog } from './request-log.ts';

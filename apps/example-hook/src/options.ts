@@ -1,5 +1,5 @@
 /** What the example hook can be told, and how its command line reads that from the environment. */
-import type { FormFactorFormat } from '@scoby/hooks-v1';
+import type { FormFactorFormat } from '@scoby/hooks-v1/sdk';
 import type { RequestLogLine } from './request-log.ts';
 
 export interface ExampleHookOptions {

@@ -34,6 +34,20 @@ export { loadKubeConfig, type KubeConfigSource } from './client/kube-config.ts';
 export { RequestTimeoutError, StaleConnectionError, WriteRefusedError } from './client/request-errors.ts';
 export { readWatch, type OpenWatch, type WatchEvent, type WatchHandlers } from './client/watch-request.ts';
 
+// controllers: declared from their informers and reconcile, typed object keys
+export { Controller, type ControllerOptions } from './controller/controller.ts';
+export {
+  formatObjectKey,
+  objectKeyOf,
+  parseObjectKey,
+  type GroupKind,
+  type ObjectKey,
+} from './controller/object-key.ts';
+
+// finalizers and the status write
+export { hasFinalizer, setFinalizer } from './finalizers/finalizers.ts';
+export { statusMergePatch, writeStatus } from './status/status-writer.ts';
+
 // events
 export {
   eventNamespace,
@@ -127,6 +141,7 @@ export {
   ReconcileTimeoutError,
   WorkQueue,
   type Reconcile,
+  type ReconcileContext,
   type ReconcileOutcome,
   type ReconcileResult,
   type WorkQueueObserver,

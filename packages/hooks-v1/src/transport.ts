@@ -5,7 +5,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Admission, AnswerReservation } from './answer-budget.ts';
-import { setLongTimeout } from './long-timeout.ts';
+import { setLongTimeout } from '@scoby/kube-objects';
 
 export interface Agents {
   http: http.Agent;

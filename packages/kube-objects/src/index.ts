@@ -114,3 +114,4 @@ export { compactJson } from './compact-json.ts';
 export { isPlainObject, jsonTypeName } from './json.ts';
 export { serviceUrl } from './service-url.ts';
 export { compareVersionPriority } from './version-priority.ts';
+export { setLongTimeout, MAX_TIMER_DELAY_MS } from './long-timeout.ts';

@@ -7,10 +7,10 @@
 import { MANAGED_BY_LABEL, MANAGED_BY_VALUE } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
 import { type DynamicClient, isNotFound, type ResourceRef } from '@scoby/controller-runtime';
-import { isUpToDate } from '../../src/children/update-detection.ts';
+import { isUpToDate } from '../../src/instance/children/update-detection.ts';
 import { objectLookups } from '../../src/cli/render/object-lookups.ts';
 import { renderOffline } from '../../src/cli/render/offline-render.ts';
-import { builtInFormFactors } from '../../src/controller/manager.ts';
+import { builtInFormFactors } from '../../src/process/manager.ts';
 import { DEPLOYMENTS, NAMESPACE, SCOBY_NAMESPACE, SERVICES } from '../world.ts';
 import { CRDS, REGISTRATIONS, sleep, type Workload } from './cluster.ts';
 import type { TrackedInstance } from './churn.ts';

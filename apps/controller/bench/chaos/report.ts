@@ -1,5 +1,5 @@
 /**
- * The figures of a chaos run, each beside what issue 20 measured, and the machine's load while the
+ * The figures of a chaos run, each beside what the first chaos run measured, and the machine's load while the
  * scenario ran. A figure with a bound is an invariant: breaking it makes the run fail.
  */
 import { readFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ export interface Figure {
   scenario: string;
   name: string;
   value: number | string;
-  /** What issue 20 reported for the same figure. */
+  /** What the first chaos run reported for the same figure. */
   issue?: string;
   /** Absent for figures that are only reported. */
   holds?: boolean;
@@ -49,7 +49,7 @@ export function loadAverage(): string {
 
 export function formatTable(figures: readonly Figure[]): string {
   const rows = [
-    ['scenario', 'figure', 'measured', 'issue 20', ''],
+    ['scenario', 'figure', 'measured', 'first run', ''],
     ...figures.map((figure) => [
       figure.scenario,
       figure.name,

@@ -1,6 +1,6 @@
 /**
- * The chaos harness of issue 20: re-measures the fault, kill and fuzz figures against whatever the
- * tree holds. Not a test: it takes minutes, prints its figures beside the issue's and the machine's
+ * The chaos harness: re-measures the fault, kill and fuzz figures against whatever the tree holds.
+ * Not a test: it takes minutes, prints its figures beside the first chaos run's and the machine's
  * load, and exits 1 when an invariant broke. `npm run chaos -w @scoby/controller -- --help`.
  */
 import { parseArgs } from 'node:util';

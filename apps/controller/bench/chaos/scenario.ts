@@ -41,7 +41,7 @@ const SHOWN_VIOLATIONS = 10;
 
 /**
  * Every invariant of the final check (each kind must count 0), with half-writes seen while the chaos
- * ran added to those of the final check. `issueKinds` are the ones issue 20 reported for this scenario.
+ * ran added to those of the final check. `issueKinds` are the ones the first chaos run reported for this scenario.
  */
 export function reportSettled(
   report: Report,

@@ -6,8 +6,8 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { crdManifestYaml } from '@scoby/registration';
-import { buildCommandLine } from '../runtime/command-line.ts';
-import { buildInfo } from '../runtime/build-info.ts';
+import { buildCommandLine } from '../config/command-line.ts';
+import { buildInfo } from '../config/build-info.ts';
 import { DEFAULT_KUBECONFIG_OUT, DEFAULT_RENDER_NAMESPACE, EMBEDDED_NAMESPACE } from './defaults.ts';
 import type { CliIo } from './io.ts';
 import type { RenderOptions } from './render/render-command.ts';

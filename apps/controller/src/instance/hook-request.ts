@@ -3,9 +3,9 @@
  * shared by the controller's reconcile and `scoby render --hooks` so both call hooks alike.
  */
 import type { FormFactorPlugin } from '@scoby/formfactor';
-import type { HookCall, HookSuccess } from '@scoby/hooks-v1';
+import type { HookCall, HookSuccess } from '@scoby/hooks-v1/client';
 import type { KubeObject } from '@scoby/kube-objects';
-import { applyHookStatus, type Status } from '../status/instance-status.ts';
+import { applyHookStatus, type Status } from './status/instance-status.ts';
 import type { HookTarget } from './instance-config.ts';
 import { tooDeepAnswerPart } from './hook-answer-depth.ts';
 

@@ -4,32 +4,32 @@
  * when to come back.
  */
 import type { RenderLookups } from '@scoby/env';
-import type { HookCall, HookClient, HookFailure, HookResult } from '@scoby/hooks-v1';
+import type { HookCall, HookClient, HookFailure, HookResult } from '@scoby/hooks-v1/client';
 import { labelValue } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
 import { FINALIZER } from '@scoby/registration';
 import type { Logger } from 'pino';
-import { conditionSubjects, formatTime } from '../status/conditions.ts';
-import {
-  startWorkingStatus,
-  type FailureReason,
-  type Status,
-  type StatusCompletion,
-} from '../status/instance-status.ts';
-import { failureStatusPatch } from '../status/failure-status.ts';
-import { statusMergePatch } from '../status/status-patch.ts';
+import { formatTime } from '../status/conditions.ts';
+import { startWorkingStatus, type FailureReason, type Status } from './status/instance-status.ts';
+import { failureStatusPatch } from './status/failure-status.ts';
 import { statusPathAllowed } from '../crd/status-paths.ts';
-import { type DynamicClient, errorMessage, isNotFound, SupersededVersions } from '@scoby/controller-runtime';
+import {
+  type DynamicClient,
+  errorMessage,
+  hasFinalizer,
+  isNotFound,
+  setFinalizer,
+  SupersededVersions,
+  writeStatus,
+} from '@scoby/controller-runtime';
 import { renderInstance } from './render-instance.ts';
-import { writeChildren, type ChildChange, type ChildStore } from './write-children.ts';
-import { hasFinalizer, setFinalizer } from './finalizers.ts';
-import { parkingFingerprint, type ParkingLot } from './parking.ts';
+import { writeChildren, type ChildChange, type ChildStore } from './children/write-children.ts';
+import { parkingFingerprint, ParkingLot } from './parking.ts';
 import { OwnWrites } from './own-writes.ts';
 import { RetryAfterGate } from './retry-after-gate.ts';
 import type { InstanceConfig } from './instance-config.ts';
 import { acceptHookAnswer, hookCall, hookObject } from './hook-request.ts';
-import { finalChildren as normalizedChildren, instanceIdentity } from './final-children.ts';
-import { desiredStatus } from './desired-status.ts';
+import { desiredState, failedStatus, type DesiredStateTarget } from './desired-state.ts';
 
 export interface EventSink {
   emit(object: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void;
@@ -40,7 +40,6 @@ export interface ReconcileDependencies {
   lookups: RenderLookups;
   hooks: HookClient;
   events: EventSink;
-  parking: ParkingLot;
   /** Where the children created, updated and pruned are logged (info). */
   logger?: Logger;
   /** Hook calls per registration, for the hook metrics. */
@@ -78,13 +77,33 @@ class StatusWriteError extends Error {
   }
 }
 
+/** The registration as desiredState needs it. */
+function desiredStateTarget(config: InstanceConfig, deps: ReconcileDependencies): DesiredStateTarget {
+  return {
+    registrationName: config.registrationName,
+    plugin: config.plugin,
+    formFactorBlock: config.spec.formFactor.config,
+    instanceApiVersion: `${config.crd.group}/${config.crd.version}`,
+    conditionTypes: config.conditionTypes,
+    features: config.crd.status,
+    clusterDomain: deps.clusterDomain,
+  };
+}
+
 const CHANGE_REASONS = { created: 'Created', updated: 'Updated', pruned: 'Pruned' } as const;
 
 const MANAGED_BY = 'app.kubernetes.io/managed-by';
 const INSTANCE_LABEL = 'app.kubernetes.io/instance';
 
+/**
+ * The reconciler of one registration's instances. What it remembers per instance (parking, a hook's
+ * Retry-After, superseded versions, warnings, own writes) is keyed by namespace/name, which names an
+ * instance only within one registration: every registration's controller has a reconciler of its own.
+ */
 export class InstanceReconciler {
   readonly #deps: ReconcileDependencies;
+  /** Instances left alone after a permanent hook error (docs/spec/hooks-v1.md §6.3). */
+  readonly #parking = new ParkingLot();
   /** Last warnings emitted per instance and reason: a steady state repeats none (no Event writes). */
   readonly #warned = new Map<string, string>();
   readonly #retryAfter = new RetryAfterGate();
@@ -106,7 +125,7 @@ export class InstanceReconciler {
   ): Promise<ReconcileOutcome> {
     const deps = this.#deps;
     if (!cached) {
-      deps.parking.release(key);
+      this.#parking.release(key);
       this.#retryAfter.release(key);
       this.#superseded.forget(key);
       for (const slot of this.#warned.keys()) if (slot.startsWith(`${key}\u0000`)) this.#warned.delete(slot);
@@ -118,7 +137,7 @@ export class InstanceReconciler {
       this.ownWrites.forget(cached);
       return { kind: 'done', writes: 0 };
     }
-    if (deps.parking.isParked(key, () => parkingFingerprint(cached, config.revision)))
+    if (this.#parking.isParked(key, () => parkingFingerprint(cached, config.revision)))
       return { kind: 'parked' };
     const waitMs = this.#retryAfter.remainingMs(key, config.revision, deps.now().getTime());
     if (waitMs > 0) return { kind: 'wait', retryAfterMs: waitMs };
@@ -142,7 +161,7 @@ export class InstanceReconciler {
     let instance = cached;
     let writes = 0;
     const wantsFinalizer = config.hook?.finalize === true;
-    if (hasFinalizer(instance) !== wantsFinalizer) {
+    if (hasFinalizer(instance, FINALIZER) !== wantsFinalizer) {
       const updated = await this.#setFinalizer(config, instance, key, wantsFinalizer);
       if (!updated) return { kind: 'done', writes: 1 };
       writes++;
@@ -194,22 +213,27 @@ export class InstanceReconciler {
       } else {
         deps.events.emit(instance, 'Warning', 'HookFailed', answer.message);
         if (!answer.continue) {
-          await this.#writeStatus(config, instance, working, {
-            failure: { reason: 'HookFailed', message: answer.message },
+          await this.#writeFailedStatus(config, instance, working, {
+            reason: 'HookFailed',
+            message: answer.message,
           });
           return this.#hookFailureOutcome(answer, instance, config, key);
         }
       }
     }
 
-    const identity = instanceIdentity(instance, `${config.crd.group}/${config.crd.version}`);
-    const namespace = identity.namespace;
-    const finalChildren = normalizedChildren(desired, config.registrationName, identity);
+    const state = desiredState({
+      instance,
+      target: desiredStateTarget(config, deps),
+      working,
+      children: desired,
+    });
+    const { identity } = state;
     const outcome = await writeChildren(
       deps.client,
       children,
-      finalChildren,
-      { kind: instance.kind, name: identity.name, uid: identity.uid, namespace },
+      state.children,
+      { kind: instance.kind, name: identity.name, uid: identity.uid, namespace: identity.namespace },
       { [MANAGED_BY]: 'scoby-controller', [INSTANCE_LABEL]: labelValue(identity.name) },
     );
     writes += outcome.writes;
@@ -221,23 +245,18 @@ export class InstanceReconciler {
       return { kind: 'retry', failure };
     }
 
-    const verdict = config.plugin.status({
-      block: config.spec.formFactor.config,
-      children: finalChildren,
-      observed: outcome.observed,
-      clusterDomain: deps.clusterDomain,
-    });
-    writes += await this.#writeStatus(config, instance, working, {
-      formFactor: verdict,
-      conditionSubjects: conditionSubjects(Object.values(finalChildren), config.conditionTypes),
-    });
+    writes += await this.#writeStatus(
+      config,
+      instance,
+      state.statusFor(outcome.observed, formatTime(deps.now())),
+    );
     return { kind: 'done', writes };
   }
 
   /** docs/spec/hooks-v1.md §7. */
   async #finalize(config: InstanceConfig, instance: KubeObject, key: string): Promise<ReconcileOutcome> {
     const deps = this.#deps;
-    if (!hasFinalizer(instance)) return { kind: 'done', writes: 0 };
+    if (!hasFinalizer(instance, FINALIZER)) return { kind: 'done', writes: 0 };
     const hook = config.hook;
     if (hook?.finalize) {
       const answer = await this.#callHook(
@@ -249,8 +268,9 @@ export class InstanceReconciler {
         if (!answer.continue) {
           const now = formatTime(deps.now());
           const working = startWorkingStatus(instance.status, config.conditionTypes, now);
-          await this.#writeStatus(config, instance, working, {
-            failure: { reason: 'HookFailed', message: answer.message },
+          await this.#writeFailedStatus(config, instance, working, {
+            reason: 'HookFailed',
+            message: answer.message,
           });
           return this.#hookFailureOutcome(answer, instance, config, key);
         }
@@ -279,7 +299,13 @@ export class InstanceReconciler {
     present: boolean,
   ): Promise<KubeObject | undefined> {
     try {
-      const updated = await setFinalizer(this.#deps.client, config.instanceResource, instance, present);
+      const updated = await setFinalizer(
+        this.#deps.client,
+        config.instanceResource,
+        instance,
+        FINALIZER,
+        present,
+      );
       if (updated === undefined) {
         this.#superseded.wroteGone(key, instance.metadata.resourceVersion);
         return undefined;
@@ -340,7 +366,7 @@ export class InstanceReconciler {
   ): ReconcileOutcome {
     const failure: Failure = { reason: 'HookFailed', message: answer.message };
     if (answer.permanent) {
-      this.#deps.parking.park(key, parkingFingerprint(instance, config.revision));
+      this.#parking.park(key, parkingFingerprint(instance, config.revision));
       return { kind: 'parked', failure };
     }
     if (answer.retryAfterMs === undefined) return { kind: 'retry', failure };
@@ -348,40 +374,34 @@ export class InstanceReconciler {
     return { kind: 'retry', failure, retryAfterMs: answer.retryAfterMs };
   }
 
-  /** Steps 10–11: complete the status and write it when it changed. Returns the number of writes. */
+  /** Steps 10–11: write the desired status when it changed. Returns the number of writes. */
   async #writeStatus(
     config: InstanceConfig,
     instance: KubeObject,
-    working: Status,
-    completion: Pick<StatusCompletion, 'formFactor' | 'conditionSubjects'> & { failure?: Failure },
+    desired: Status | null,
+    failure?: Failure,
   ): Promise<number> {
-    const deps = this.#deps;
-    if (!config.crd.status.subresource) return 0;
-    const desired = desiredStatus(working, {
-      ...completion,
-      generation: instance.metadata.generation,
-      features: config.crd.status,
-      stored: instance.status,
-      now: formatTime(deps.now()),
-    });
-    const patch = statusMergePatch(instance.status, desired);
-    if (!patch) return 0;
+    if (desired === null) return 0;
     try {
-      const written = await deps.client.patch(
-        config.instanceResource,
-        instance.metadata.namespace,
-        instance.metadata.name ?? '',
-        patch,
-        {
-          subresource: 'status',
-        },
-      );
+      const written = await writeStatus(this.#deps.client, config.instanceResource, instance, desired);
+      if (written === undefined) return 0;
       this.#wroteStatus(instance, written);
       return 1;
     } catch (error) {
       if (isNotFound(error)) return 0;
-      throw new StatusWriteError(error, completion.failure);
+      throw new StatusWriteError(error, failure);
     }
+  }
+
+  /** §8.5: Ready=False with `failure` in the status. */
+  async #writeFailedStatus(
+    config: InstanceConfig,
+    instance: KubeObject,
+    working: Status,
+    failure: Failure,
+  ): Promise<number> {
+    const desired = failedStatus(instance, working, failure, config.crd.status, formatTime(this.#deps.now()));
+    return this.#writeStatus(config, instance, desired, failure);
   }
 
   /** §8.5: the Warning Event of a failed reconcile, and Ready=False with it in the status. */
@@ -392,7 +412,7 @@ export class InstanceReconciler {
     failure: Failure,
   ): Promise<void> {
     this.#deps.events.emit(instance, 'Warning', failure.reason, failure.message);
-    await this.#writeStatus(config, instance, working, { failure });
+    await this.#writeFailedStatus(config, instance, working, failure);
   }
 
   /**

@@ -7,8 +7,8 @@ import { renderEnv, type RenderLookups } from '@scoby/env';
 import { renderInputFor, type FormFactorPlugin } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
 import type { NormalizedRegistrationSpec } from '@scoby/registration';
-import { applyStatusAdd } from '../status/status-add.ts';
-import type { Status } from '../status/instance-status.ts';
+import { applyStatusAdd } from './status/status-add.ts';
+import type { Status } from './status/instance-status.ts';
 
 export interface RenderTarget {
   registrationName: string;

@@ -22,19 +22,19 @@ import {
   setConditionValues,
   settleConditions,
 } from '../status/conditions.ts';
-import { statusMergePatch } from '../status/status-patch.ts';
 import {
   type DynamicClient,
   errorMessage,
   type ResourceRef,
+  setFinalizer,
   SupersededVersions,
+  writeStatus,
 } from '@scoby/controller-runtime';
-import { setFinalizer } from '../instance/finalizers.ts';
 import type { InstanceConfig } from '../instance/instance-config.ts';
 import { instanceConditionSet } from '../instance/condition-set.ts';
 import type { EventSink } from '../instance/reconcile.ts';
-import { checkRegistrationAccess, type AccessCheck } from '../access/registration-access.ts';
-import { MISSING_PERMISSIONS_REASON } from '../access/missing-access.ts';
+import { checkRegistrationAccess, type AccessCheck } from './access/registration-access.ts';
+import { MISSING_PERMISSIONS_REASON } from './access/missing-access.ts';
 import { activeRegistration } from './active.ts';
 import { BackgroundJobs } from './background-jobs.ts';
 import {
@@ -164,7 +164,7 @@ export class RegistrationReconciler {
     if (registration.metadata.deletionTimestamp) return this.#delete(registration);
     let current = registration;
     if (!(current.metadata.finalizers ?? []).includes(FINALIZER)) {
-      current = ((await setFinalizer(world.client, REGISTRATION_RESOURCE, current, true)) ??
+      current = ((await setFinalizer(world.client, REGISTRATION_RESOURCE, current, FINALIZER, true)) ??
         current) as CRDRegistration;
       this.#superseded.wrote(name, registration.metadata.resourceVersion, current.metadata.resourceVersion);
     }
@@ -339,7 +339,7 @@ export class RegistrationReconciler {
     } else {
       await world.controllers.pause(name);
     }
-    await setFinalizer(world.client, REGISTRATION_RESOURCE, registration, false);
+    await setFinalizer(world.client, REGISTRATION_RESOURCE, registration, FINALIZER, false);
     return { kind: 'done' };
   }
 
@@ -410,17 +410,8 @@ export class RegistrationReconciler {
     };
     if (Object.keys(annotations).length > 0) desired.annotations = annotations;
     else delete desired.annotations;
-    const patch = statusMergePatch(stored, desired);
-    if (!patch) return;
-    const written = await world.client.patch(
-      REGISTRATION_RESOURCE,
-      undefined,
-      registration.metadata.name ?? '',
-      patch,
-      {
-        subresource: 'status',
-      },
-    );
+    const written = await writeStatus(world.client, REGISTRATION_RESOURCE, registration, desired);
+    if (!written) return;
     this.#superseded.wrote(
       registration.metadata.name ?? '',
       registration.metadata.resourceVersion,

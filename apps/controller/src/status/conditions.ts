@@ -123,7 +123,7 @@ function blockingMessage(condition: Condition, subject: string | undefined): str
 
 /**
  * docs/spec/children-and-status.md §8.4, with Scoby's reasons; `Ready=False` says in its message which
- * conditions are False and why, naming their child where `subjects` knows it (issue 15).
+ * conditions are False and why, naming their child where `subjects` knows it.
  */
 export function readyFrom(
   conditions: readonly Condition[],

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { HookError, startHookServer, type HookRequest } from '@scoby/hooks-v1';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { withDesiredHash } from '../../src/children/update-detection.ts';
+import { withDesiredHash } from '../../src/instance/children/update-detection.ts';
 import { runCli } from '../../src/cli/program.ts';
 import { FIXTURES, recordingIo } from './cli-io.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Shutdown always ends (issue 15): after `scoby run --embedded` served API traffic, including a watch
+ * Shutdown always ends: after `scoby run --embedded` served API traffic, including a watch
  * and a half-sent request from a separate client, SIGTERM ends the process; a reconcile stuck in a
  * hook that never answers cannot hold it past the grace period; a second signal exits at once.
  */

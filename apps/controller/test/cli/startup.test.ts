@@ -1,5 +1,5 @@
 /**
- * Start-up failures of `scoby run` (issue 15): no credentials, an unreachable API server and a
+ * Start-up failures of `scoby run`: no credentials, an unreachable API server and a
  * missing CRDRegistration CRD each give one line per attempt saying what is wrong and what to do,
  * five attempts in about 15 s, then exit code 1: no stack traces, no controller started.
  */

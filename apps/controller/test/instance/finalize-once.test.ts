@@ -11,9 +11,8 @@ import type { FormFactorPlugin } from '@scoby/formfactor';
 import { FINALIZER } from '@scoby/registration';
 import { ApiError, type DynamicClient } from '@scoby/controller-runtime';
 import { InstanceReconciler, type ReconcileDependencies } from '../../src/instance/reconcile.ts';
-import { ParkingLot } from '../../src/instance/parking.ts';
 import type { InstanceConfig } from '../../src/instance/instance-config.ts';
-import type { ChildStore } from '../../src/instance/write-children.ts';
+import type { ChildStore } from '../../src/instance/children/write-children.ts';
 
 const deleting: KubeObject = {
   apiVersion: 'example.com/v1',
@@ -67,7 +66,6 @@ function world(answerPatch: (body: unknown) => KubeObject | undefined): World {
     hooks,
     lookups: {},
     events: { emit: () => {} },
-    parking: new ParkingLot(),
     clusterDomain: 'cluster.local',
     now: () => new Date('2026-11-26T07:00:01Z'),
   } as unknown as ReconcileDependencies;

@@ -15,7 +15,7 @@ import {
   writeChildren,
   type ChildOwner,
   type ChildStore,
-} from '../../src/instance/write-children.ts';
+} from '../../src/instance/children/write-children.ts';
 
 const DEPLOYMENTS: ResourceRef = { group: 'apps', version: 'v1', resource: 'deployments', namespaced: true };
 const NAMESPACES: ResourceRef = { group: '', version: 'v1', resource: 'namespaces', namespaced: false };

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
-import type { RunningController } from '../../src/controller/manager.ts';
+import type { RunningController } from '../../src/process/manager.ts';
 import { crdFor, startTestCluster, type TestCluster } from '../support/cluster.ts';
 import { conditionsOf, REGISTRATION_API, waitForCondition, registrationTarget } from '../support/scoby.ts';
 import {

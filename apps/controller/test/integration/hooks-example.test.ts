@@ -8,7 +8,7 @@ import type { KubeObject } from '@scoby/kube-objects';
 import { FINALIZER } from '@scoby/registration';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the example hook app is a test fixture here, not a dependency of the controller
 import { createExampleHook } from '@scoby/example-hook';
-import type { RunningController } from '../../src/controller/manager.ts';
+import type { RunningController } from '../../src/process/manager.ts';
 import { crdFor, startTestCluster, type TestCluster } from '../support/cluster.ts';
 import {
   adapterOf,

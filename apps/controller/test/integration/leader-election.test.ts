@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
-import type { RunningController } from '../../src/controller/manager.ts';
+import type { RunningController } from '../../src/process/manager.ts';
 import {
   startClusterController,
   startTestCluster,

@@ -1,5 +1,5 @@
 /**
- * What the controller tells its users (issue 15), read from the API server and the log: Normal Events
+ * What the controller tells its users, read from the API server and the log: Normal Events
  * and info lines for the children it creates, updates and prunes and for a registration's controller,
  * the message of Ready=False naming the child and condition that block it, and no write at all in a
  * steady state.

@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
-import type { RunningController } from '../../src/controller/manager.ts';
+import type { RunningController } from '../../src/process/manager.ts';
 import { crdFor, startTestCluster, type TestCluster } from '../support/cluster.ts';
 import {
   eventsOf,
@@ -17,7 +17,7 @@ import {
 } from '../support/hooks-fixtures.ts';
 import { NO_CHANGE, startScriptedHook, type HookScript, type ScriptedHook } from '../support/hooks-server.ts';
 import { type CapturedLogs, captureLogs } from '@scoby/controller-runtime/testing';
-import { COMPONENT } from '../../src/runtime/index.ts';
+import { COMPONENT } from '../../src/config/index.ts';
 import { conditionOf, conditionsOf, registrationTarget, waitForCondition } from '../support/scoby.ts';
 
 const API = 'notify.example.com/v1';

@@ -144,7 +144,7 @@ describe('invalid registration', () => {
       { type: 'Ready', status: 'False', reason: 'InvalidHookTimeout', message },
     ]);
 
-    // The registration says why in a Warning Event too (issue 15).
+    // The registration says why in a Warning Event too.
     const warned = await cluster.waitFor('the Warning Event of the invalid registration', async () => {
       const views = eventViews(await cluster.events('default', 'probe'));
       return views.length > 0 ? views : undefined;

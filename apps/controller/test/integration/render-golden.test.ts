@@ -1,5 +1,5 @@
 /**
- * Golden test (issue 16) on the in-memory API server: `scoby render` prints what the controller
+ * Golden test on the in-memory API server: `scoby render` prints what the controller
  * writes — the first status write, the children, and with --observed the settled status — for Go
  * Scoby's samples. Here the request log also shows each child's create body equal to the printed child.
  */

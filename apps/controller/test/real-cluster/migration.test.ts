@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHookServer, type HookRequest, type HookServer } from '@scoby/hooks-v1';
 import type { KubeObject } from '@scoby/kube-objects';
-import type { RunningController } from '../../src/controller/manager.ts';
+import type { RunningController } from '../../src/process/manager.ts';
 import { crdFor, type ClusterVerbs } from '../support/cluster.ts';
 import {
   conditionOf,

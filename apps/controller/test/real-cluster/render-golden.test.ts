@@ -1,5 +1,5 @@
 /**
- * Golden test (issue 16) on the real control plane, the controller running as Scoby's ServiceAccount:
+ * Golden test on the real control plane, the controller running as Scoby's ServiceAccount:
  * `scoby render` prints what the controller writes on kube-apiserver — the first status write, the
  * children, and with --observed the settled status — for Go Scoby's samples; and the API server
  * accepts every document of the stream rendered from a sample manifest (`| kubectl apply -f -`).

@@ -12,7 +12,7 @@ import {
   startController,
   type ControllerOptions,
   type RunningController,
-} from '../../src/controller/manager.ts';
+} from '../../src/process/manager.ts';
 
 /** What a test does to a cluster as its user (an admin): any server, any kind. */
 export interface ClusterVerbs {

@@ -20,7 +20,7 @@ import { Watch } from '@kubernetes/client-node';
 import type { KubeObject } from '@scoby/kube-objects';
 import { expect } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { DESIRED_HASH_ANNOTATION } from '../../src/children/update-detection.ts';
+import { DESIRED_HASH_ANNOTATION } from '../../src/instance/children/update-detection.ts';
 import { runCli } from '../../src/cli/program.ts';
 import { resourcePath } from '@scoby/controller-runtime';
 import { FIXTURES, recordingIo } from '../cli/cli-io.ts';
@@ -293,4 +293,57 @@ export async function acceptedStream(
     });
   }
   return answers;
+}
+
+/** What `scoby render` answers for a live instance and its live children: a status, or a failure line. */
+export type RenderAnswer = { status: unknown } | { failure: string };
+
+/**
+ * `scoby render` of the instance as the cluster has it, with its live children as --observed (and
+ * --hooks when the registration's hook is to be called): the status the controller would write now.
+ */
+export async function renderLive(input: {
+  registration: KubeObject;
+  crd: KubeObject;
+  instance: KubeObject;
+  observed: readonly KubeObject[];
+  hooks?: boolean;
+}): Promise<RenderAnswer> {
+  const args = [
+    'render',
+    '--registration',
+    await tempFile('registration.json', [input.registration]),
+    '--crd',
+    await tempFile('crd.json', [input.crd]),
+    '--instance',
+    await tempFile('instance.json', [input.instance]),
+    ...(input.observed.length > 0 ? ['--observed', await tempFile('children.json', input.observed)] : []),
+    ...(input.hooks ? ['--hooks'] : []),
+  ];
+  const recorded = recordingIo({ CLUSTER_DOMAIN: 'cluster.local' }, SAMPLES);
+  const code = await runCli(args, recorded.io);
+  if (code !== 0) return { failure: recorded.stderr() };
+  const [instance] = parseAllDocuments(recorded.stdout()).map(
+    (document) => (document as { toJS(): unknown }).toJS() as KubeObject,
+  );
+  return { status: instance?.status };
+}
+
+/** The children of `instance` among `kinds` on the cluster (with apiVersion and kind, as get returns them). */
+export async function liveChildren(
+  cluster: ClusterVerbs,
+  instance: KubeObject,
+  kinds: readonly (readonly [string, string])[],
+): Promise<KubeObject[]> {
+  const namespace = instance.metadata.namespace ?? '';
+  const lists = await Promise.all(
+    kinds.map(async ([apiVersion, kind]) =>
+      (await cluster.list(apiVersion, kind, namespace)).map((item) => ({ ...item, apiVersion, kind })),
+    ),
+  );
+  return lists
+    .flat()
+    .filter((object) =>
+      object.metadata.ownerReferences?.some((reference) => reference.uid === instance.metadata.uid),
+    );
 }

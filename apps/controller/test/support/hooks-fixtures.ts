@@ -5,7 +5,7 @@ import {
   startController,
   type ControllerOptions,
   type RunningController,
-} from '../../src/controller/manager.ts';
+} from '../../src/process/manager.ts';
 import type { ClusterVerbs, TestCluster } from './cluster.ts';
 import { eventViews, REGISTRATION_API, registrationTarget, waitForCondition } from './scoby.ts';
 

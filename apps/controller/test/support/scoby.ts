@@ -4,7 +4,7 @@
  */
 import type { RequestLogEntry } from '@scoby/in-memory-apiserver';
 import type { KubeObject } from '@scoby/kube-objects';
-import type { ControllerMetrics } from '../../src/runtime/index.ts';
+import type { ControllerMetrics } from '../../src/config/index.ts';
 import { crdFor, type ClusterVerbs } from './cluster.ts';
 
 export const REGISTRATION_API = 'scoby.triggermesh.io/v1alpha1';

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { type BackoffPolicy, KeyedBackoff } from './backoff.ts';
 import { type Clock, realClock, type TimerHandle } from '../time/clock.ts';
@@ -5,12 +6,27 @@ import { ConcurrencyLimit, type Slots } from './concurrency-limit.ts';
 
 /**
  * What a reconcile tells the queue: nothing (done, wait for the next event), a requeue after a
- * delay (done for now, look again later), or an error (retry with backoff, or after the given
- * delay). A reconcile that throws counts as `{ error }`.
+ * delay (done for now, look again later), an error (retry with backoff, or after the given delay),
+ * or a terminal error (counted as an error, never retried: only a new event brings the key back,
+ * as controller-runtime's TerminalError). A reconcile that throws counts as `{ error }`.
  */
-export type ReconcileResult = { requeueAfterMs?: number } | { error: unknown; retryAfterMs?: number } | void;
+export type ReconcileResult =
+  { requeueAfterMs?: number } | { error: unknown; retryAfterMs?: number } | { terminal: unknown } | void;
 
-export type Reconcile = (key: string) => Promise<ReconcileResult> | ReconcileResult;
+/** What each reconcile gets besides its key. */
+export interface ReconcileContext {
+  /** Fires at the reconcile's deadline, or when the queue shuts down aborting (lost leadership). */
+  signal: AbortSignal;
+  /** Tells one run of one key apart in the log (controller-runtime's reconcileID). */
+  reconcileId: string;
+  /** The queue's logger with `reconcileID` and `key`; absent when the queue has none. */
+  logger?: Logger;
+}
+
+export type Reconcile = (
+  key: string,
+  context: ReconcileContext,
+) => Promise<ReconcileResult> | ReconcileResult;
 
 /** `timeout`: the reconcile did not finish within its deadline and was abandoned. */
 export type ReconcileOutcome = 'success' | 'requeue' | 'error' | 'timeout';
@@ -76,6 +92,8 @@ export class WorkQueue {
   readonly #reconcileTimeoutMs: number | undefined;
   readonly #logger: Logger | undefined;
 
+  /** The abort controllers of the running reconciles. */
+  readonly #running = new Set<AbortController>();
   /** Keys ready to start, in order. */
   readonly #ready: string[] = [];
   /** Keys that must run (again), with the time they entered the queue. */
@@ -178,10 +196,14 @@ export class WorkQueue {
 
   /**
    * Stops taking work: later adds are ignored, waiting and scheduled keys are dropped. With
-   * `drain` (the default) resolves once the running reconciles have finished.
+   * `drain` (the default) resolves once the running reconciles have finished; with `abort` their
+   * signals fire first, with that reason (e.g. leadership lost: their writes must stop).
    */
-  async shutdown(options: { drain?: boolean } = {}): Promise<void> {
+  async shutdown(options: { drain?: boolean; abort?: string } = {}): Promise<void> {
     this.#shuttingDown = true;
+    if (options.abort !== undefined) {
+      for (const controller of this.#running) controller.abort(new Error(options.abort));
+    }
     for (const { timer } of this.#delayed.values()) this.#clock.clearTimeout(timer);
     this.#delayed.clear();
     this.#ready.length = 0;
@@ -233,12 +255,19 @@ export class WorkQueue {
     const startedAt = this.#clock.now();
     this.#observer.started?.(key, startedAt - addedAt);
     let result: ReconcileResult | typeof ABANDONED;
+    const abort = new AbortController();
+    const reconcileId = randomUUID();
+    const logger = this.#logger?.child({ reconcileID: reconcileId, key });
+    const context: ReconcileContext = { signal: abort.signal, reconcileId, ...(logger ? { logger } : {}) };
+    this.#running.add(abort);
     try {
       // Start on a later microtask so that add() never runs reconcile code inside the caller.
-      result = await this.#withinDeadline(Promise.resolve().then(() => this.#reconcile(key)));
+      result = await this.#withinDeadline(Promise.resolve().then(() => this.#reconcile(key, context)));
     } catch (error) {
-      this.#logger?.error({ key, err: error }, 'reconcile failed');
+      (logger ?? this.#logger)?.error({ key, err: error }, 'reconcile failed');
       result = { error };
+    } finally {
+      this.#running.delete(abort);
     }
     const durationMs = this.#clock.now() - startedAt;
     this.#processing.delete(key);
@@ -249,15 +278,20 @@ export class WorkQueue {
     if (result === ABANDONED) {
       this.#abandonedSinceProgress = true;
       const error = new ReconcileTimeoutError(key, this.#reconcileTimeoutMs ?? 0);
+      abort.abort(error);
       this.#logger?.error({ key, err: error }, 'reconcile abandoned at its deadline');
       const backoffDelay = this.#backoff.next(key);
       if (!this.#shuttingDown) this.#retryAfter(key, backoffDelay);
       this.#observer.finished?.(key, 'timeout', durationMs, error);
+    } else if (result !== undefined && 'terminal' in result) {
+      this.#backoff.reset(key);
+      (logger ?? this.#logger)?.error({ key, err: result.terminal }, 'reconcile failed for good');
+      this.#observer.finished?.(key, 'error', durationMs, result.terminal);
     } else if (result !== undefined && 'error' in result) {
       const backoffDelay = this.#backoff.next(key);
       if (!this.#shuttingDown) this.#retryAfter(key, result.retryAfterMs ?? backoffDelay);
       this.#observer.finished?.(key, 'error', durationMs, result.error);
-    } else if (result?.requeueAfterMs !== undefined) {
+    } else if (result !== undefined && result.requeueAfterMs !== undefined) {
       this.#backoff.reset(key);
       this.addAfter(key, result.requeueAfterMs);
       this.#observer.finished?.(key, 'requeue', durationMs);

@@ -2,7 +2,7 @@
  * Time as the runtime sees it. Everything that waits or timestamps takes a Clock so tests can
  * drive time by hand instead of sleeping.
  */
-import { setLongTimeout } from '@scoby/hooks-v1';
+import { setLongTimeout } from '@scoby/kube-objects';
 
 export type TimerHandle = unknown;
 

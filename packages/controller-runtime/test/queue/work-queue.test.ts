@@ -586,3 +586,97 @@ describe('WorkQueue with real timers', () => {
     expect(finished).toBe(true);
   });
 });
+
+describe('the context of a reconcile', () => {
+  it('gives each run its own reconcile id, and a logger that names it and the key', async () => {
+    const logs = captureLogs();
+    const contexts: { key: string; id: string }[] = [];
+    const queue = new WorkQueue({
+      reconcile: (key, context) => {
+        contexts.push({ key, id: context.reconcileId });
+        context.logger?.info('reconciling');
+      },
+      logger: logs.logger,
+    });
+    queue.add('a');
+    await settle();
+    queue.add('a');
+    await settle();
+    expect(contexts.map((context) => context.key)).toEqual(['a', 'a']);
+    expect(new Set(contexts.map((context) => context.id)).size).toBe(2);
+    expect(
+      logs
+        .lines()
+        .filter((line) => line.msg === 'reconciling')
+        .map((line) => [line.key, line.reconcileID]),
+    ).toEqual(contexts.map((context) => ['a', context.id]));
+  });
+
+  it('aborts the signal of a reconcile at its deadline', async () => {
+    const clock = new ManualClock();
+    const signals: AbortSignal[] = [];
+    const queue = new WorkQueue({
+      reconcile: (_key, context) => {
+        signals.push(context.signal);
+        return new Promise<ReconcileResult>(() => {});
+      },
+      clock,
+      reconcileTimeoutMs: 1000,
+    });
+    queue.add('stuck');
+    await clock.advance(999);
+    expect(signals.map((signal) => signal.aborted)).toEqual([false]);
+    await clock.advance(1);
+    expect(signals[0]?.aborted).toBe(true);
+    expect(String(signals[0]?.reason)).toMatch(/did not finish within 1000 ms/);
+    await queue.shutdown({ drain: false });
+  });
+
+  it('aborts the signals of the running reconciles when the queue shuts down aborting', async () => {
+    const r = controllableReconcile();
+    const signals: AbortSignal[] = [];
+    const queue = new WorkQueue({
+      reconcile: (key, context) => {
+        signals.push(context.signal);
+        return r.reconcile(key, context);
+      },
+      concurrency: 2,
+    });
+    queue.add('a');
+    queue.add('b');
+    await settle();
+    const stopped = queue.shutdown({ abort: 'this process stopped leading' });
+    expect(signals.map((signal) => signal.aborted)).toEqual([true, true]);
+    expect(String(signals[0]?.reason)).toBe('Error: this process stopped leading');
+    await r.finish(0);
+    await r.finish(1);
+    await stopped;
+  });
+});
+
+describe('a terminal error', () => {
+  it('counts as an error and is never retried: only a new add brings the key back', async () => {
+    const clock = new ManualClock();
+    const outcomes: string[] = [];
+    let runs = 0;
+    const queue = new WorkQueue({
+      reconcile: () => {
+        runs++;
+        return { terminal: new Error('the hook said permanent') };
+      },
+      clock,
+      observer: {
+        finished: (key, outcome) => outcomes.push(`${key} ${outcome}`),
+        retried: (key, delayMs) => outcomes.push(`${key} retry in ${delayMs}`),
+      },
+    });
+    queue.add('parked');
+    await settle();
+    await clock.advance(100_000);
+    expect(outcomes).toEqual(['parked error']);
+    expect(runs).toBe(1);
+    queue.add('parked');
+    await settle();
+    expect(runs).toBe(2);
+  });
+});

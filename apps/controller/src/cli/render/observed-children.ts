@@ -6,8 +6,8 @@
  * on the cluster.
  */
 import type { KubeObject } from '@scoby/kube-objects';
-import { isControlledBy } from '../../children/update-detection.ts';
-import { notControlledMessage } from '../../instance/write-children.ts';
+import { isControlledBy } from '../../instance/children/update-detection.ts';
+import { notControlledMessage } from '../../instance/children/write-children.ts';
 import type { RenderFailure } from './render-failure.ts';
 
 export interface ChildrenOwner {

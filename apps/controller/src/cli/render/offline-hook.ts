@@ -4,11 +4,11 @@
  */
 import type { Resolution } from '@scoby/address';
 import type { FormFactorPlugin } from '@scoby/formfactor';
-import type { HookClient } from '@scoby/hooks-v1';
+import type { HookClient } from '@scoby/hooks-v1/client';
 import type { KubeObject } from '@scoby/kube-objects';
 import { FINALIZER, type Destination, type NormalizedHook } from '@scoby/registration';
 import { acceptHookAnswer, hookCall, hookObject, type ConditionSet } from '../../instance/hook-request.ts';
-import type { Status } from '../../status/instance-status.ts';
+import type { Status } from '../../instance/status/instance-status.ts';
 import type { RenderFailure } from './render-failure.ts';
 
 /** What the controller would have reported as an Event. */

@@ -1,8 +1,9 @@
 /**
  * `scoby render`'s core: one instance reconcile without a cluster (docs/spec/children-and-status.md §1 steps
- * 5–11), built from the controller's own functions, so the output is what the controller would write
- * for the instance as the API server stores it: its children, and the status of its write after
- * creating them (or, with live children given, after applying them).
+ * 5–11), built from the controller's own functions (desiredState computes children and status for
+ * both), so the output is what the controller would write for the instance as the API server stores
+ * it: its children, and the status of its write after creating them (or, with live children given,
+ * after applying them).
  */
 import type { RenderLookups } from '@scoby/env';
 import type { FormFactorRegistry } from '@scoby/formfactor';
@@ -10,10 +11,9 @@ import type { KubeObject } from '@scoby/kube-objects';
 import { validateRegistration, type CRDRegistration } from '@scoby/registration';
 import { statusPathAllowed } from '../../crd/status-paths.ts';
 import { instanceConditionSet } from '../../instance/condition-set.ts';
-import { desiredStatus } from '../../instance/desired-status.ts';
-import { finalChildren, instanceIdentity } from '../../instance/final-children.ts';
+import { desiredState } from '../../instance/desired-state.ts';
 import { renderInstance } from '../../instance/render-instance.ts';
-import { startWorkingStatus, type Status } from '../../status/instance-status.ts';
+import { startWorkingStatus, type Status } from '../../instance/status/instance-status.ts';
 import { admitInstance, instanceNamespace } from './instance-admission.ts';
 import { callPreReconcile, type HookAccess, type Warning } from './offline-hook.ts';
 import { observedChildren } from './observed-children.ts';
@@ -109,25 +109,24 @@ export async function renderOffline(input: OfflineRenderInput): Promise<OfflineR
     desired = outcome.children;
   }
 
-  const identity = instanceIdentity(instance, instanceApiVersion);
-  const children = finalChildren(desired, registrationName, identity);
+  const state = desiredState({
+    instance,
+    target: {
+      registrationName,
+      plugin,
+      formFactorBlock: spec.formFactor.config,
+      instanceApiVersion,
+      conditionTypes: conditionSet.conditionTypes,
+      features,
+      clusterDomain: input.clusterDomain,
+    },
+    working,
+    children: desired,
+  });
+  const { children, identity } = state;
   const observed = observedChildren(children, input.observed ?? [], identity);
   if (!observed.ok) return observed;
-  const verdict = plugin.status({
-    block: spec.formFactor.config,
-    children,
-    observed: observed.observed,
-    clusterDomain: input.clusterDomain,
-  });
-  const status = features.subresource
-    ? desiredStatus(working, {
-        formFactor: verdict,
-        generation: instance.metadata.generation,
-        features,
-        stored: instance.status,
-        now: input.now,
-      })
-    : null;
+  const status = state.statusFor(observed.observed, input.now);
   const written = writtenChildren(children, identity.uid);
   warnings.push(...written.warnings);
   return {

@@ -4,10 +4,10 @@
  * the failure.
  */
 import { loadClusterDomain, resolveDestination } from '@scoby/address';
-import { createHookClient } from '@scoby/hooks-v1';
+import { createHookClient } from '@scoby/hooks-v1/client';
 import type { KubeObject } from '@scoby/kube-objects';
 import { formatTime } from '../../status/conditions.ts';
-import { loadConfig } from '../../runtime/index.ts';
+import { loadConfig } from '../../config/index.ts';
 import { readAllObjects, readSingleObject } from '../documents.ts';
 import { DEFAULT_RENDER_NAMESPACE } from '../defaults.ts';
 import type { CliIo } from '../io.ts';

@@ -6,7 +6,7 @@
  * the controller's owner reference and hash, with a warning.
  */
 import type { KubeObject } from '@scoby/kube-objects';
-import { withDesiredHash } from '../../children/update-detection.ts';
+import { withDesiredHash } from '../../instance/children/update-detection.ts';
 import type { Warning } from './offline-hook.ts';
 
 export const NO_INSTANCE_UID: Warning = {

@@ -8,16 +8,16 @@
 import { resolve } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { loadClusterDomain } from '@scoby/address';
-import { startController } from '../../controller/manager.ts';
+import { startController } from '../../process/manager.ts';
 import {
   COMPONENT,
   type CommandLineOptions,
   createMetrics,
   type Environment,
   loadConfig,
-} from '../../runtime/index.ts';
+} from '../../config/index.ts';
 import { createLogger, loadKubeConfig, type Logger, startOpsServer } from '@scoby/controller-runtime';
-import { checkCluster, type ClusterCheck } from '../../runtime/cluster-check.ts';
+import { checkCluster, type ClusterCheck } from '../../config/cluster-check.ts';
 import { DEFAULT_KUBECONFIG_OUT, EMBEDDED_NAMESPACE } from '../defaults.ts';
 import type { CliIo } from '../io.ts';
 import { loadFormFactors } from '../plugins.ts';

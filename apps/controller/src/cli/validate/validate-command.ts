@@ -4,7 +4,7 @@
  * when the files hold several), 1 with `error: <message>` when a file cannot be used.
  */
 import { KIND } from '@scoby/registration';
-import { loadConfig } from '../../runtime/index.ts';
+import { loadConfig } from '../../config/index.ts';
 import { DEFAULT_RENDER_NAMESPACE } from '../defaults.ts';
 import { readAllObjects } from '../documents.ts';
 import type { CliIo } from '../io.ts';

@@ -9,7 +9,7 @@ import {
   startController,
   type ControllerOptions,
   type RunningController,
-} from '../../../src/controller/manager.ts';
+} from '../../../src/process/manager.ts';
 import { DynamicClient } from '@scoby/controller-runtime';
 import { clusterVerbs, type ClusterVerbs } from '../../support/cluster.ts';
 

@@ -1,0 +1,214 @@
+/**
+ * The running instance controllers, one per active and ready registration, and finalizer release
+ * when a registration stops managing a CRD (docs/spec/registration.md §6.6–§6.7).
+ */
+import type { HookClient } from '@scoby/hooks-v1/client';
+import { compareByteOrder, type KubeObject } from '@scoby/kube-objects';
+import { FINALIZER } from '@scoby/registration';
+import type { Logger } from 'pino';
+import {
+  CappedShare,
+  type ConcurrencyLimit,
+  type DynamicClient,
+  errorMessage,
+  hasFinalizer,
+  type InformerFactory,
+  type QueueHealth,
+  type ResourceRef,
+  setFinalizer,
+} from '@scoby/controller-runtime';
+import type { InstanceConfig } from './instance-config.ts';
+import type { EventSink, InstanceReconciler } from './reconcile.ts';
+import type { ControllerOutcome } from '../registration/conditions.ts';
+import type { FinalizeTarget, InstanceControllerHost } from '../registration/reconcile.ts';
+import type { ControllerMetrics } from '../config/index.ts';
+import { InstanceController, type ChildKind } from './controller.ts';
+
+export interface InstanceControllersOptions {
+  client: DynamicClient;
+  factory: InformerFactory;
+  /** A reconciler for one registration's controller: its per-instance state is that registration's. */
+  newReconciler(): InstanceReconciler;
+  hooks: HookClient;
+  events: EventSink;
+  metrics: ControllerMetrics;
+  /** Slots shared by every registration's reconciles, and the part one registration may hold. */
+  concurrency: { shared: ConcurrencyLimit; perRegistration: number };
+  workingNamespaces: readonly string[] | undefined;
+  logger: Logger;
+  /** See WorkQueueOptions.reconcileTimeoutMs. */
+  reconcileTimeoutMs?: number;
+  /** Watches each running controller's work queue. */
+  health?: QueueHealth;
+  /** The registered CRD's resource, for releasing finalizers when no controller runs. */
+  crdResource(crdName: string): ResourceRef | undefined;
+  /** Called when a starting controller has synced: its registration reports ControllerReady. */
+  onSynced(registrationName: string): void;
+}
+
+const SYNC_TIMEOUT_MS = 60_000;
+
+/** Runs `task` for every item, at most `limit` at once. */
+async function forEachConcurrently<T>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await task(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/** The fields of a registration controller's log lines. */
+function describeController(config: InstanceConfig): Record<string, unknown> {
+  return {
+    registration: config.registrationName,
+    crd: config.crd.name,
+    version: config.crd.version,
+    formFactor: config.plugin.name,
+  };
+}
+
+export class InstanceControllers implements InstanceControllerHost {
+  readonly #options: InstanceControllersOptions;
+  readonly #running = new Map<string, InstanceController>();
+
+  constructor(options: InstanceControllersOptions) {
+    this.#options = options;
+  }
+
+  crdOf(registrationName: string): string | undefined {
+    return this.#running.get(registrationName)?.config.crd.name;
+  }
+
+  /** Controllers whose registration reads the given controller ConfigMap (docs/spec/env.md §6.6). */
+  readingConfigMap(name: string): InstanceController[] {
+    return [...this.#running.values()].filter((controller) =>
+      controller.config.spec.parameterConfiguration.add.toEnv.some(
+        (entry) => entry.valueFromControllerConfigMap?.name === name,
+      ),
+    );
+  }
+
+  async ensure(config: InstanceConfig): Promise<ControllerOutcome> {
+    const childKinds = await this.#childKinds(config);
+    const existing = this.#running.get(config.registrationName);
+    if (existing && existing.config.instanceResource.version === config.instanceResource.version) {
+      if (existing.config.revision !== config.revision) {
+        existing.reconfigure(config, childKinds);
+        this.#options.logger.info(describeController(config), 'registration controller reconfigured');
+      }
+    } else {
+      if (existing) await this.pause(config.registrationName);
+      const controller = new InstanceController(
+        {
+          factory: this.#options.factory,
+          reconciler: this.#options.newReconciler(),
+          concurrency: new CappedShare(
+            this.#options.concurrency.shared,
+            this.#options.concurrency.perRegistration,
+          ),
+          observer: this.#options.metrics.queueObserver(
+            config.registrationName,
+            this.#options.concurrency.perRegistration,
+          ),
+          logger: this.#options.logger.child({ registration: config.registrationName }),
+          ...(this.#options.reconcileTimeoutMs === undefined
+            ? {}
+            : { reconcileTimeoutMs: this.#options.reconcileTimeoutMs }),
+          ...(this.#options.health === undefined ? {} : { health: this.#options.health }),
+        },
+        config,
+        childKinds,
+      );
+      this.#running.set(config.registrationName, controller);
+      this.#options.logger.info(describeController(config), 'registration controller started');
+      void controller.waitForSync(SYNC_TIMEOUT_MS).then((synced) => {
+        if (synced && this.#running.get(config.registrationName) === controller) {
+          controller.enqueueAll();
+          this.#options.onSynced(config.registrationName);
+        }
+      });
+    }
+    const controller = this.#running.get(config.registrationName)!;
+    return controller.hasSynced() ? { kind: 'started' } : { kind: 'starting' };
+  }
+
+  async pause(registrationName: string): Promise<void> {
+    const controller = this.#running.get(registrationName);
+    if (!controller) return;
+    this.#running.delete(registrationName);
+    await controller.stop();
+    this.#options.logger.info({ registration: registrationName }, 'registration controller stopped');
+  }
+
+  async release(
+    registrationName: string,
+    crdName: string,
+    finalize: () => Promise<FinalizeTarget | undefined>,
+  ): Promise<void> {
+    const controller = this.#running.get(registrationName);
+    const resource = controller?.config.instanceResource ?? this.#options.crdResource(crdName);
+    await this.pause(registrationName);
+    if (!resource) return;
+    const target = await finalize();
+    const held = (await this.#listInstances(resource)).filter((instance) =>
+      hasFinalizer(instance, FINALIZER),
+    );
+    const failures: string[] = [];
+    // One finalize call per held instance may wait out the hook timeout: several at once, bounded.
+    await forEachConcurrently(held, this.#options.concurrency.perRegistration, async (instance) => {
+      try {
+        await this.#releaseInstance(instance, resource, target);
+      } catch (error) {
+        failures.push(`${instance.metadata.namespace}/${instance.metadata.name}: ${errorMessage(error)}`);
+      }
+    });
+    if (failures.length > 0) {
+      throw new Error(`releasing finalizers failed: ${failures.sort(compareByteOrder).join('; ')}`);
+    }
+  }
+
+  async #releaseInstance(
+    instance: KubeObject,
+    resource: ResourceRef,
+    finalize: FinalizeTarget | undefined,
+  ): Promise<void> {
+    if (instance.metadata.deletionTimestamp && finalize) {
+      await this.#options.hooks.call({
+        url: finalize.url,
+        timeoutMs: finalize.timeoutMs,
+        phase: 'finalize',
+        formFactor: finalize.formFactor,
+        object: instance,
+        managedKinds: finalize.managedKinds,
+        instanceNamespace: instance.metadata.namespace ?? '',
+      });
+    }
+    await setFinalizer(this.#options.client, resource, instance, FINALIZER, false);
+    this.#options.events.emit(instance, 'Normal', 'FinalizerReleased', `removed finalizer ${FINALIZER}`);
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.#running.keys()].map((name) => this.pause(name)));
+  }
+
+  async #listInstances(resource: ResourceRef): Promise<KubeObject[]> {
+    const namespaces = this.#options.workingNamespaces ?? [undefined];
+    const lists = await Promise.all(
+      namespaces.map((namespace) => this.#options.client.list(resource, namespace)),
+    );
+    return lists.flatMap((list) => list.items);
+  }
+
+  async #childKinds(config: InstanceConfig): Promise<ChildKind[]> {
+    const kinds: ChildKind[] = [];
+    for (const { apiVersion, kind } of config.prunableKinds) {
+      const resource = await this.#options.client.resourceFor(apiVersion, kind);
+      if (resource) kinds.push({ apiVersion, kind, resource });
+    }
+    return kinds;
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The instance status a reconcile desires (docs/spec/children-and-status.md §8): a working copy initialised
+ * from the stored status, changed by statusConfiguration.add and the hook, completed with Scoby's
+ * own conditions, observedGeneration and address.
+ */
+import type { Condition } from '@scoby/kube-objects';
+import type { StatusFeatures } from '../../crd/inspect.ts';
+import {
+  initializeConditions,
+  readyFrom,
+  setConditionValues,
+  settleConditions,
+  type ConditionValue,
+} from '../../status/conditions.ts';
+
+export type Status = Record<string, unknown>;
+
+export type AddressOutcome = { kind: 'url'; url: string } | { kind: 'none' } | { kind: 'unmanaged' };
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** §8.2 on a copy of the stored status. */
+export function startWorkingStatus(stored: unknown, conditionTypes: readonly string[], now: string): Status {
+  const working: Status = isObject(stored) ? structuredClone(stored) : {};
+  working.conditions = initializeConditions(working.conditions, conditionTypes, now);
+  return working;
+}
+
+const STATUSES = new Set(['True', 'False', 'Unknown']);
+
+function hookCondition(type: string, entry: Record<string, unknown>): Condition {
+  return {
+    type,
+    status: STATUSES.has(entry.status as string) ? (entry.status as Condition['status']) : 'Unknown',
+    reason: typeof entry.reason === 'string' && entry.reason !== '' ? entry.reason : 'UNKNOWN',
+    message: typeof entry.message === 'string' ? entry.message : '',
+    lastTransitionTime: '',
+  };
+}
+
+/**
+ * §8.10: the hook's status replaces the working status, except conditions: hook-declared types come
+ * from the hook (when it sent them), every other type keeps Scoby's entry.
+ */
+export function applyHookStatus(
+  working: Status,
+  hookStatus: Status,
+  hookConditionTypes: readonly string[],
+  conditionTypes: readonly string[],
+  now: string,
+): Status {
+  const before = (working.conditions ?? []) as Condition[];
+  const sent = Array.isArray(hookStatus.conditions) ? hookStatus.conditions.filter(isObject) : [];
+  const merged = before.map((condition) => {
+    if (!hookConditionTypes.includes(condition.type)) return condition;
+    const entry = sent.find((candidate) => candidate.type === condition.type);
+    return entry
+      ? { ...hookCondition(condition.type, entry), lastTransitionTime: condition.lastTransitionTime }
+      : condition;
+  });
+  const next = structuredClone(hookStatus);
+  next.conditions = initializeConditions(merged, conditionTypes, now);
+  return next;
+}
+
+/**
+ * §8.5's reasons, and two for failures §8.5 does not name: the status write itself failed
+ * (`StatusWriteFailed`, the reason of its Event in §10), or the reconcile failed unexpectedly
+ * (`ReconcileFailed`), so that no failure leaves an older Ready standing.
+ */
+export type FailureReason =
+  'RenderFailed' | 'HookFailed' | 'ApplyFailed' | 'StatusWriteFailed' | 'ReconcileFailed';
+
+export interface StatusCompletion {
+  /** The form factor's verdict; absent when the reconcile failed before it ran. */
+  formFactor?: { conditions: Record<string, ConditionValue>; address: AddressOutcome };
+  /** The child a condition type reports on, for the message of Ready=False (conditionSubjects). */
+  conditionSubjects?: Readonly<Record<string, string>>;
+  /** A failed reconcile (§8.5) overrides Ready. */
+  failure?: { reason: FailureReason; message: string };
+  generation: number | undefined;
+  features: StatusFeatures;
+  stored: unknown;
+  now: string;
+}
+
+function withAddress(status: Status, address: AddressOutcome): Status {
+  if (address.kind === 'unmanaged') return status;
+  const current = isObject(status.address) ? { ...status.address } : {};
+  if (address.kind === 'url') current.url = address.url;
+  else delete current.url;
+  const next = { ...status };
+  if (Object.keys(current).length > 0) next.address = current;
+  else delete next.address;
+  return next;
+}
+
+/** Steps 10–11 of §1: Scoby's conditions, Ready, times, observedGeneration, address; features applied. */
+export function completeStatus(working: Status, completion: StatusCompletion): Status {
+  let status: Status = { ...working };
+  let conditions = (status.conditions ?? []) as Condition[];
+  if (completion.formFactor) {
+    conditions = setConditionValues(conditions, completion.formFactor.conditions);
+    if (completion.features.address) status = withAddress(status, completion.formFactor.address);
+  }
+  const ready = completion.failure
+    ? { status: 'False' as const, reason: completion.failure.reason, message: completion.failure.message }
+    : readyFrom(conditions, completion.conditionSubjects);
+  conditions = setConditionValues(conditions, { Ready: ready });
+  const storedConditions = isObject(completion.stored) ? completion.stored.conditions : undefined;
+  const fields = completion.features.conditionFields;
+  if (fields.length > 0) {
+    status.conditions = settleConditions(conditions, storedConditions, completion.now).map((condition) =>
+      Object.fromEntries(Object.entries(condition).filter(([key]) => fields.includes(key))),
+    );
+  } else {
+    delete status.conditions;
+  }
+  if (completion.features.observedGeneration && completion.generation !== undefined) {
+    status.observedGeneration = completion.generation;
+  }
+  return status;
+}

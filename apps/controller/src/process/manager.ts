@@ -1,0 +1,184 @@
+/**
+ * The Scoby controller process: one API client, the shared informers, the Events recorder and leader
+ * election; while it leads, the registration controller runs (registration/controller.ts).
+ */
+import { createFormFactorRegistry, type FormFactorPlugin, type FormFactorRegistry } from '@scoby/formfactor';
+import { deploymentFormFactor } from '@scoby/formfactor-deployment';
+import { knativeServiceFormFactor } from '@scoby/formfactor-ksvc';
+import { AnswerBudget } from '@scoby/hooks-v1/client';
+import {
+  DEFAULT_RENEW_DEADLINE_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  defaultIdentity,
+  DynamicClient,
+  dynamicLeaseClient,
+  EventRecorder,
+  InformerFactory,
+  LeaderElector,
+  QueueHealth,
+  stripManagedFields,
+} from '@scoby/controller-runtime';
+import {
+  COMPONENT,
+  type ControllerMetrics,
+  createMetrics,
+  DEFAULT_RECONCILE_TIMEOUT_MS,
+} from '../config/index.ts';
+import { RegistrationController } from '../registration/controller.ts';
+import type { ControllerOptions, RunningController } from './options.ts';
+
+export type { ControllerOptions, RunningController } from './options.ts';
+
+/**
+ * How much longer than the reconcile deadline a queue may go without a finished reconcile before
+ * it counts as stalled: only reconciles that never return can stall a queue.
+ */
+const STALL_MARGIN_MS = 60_000;
+
+export function builtInFormFactors(plugins: readonly FormFactorPlugin[]): FormFactorRegistry {
+  const created = createFormFactorRegistry({
+    builtIns: [deploymentFormFactor as FormFactorPlugin, knativeServiceFormFactor as FormFactorPlugin],
+    plugins,
+  });
+  if (!created.ok) throw new Error(created.messages.join('; '));
+  return created.registry;
+}
+
+class Controller implements RunningController {
+  readonly client: DynamicClient;
+  readonly metrics: ControllerMetrics;
+  readonly #options: ControllerOptions;
+  readonly #formFactors: FormFactorRegistry;
+  readonly #factory: InformerFactory;
+  readonly #events: EventRecorder;
+  readonly #elector: LeaderElector | undefined;
+  /** The elector's own client: not fenced, since renewing the Lease is what keeps writes allowed. */
+  readonly #leaseClient: DynamicClient | undefined;
+  readonly #health: QueueHealth;
+  /** One for the process, across leadership terms: what hook answers may hold at once. */
+  readonly #answerBudget = new AnswerBudget();
+  #work: RegistrationController | undefined;
+  #leading = false;
+
+  constructor(options: ControllerOptions) {
+    this.#options = options;
+    const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.metrics = options.metrics ?? createMetrics();
+    const onResponse = this.metrics.recordRequest;
+    this.client = new DynamicClient(options.kubeConfig, {
+      requestTimeoutMs,
+      onResponse,
+      // Every write of the controller (children, status, finalizers, Events) passes the fence.
+      ...(options.leaderElection.enabled
+        ? { writeFence: { refusal: () => this.#elector?.writeRefusal() } }
+        : {}),
+      onForbidden: () => this.#work?.forbidden(),
+    });
+    this.#health = new QueueHealth(
+      options.stallAfterMs ?? (options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS) + STALL_MARGIN_MS,
+    );
+    this.#formFactors = builtInFormFactors(options.plugins ?? []);
+    this.#factory = new InformerFactory({
+      lister: this.client,
+      workingNamespaces: options.workingNamespaces,
+      // The caches hold every instance and child; the one reader of managedFields (the hand-over
+      // of a created child's fields in write-children.ts) reads the object from the API server.
+      transform: stripManagedFields,
+      ...(options.resyncMs === undefined ? {} : { resyncMs: options.resyncMs }),
+      ...(options.watchSilenceMs === undefined ? {} : { watchSilenceMs: options.watchSilenceMs }),
+      logger: options.logger,
+    });
+    this.#events = new EventRecorder({ client: this.client, component: COMPONENT, logger: options.logger });
+    if (options.leaderElection.enabled) {
+      const timings =
+        options.leaseDurationMs === undefined
+          ? {}
+          : {
+              leaseDurationMs: options.leaseDurationMs,
+              renewDeadlineMs: Math.round(options.leaseDurationMs * 0.66),
+              retryPeriodMs: Math.round(options.leaseDurationMs * 0.2),
+            };
+      // As client-go bounds a renewal by the renew deadline, no Lease call may outlast it.
+      this.#leaseClient = new DynamicClient(options.kubeConfig, {
+        requestTimeoutMs: Math.min(requestTimeoutMs, timings.renewDeadlineMs ?? DEFAULT_RENEW_DEADLINE_MS),
+        onResponse,
+      });
+      const leaseName = options.leaderElection.leaseName;
+      this.metrics.setLeader(leaseName, false);
+      this.#elector = new LeaderElector({
+        client: dynamicLeaseClient(this.#leaseClient),
+        namespace: options.leaderElection.namespace,
+        name: options.leaderElection.leaseName,
+        identity: defaultIdentity(),
+        ...timings,
+        onStartedLeading: () => {
+          this.metrics.setLeader(leaseName, true);
+          this.#lead();
+        },
+        onStoppedLeading: (reason) => {
+          this.metrics.setLeader(leaseName, false);
+          // Writes already on the wire must not land once another replica may have taken over.
+          this.client.abortWrites(`this process stopped leading: ${reason}`);
+          void this.#stopWork();
+        },
+        logger: options.logger,
+      });
+    }
+  }
+
+  start(): void {
+    if (this.#elector) this.#elector.start();
+    else this.#lead();
+  }
+
+  isLeader(): boolean {
+    return this.#leading;
+  }
+
+  isReady(): boolean {
+    if (this.#elector && !this.#leading) return this.#elector.isHealthy();
+    return this.#work?.synced() ?? false;
+  }
+
+  healthProblems(): string[] {
+    return this.#health.problems();
+  }
+
+  async stop(options: { releaseLease?: boolean } = {}): Promise<void> {
+    await this.#stopWork();
+    if (this.#elector) {
+      if (options.releaseLease === false) await this.#elector.stop();
+      else await this.#elector.release();
+    }
+    this.#factory.stopAll();
+    this.client.close();
+    this.#leaseClient?.close();
+  }
+
+  #lead(): void {
+    this.#leading = true;
+    this.#work = new RegistrationController(
+      this.#options,
+      this.client,
+      this.#formFactors,
+      this.#factory,
+      this.#events,
+      this.metrics,
+      this.#health,
+      this.#answerBudget,
+    );
+  }
+
+  async #stopWork(): Promise<void> {
+    this.#leading = false;
+    const work = this.#work;
+    this.#work = undefined;
+    await work?.stop();
+  }
+}
+
+export function startController(options: ControllerOptions): RunningController {
+  const controller = new Controller(options);
+  controller.start();
+  return controller;
+}

@@ -1,0 +1,55 @@
+/**
+ * What the Scoby controller process is started with, and what a started one offers (the CLI's
+ * `scoby run`, the tests and the benchmarks start it through startController).
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { FormFactorPlugin } from '@scoby/formfactor';
+import type { FormFactorFormat } from '@scoby/hooks-v1/client';
+import type { Logger } from 'pino';
+import type { DynamicClient } from '@scoby/controller-runtime';
+import type { ControllerMetrics, LeaderElectionConfig } from '../config/index.ts';
+
+export interface ControllerOptions {
+  kubeConfig: KubeConfig;
+  scobyNamespace: string;
+  workingNamespaces?: readonly string[] | undefined;
+  clusterDomain: string;
+  /**
+   * Reconciles at once per registration (controller-runtime's MaxConcurrentReconciles); the
+   * process-wide bound is four times this, so one registration never holds every slot.
+   */
+  concurrency: number;
+  plugins?: readonly FormFactorPlugin[];
+  hookFormFactorFormat?: FormFactorFormat;
+  /** Re-resolution period of hook addresses given by ref (default one minute). */
+  hookAddressRefreshMs?: number;
+  leaderElection: LeaderElectionConfig;
+  leaseDurationMs?: number;
+  resyncMs?: number;
+  /** How long one API request may go unanswered before it is abandoned (default 30 s). */
+  requestTimeoutMs?: number;
+  /** A watch that delivers neither an event nor a bookmark for this long is restarted (default 90 s). */
+  watchSilenceMs?: number;
+  /** A reconcile still running after this long frees its slot and is retried (default 5 min). */
+  reconcileTimeoutMs?: number;
+  /** A work queue with work and no finished reconcile for this long fails /healthz (default: reconcile timeout + 1 min). */
+  stallAfterMs?: number;
+  logger: Logger;
+  metrics?: ControllerMetrics;
+  now?: () => Date;
+}
+
+export interface RunningController {
+  readonly client: DynamicClient;
+  readonly metrics: ControllerMetrics;
+  isLeader(): boolean;
+  /** Synced and either leading or standing by. */
+  isReady(): boolean;
+  /** Why the process is not healthy (a stalled work queue), one sentence each; empty when it is. */
+  healthProblems(): string[];
+  /**
+   * Graceful: stops taking work, finishes in-flight reconciles, releases the Lease. With
+   * `releaseLease: false` the Lease is left to expire, as after a crash (failover tests).
+   */
+  stop(options?: { releaseLease?: boolean }): Promise<void>;
+}

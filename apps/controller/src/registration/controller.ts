@@ -1,0 +1,268 @@
+/**
+ * The registration controller (docs/spec/registration.md §6): watches CRDRegistrations, CRDs and Scoby's
+ * own ConfigMaps, reconciles registrations and runs one instance controller per active registration.
+ */
+import { resolveDestination } from '@scoby/address';
+import { createObjectReader } from '@scoby/address-kubernetes';
+import type { RenderLookups } from '@scoby/env';
+import type { FormFactorRegistry } from '@scoby/formfactor';
+import { AnswerBudget, createHookClient, type HookClient } from '@scoby/hooks-v1/client';
+import type { KubeObject } from '@scoby/kube-objects';
+import type { CRDRegistration, Destination } from '@scoby/registration';
+import {
+  ConcurrencyLimit,
+  DynamicClient,
+  EventRecorder,
+  InformerFactory,
+  type InformerHandle,
+  QueueHealth,
+  type ResourceRef,
+  WorkQueue,
+} from '@scoby/controller-runtime';
+import { inspectCrd } from '../crd/inspect.ts';
+import { InstanceControllers } from '../instance/controllers.ts';
+import { InstanceReconciler, type EventSink } from '../instance/reconcile.ts';
+import {
+  type ControllerMetrics,
+  DEFAULT_HOOK_ADDRESS_REFRESH_MS,
+  DEFAULT_RECONCILE_TIMEOUT_MS,
+} from '../config/index.ts';
+import type { ControllerOptions } from '../process/options.ts';
+import { AccessReviewer } from './access/access-reviewer.ts';
+import { registrationEvents } from './events.ts';
+import { REGISTRATION_RESOURCE, RegistrationReconciler } from './reconcile.ts';
+
+/** Registrations reconciled at once. */
+const REGISTRATION_WORKERS = 2;
+
+/** The process-wide bound on reconciles, in multiples of one registration's. */
+const PROCESS_SLOTS_PER_REGISTRATION_SLOT = 4;
+
+const CRD_RESOURCE: ResourceRef = {
+  group: 'apiextensions.k8s.io',
+  version: 'v1',
+  resource: 'customresourcedefinitions',
+  namespaced: false,
+};
+const CONFIGMAP_RESOURCE: ResourceRef = {
+  group: '',
+  version: 'v1',
+  resource: 'configmaps',
+  namespaced: true,
+};
+
+/**
+ * The registration controller and everything it runs while this process leads: the informers on
+ * CRDRegistrations, CRDs and Scoby's ConfigMaps, the registration work queue and reconciler, and the
+ * instance controllers of the active registrations.
+ */
+export class RegistrationController {
+  readonly #registrations: InformerHandle<CRDRegistration>;
+  readonly #crds: InformerHandle;
+  readonly #configMaps: InformerHandle;
+  readonly #queue: WorkQueue;
+  readonly #controllers: InstanceControllers;
+  readonly #hookClient: HookClient;
+  readonly #unwatchHealth: () => void;
+  readonly #registrationReconciler: RegistrationReconciler;
+  readonly #access: AccessReviewer;
+  #served: Promise<ReadonlySet<string>> | undefined;
+
+  constructor(
+    options: ControllerOptions,
+    client: DynamicClient,
+    formFactors: FormFactorRegistry,
+    factory: InformerFactory,
+    events: EventRecorder,
+    metrics: ControllerMetrics,
+    health: QueueHealth,
+    answerBudget: AnswerBudget,
+  ) {
+    const now = options.now ?? (() => new Date());
+    const reconcileTimeoutMs = options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS;
+    const reader = createObjectReader(options.kubeConfig, { requestTimeoutMs: options.requestTimeoutMs });
+    const clusterDomain = options.clusterDomain;
+    this.#hookClient = createHookClient({
+      formFactorFormat: options.hookFormFactorFormat ?? 'string',
+      answerBudget,
+    });
+    this.#registrations = factory.acquire<CRDRegistration>({ resource: REGISTRATION_RESOURCE });
+    this.#crds = factory.acquire({ resource: CRD_RESOURCE });
+    this.#configMaps = factory.acquire({ resource: CONFIGMAP_RESOURCE, namespace: options.scobyNamespace });
+    const sink: EventSink = {
+      emit: (object, type, reason, message) => void events.emit(object, type, reason, message),
+    };
+    const lookups: RenderLookups = {
+      resolveAddress: (destination, namespace) =>
+        resolveDestination(destination, { namespace, clusterDomain, reader }),
+      controllerConfigMap: (name) => {
+        const configMap = this.#configMaps.informer.get(options.scobyNamespace, name);
+        return configMap ? ((configMap.data ?? {}) as Record<string, string>) : undefined;
+      },
+      controllerNamespace: options.scobyNamespace,
+    };
+    const reconcilerDependencies = {
+      client,
+      lookups,
+      hooks: this.#hookClient,
+      events: sink,
+      clusterDomain,
+      now,
+      logger: options.logger,
+      recordHookCall: (registration: string, ms: number, outcome: 'success' | 'failure') =>
+        metrics.recordHookCall(registration, ms, outcome),
+    };
+    this.#controllers = new InstanceControllers({
+      client,
+      factory,
+      newReconciler: () => new InstanceReconciler(reconcilerDependencies),
+      hooks: this.#hookClient,
+      events: sink,
+      metrics,
+      concurrency: {
+        shared: new ConcurrencyLimit(options.concurrency * PROCESS_SLOTS_PER_REGISTRATION_SLOT),
+        perRegistration: options.concurrency,
+      },
+      workingNamespaces: options.workingNamespaces,
+      logger: options.logger,
+      reconcileTimeoutMs,
+      health,
+      crdResource: (name) => {
+        const crd = this.#crds.informer.get(undefined, name);
+        const info = crd ? inspectCrd(crd) : undefined;
+        return info?.version
+          ? { group: info.group, version: info.version, resource: info.plural, namespaced: true }
+          : undefined;
+      },
+      onSynced: (name) => this.#queue.add(name),
+    });
+    this.#access = new AccessReviewer(client, {
+      namespaces: options.workingNamespaces,
+      now: () => now().getTime(),
+    });
+    const registrationReconciler = new RegistrationReconciler({
+      client,
+      access: this.#access,
+      events: sink,
+      formFactors,
+      controllers: this.#controllers,
+      crd: (name) => this.#crds.informer.get(undefined, name),
+      crdsSynced: () => this.#crds.informer.hasSynced(),
+      registrations: () => this.#registrations.informer.list(),
+      servedGroupVersions: () => (this.#served ??= servedGroupVersions(client)),
+      resolveHookAddress: (address: Destination) => resolveDestination(address, { clusterDomain, reader }),
+      resourceForCrd: (info) => ({
+        group: info.group,
+        version: info.version,
+        resource: info.plural,
+        namespaced: true,
+      }),
+      hookRefreshMs: options.hookAddressRefreshMs ?? DEFAULT_HOOK_ADDRESS_REFRESH_MS,
+      releaseSettled: (name) => this.#queue.add(name),
+      now,
+    });
+    this.#registrationReconciler = registrationReconciler;
+    this.#queue = new WorkQueue({
+      reconcile: async (name) => {
+        const outcome = await registrationReconciler.reconcile(
+          this.#registrations.informer.get(undefined, name),
+          name,
+        );
+        if (outcome.kind === 'retry') {
+          options.logger.error(
+            { registration: name, message: outcome.reason },
+            'registration reconcile failed',
+          );
+          return { error: new Error(outcome.reason) };
+        }
+        return outcome.kind === 'done' && outcome.refreshAfterMs !== undefined
+          ? { requeueAfterMs: outcome.refreshAfterMs }
+          : undefined;
+      },
+      concurrency: REGISTRATION_WORKERS,
+      observer: metrics.queueObserver('crdregistrations', REGISTRATION_WORKERS),
+      reconcileTimeoutMs,
+      logger: options.logger.child({ queue: 'crdregistrations' }),
+    });
+    this.#unwatchHealth = health.watch('crdregistrations', this.#queue);
+    this.#wire();
+    this.#registrations.addHandlers({
+      update: (registration, old) => {
+        for (const { type, reason, message } of registrationEvents(old, registration)) {
+          sink.emit(registration, type, reason, message);
+          const fields = { registration: registration.metadata.name, reason, message };
+          if (type === 'Warning') options.logger.error(fields, 'registration not ready');
+        }
+      },
+    });
+  }
+
+  /** A request was refused (403): permissions changed, so the registrations are checked again. */
+  forbidden(): void {
+    if (!this.#access.forgetAfterForbidden()) return;
+    for (const registration of this.#registrations.informer.list())
+      this.#queue.add(registration.metadata.name ?? '');
+  }
+
+  synced(): boolean {
+    return (
+      this.#registrations.informer.hasSynced() &&
+      this.#crds.informer.hasSynced() &&
+      this.#configMaps.informer.hasSynced()
+    );
+  }
+
+  async stop(): Promise<void> {
+    await this.#queue.shutdown({ drain: true });
+    this.#unwatchHealth();
+    await this.#registrationReconciler.drainReleases();
+    await this.#controllers.stopAll();
+    this.#registrations.release();
+    this.#crds.release();
+    this.#configMaps.release();
+    this.#hookClient.close();
+  }
+
+  #wire(): void {
+    const registrationsFor = (crdName: string) =>
+      this.#registrations.informer.list().filter((registration) => registration.spec?.crd === crdName);
+    const onRegistration = (registration: CRDRegistration, old?: CRDRegistration) => {
+      this.#queue.add(registration.metadata.name ?? '');
+      // Ownership of a CRD can move between registrations (docs/spec/registration.md §6.4).
+      for (const crd of new Set([registration.spec?.crd, old?.spec?.crd])) {
+        if (crd) for (const other of registrationsFor(crd)) this.#queue.add(other.metadata.name ?? '');
+      }
+    };
+    this.#registrations.addHandlers({
+      add: (r) => onRegistration(r),
+      update: (r, old) => onRegistration(r, old),
+      delete: (r) => onRegistration(r),
+    });
+    const onCrd = (crd: KubeObject) => {
+      this.#served = undefined;
+      for (const registration of registrationsFor(crd.metadata.name ?? ''))
+        this.#queue.add(registration.metadata.name ?? '');
+    };
+    this.#crds.addHandlers({ add: onCrd, update: onCrd, delete: onCrd });
+    const onConfigMap = (configMap: KubeObject) => {
+      for (const controller of this.#controllers.readingConfigMap(configMap.metadata.name ?? ''))
+        controller.enqueueAll();
+    };
+    this.#configMaps.addHandlers({ add: onConfigMap, update: onConfigMap, delete: onConfigMap });
+  }
+}
+
+/** Served group/versions as apiVersion strings, from discovery. */
+async function servedGroupVersions(client: DynamicClient): Promise<ReadonlySet<string>> {
+  const core = await client.request<{ versions?: string[] }>('GET', '/api');
+  const groups = await client.request<{ groups?: { versions?: { groupVersion: string }[] }[] }>(
+    'GET',
+    '/apis',
+  );
+  return new Set([
+    ...(core.versions ?? []),
+    ...(groups.groups ?? []).flatMap((group) =>
+      (group.versions ?? []).map((version) => version.groupVersion),
+    ),
+  ]);
+}

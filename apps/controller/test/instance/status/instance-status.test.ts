@@ -1,0 +1,219 @@
+import { describe, expect, it } from 'vitest';
+import type { StatusFeatures } from '../../../src/crd/inspect.ts';
+import {
+  applyHookStatus,
+  completeStatus,
+  startWorkingStatus,
+} from '../../../src/instance/status/instance-status.ts';
+import { applyStatusAdd } from '../../../src/instance/status/status-add.ts';
+import { statusMergePatch } from '@scoby/controller-runtime';
+
+const T0 = '2025-03-02T10:15:00Z';
+const NOW = '2025-03-02T10:16:12Z';
+const ALL: StatusFeatures = {
+  subresource: true,
+  conditionFields: ['type', 'status', 'reason', 'message', 'lastTransitionTime'],
+  observedGeneration: true,
+  address: true,
+  schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+};
+const TYPES = ['DeploymentReady', 'Ready', 'ServiceReady'];
+
+describe('instance status (§8)', () => {
+  it('produces the steady state of the running example', () => {
+    const working = startWorkingStatus(undefined, TYPES, NOW);
+    const status = completeStatus(working, {
+      formFactor: {
+        conditions: {
+          DeploymentReady: { status: 'True', reason: 'MinimumReplicasAvailable', message: '' },
+          ServiceReady: { status: 'True', reason: 'ServiceExist', message: '' },
+        },
+        address: { kind: 'url', url: 'http://mailer-orders.shop.svc.cluster.local' },
+      },
+      generation: 3,
+      features: ALL,
+      stored: undefined,
+      now: NOW,
+    });
+    expect(status).toEqual({
+      observedGeneration: 3,
+      address: { url: 'http://mailer-orders.shop.svc.cluster.local' },
+      conditions: [
+        {
+          type: 'DeploymentReady',
+          status: 'True',
+          reason: 'MinimumReplicasAvailable',
+          message: '',
+          lastTransitionTime: NOW,
+        },
+        { type: 'Ready', status: 'True', reason: 'CONDITIONSOK', message: '', lastTransitionTime: NOW },
+        {
+          type: 'ServiceReady',
+          status: 'True',
+          reason: 'ServiceExist',
+          message: '',
+          lastTransitionTime: NOW,
+        },
+      ],
+    });
+  });
+
+  it('a failure overrides Ready and keeps the other conditions as stored (§8.5)', () => {
+    const stored = {
+      conditions: [
+        {
+          type: 'DeploymentReady',
+          status: 'True',
+          reason: 'MinimumReplicasAvailable',
+          message: '',
+          lastTransitionTime: T0,
+        },
+        { type: 'Ready', status: 'True', reason: 'CONDITIONSOK', message: '', lastTransitionTime: T0 },
+      ],
+      observedGeneration: 1,
+    };
+    const status = completeStatus(startWorkingStatus(stored, ['DeploymentReady', 'Ready'], NOW), {
+      failure: { reason: 'RenderFailed', message: 'spec: expected an object, got string' },
+      generation: 2,
+      features: ALL,
+      stored,
+      now: NOW,
+    });
+    expect(status).toEqual({
+      observedGeneration: 2,
+      conditions: [
+        {
+          type: 'DeploymentReady',
+          status: 'True',
+          reason: 'MinimumReplicasAvailable',
+          message: '',
+          lastTransitionTime: T0,
+        },
+        {
+          type: 'Ready',
+          status: 'False',
+          reason: 'RenderFailed',
+          message: 'spec: expected an object, got string',
+          lastTransitionTime: NOW,
+        },
+      ],
+    });
+  });
+
+  it('removes address.url when the form factor has none yet, keeping other address keys', () => {
+    const stored = { address: { url: 'http://old', hostname: 'x' } };
+    const status = completeStatus(startWorkingStatus(stored, ['Ready'], NOW), {
+      formFactor: { conditions: {}, address: { kind: 'none' } },
+      generation: 1,
+      features: ALL,
+      stored,
+      now: NOW,
+    });
+    expect(status.address).toEqual({ hostname: 'x' });
+  });
+
+  it('leaves an unmanaged address alone and writes only declared condition fields', () => {
+    const stored = { address: { url: 'http://set-by-hook' } };
+    const status = completeStatus(startWorkingStatus(stored, ['Ready'], NOW), {
+      formFactor: { conditions: {}, address: { kind: 'unmanaged' } },
+      generation: 1,
+      features: { ...ALL, conditionFields: ['type', 'status'], observedGeneration: false },
+      stored,
+      now: NOW,
+    });
+    expect(status).toEqual({
+      address: { url: 'http://set-by-hook' },
+      conditions: [{ type: 'Ready', status: 'True' }],
+    });
+  });
+});
+
+describe('hook status (§8.10)', () => {
+  it("takes hook-declared conditions from the hook and keeps Scoby's other conditions", () => {
+    const working = startWorkingStatus(
+      {
+        conditions: [
+          { type: 'DeploymentReady', status: 'True', reason: 'A', message: '', lastTransitionTime: T0 },
+        ],
+      },
+      ['DeploymentReady', 'QuotaChecked', 'Ready'],
+      NOW,
+    );
+    const next = applyHookStatus(
+      working,
+      {
+        annotations: { note: 'x' },
+        conditions: [
+          { type: 'QuotaChecked', status: 'Maybe' },
+          { type: 'DeploymentReady', status: 'False', reason: 'Hacked' },
+          { type: 'Ready', status: 'True' },
+        ],
+      },
+      ['QuotaChecked'],
+      ['DeploymentReady', 'QuotaChecked', 'Ready'],
+      NOW,
+    );
+    expect(next).toEqual({
+      annotations: { note: 'x' },
+      conditions: [
+        { type: 'DeploymentReady', status: 'True', reason: 'A', message: '', lastTransitionTime: T0 },
+        { type: 'QuotaChecked', status: 'Unknown', reason: 'UNKNOWN', message: '', lastTransitionTime: NOW },
+        { type: 'Ready', status: 'Unknown', reason: 'UNKNOWN', message: '', lastTransitionTime: NOW },
+      ],
+    });
+  });
+});
+
+describe('statusConfiguration.add (§8.9)', () => {
+  const entries = [
+    { path: 'status.sinkUri', valueFrom: { path: 'spec.sink' } },
+    { path: '$.status.nested.value', valueFrom: { path: '.spec.missing' } },
+    { path: 'status.blocked.x', valueFrom: { path: 'spec.sink' } },
+    { path: 'status.denied', valueFrom: { path: 'spec.sink' } },
+  ];
+  it('writes values, removes fields without a value, skips non-object parents and denied paths', () => {
+    const status = { nested: { value: 'stale', keep: 1 }, blocked: 'scalar' };
+    const result = applyStatusAdd(
+      status,
+      entries,
+      { 'spec.sink': 'http://collector.shop.svc.cluster.local/events' },
+      (segments) => segments[0] !== 'denied',
+    );
+    expect(result).toEqual({
+      sinkUri: 'http://collector.shop.svc.cluster.local/events',
+      nested: { keep: 1 },
+      blocked: 'scalar',
+    });
+    expect(status.nested.value).toBe('stale');
+  });
+  it('returns the status itself when there are no entries', () => {
+    const status = { nested: { value: 'kept' } };
+    expect(applyStatusAdd(status, [], {}, () => true)).toBe(status);
+  });
+});
+
+describe('status merge patch (§8.11)', () => {
+  it('sends only changed fields, null for removed ones, arrays whole', () => {
+    const stored = { observedGeneration: 1, gone: 'x', conditions: [{ type: 'Ready', status: 'True' }] };
+    const desired = {
+      observedGeneration: 2,
+      conditions: [
+        { type: 'Ready', status: 'True' },
+        { type: 'B', status: 'True' },
+      ],
+    };
+    expect(statusMergePatch(stored, desired)).toEqual({
+      status: {
+        observedGeneration: 2,
+        gone: null,
+        conditions: [
+          { type: 'Ready', status: 'True' },
+          { type: 'B', status: 'True' },
+        ],
+      },
+    });
+  });
+  it('sends nothing when nothing changed', () => {
+    expect(statusMergePatch({ a: { b: [1] } }, { a: { b: [1] } })).toBeUndefined();
+  });
+});

@@ -1,0 +1,35 @@
+/**
+ * The one status write of a controller: a JSON merge patch from the stored status to the desired one,
+ * sent to the status subresource, and no request at all when they are equal.
+ */
+import type { KubeObject } from '@scoby/kube-objects';
+import jsonMergePatch from 'json-merge-patch';
+import type { DynamicClient, ResourceRef } from '../client/dynamic-client.ts';
+
+/** `{status: <patch>}` to send to the status subresource, or undefined when nothing changed. */
+export function statusMergePatch(
+  stored: unknown,
+  desired: Record<string, unknown>,
+): { status: unknown } | undefined {
+  const before = typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? stored : {};
+  const patch = jsonMergePatch.generate(before, desired);
+  return patch === undefined ? undefined : { status: patch };
+}
+
+/**
+ * Writes `desired` as the status of `object` (as the cache had it); answers the written object, or
+ * undefined when the stored status already is `desired`. API errors (a gone object among them) are
+ * the caller's to judge.
+ */
+export async function writeStatus(
+  client: DynamicClient,
+  resource: ResourceRef,
+  object: KubeObject,
+  desired: Record<string, unknown>,
+): Promise<KubeObject | undefined> {
+  const patch = statusMergePatch(object.status, desired);
+  if (!patch) return undefined;
+  return client.patch(resource, object.metadata.namespace, object.metadata.name ?? '', patch, {
+    subresource: 'status',
+  });
+}
