@@ -4,7 +4,6 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const appRoot = fileURLToPath(new URL('..', import.meta.url));
-const tsx = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
 
 let child: ChildProcess | undefined;
 
@@ -14,7 +13,10 @@ afterEach(() => {
 });
 
 function run(env: Record<string, string>): ChildProcess {
-  child = spawn(tsx, ['--conditions=@scoby/source', 'src/main.ts'], {
+  // Node itself with tsx's loader, not the tsx command: the command relays SIGTERM to its child and
+  // kills it with SIGKILL (exit 143) when the child does not acknowledge within 30 ms, which a loaded
+  // machine misses.
+  child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@scoby/source', 'src/main.ts'], {
     cwd: appRoot,
     env: { ...process.env, ...env },
   });
