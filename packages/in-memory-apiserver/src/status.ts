@@ -184,3 +184,17 @@ export function unsupportedBodyMediaType<T = never>(accepted: readonly string[])
 export function expired(requested: number, oldest: number): Reply {
   return statusReply(410, 'Expired', `too old resource version: ${requested} (${oldest})`);
 }
+
+/**
+ * A plain Go error from kube-apiserver's storage, not an API status: 500 with the error's text and no
+ * reason (StatusReasonUnknown is empty and omitted).
+ */
+export function storageError<T = never>(message: string): Outcome<T> {
+  return {
+    ok: false,
+    failure: {
+      code: 500,
+      body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code: 500 },
+    },
+  };
+}

@@ -1,0 +1,155 @@
+/**
+ * Requests with client mistakes that the in-memory server once answered otherwise than kube-apiserver
+ * (found by sending the same raw requests to both): a resourceVersion on create, env names, Secret data
+ * that is not base64, and a DELETE whose body has no length.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, freshNamespace, nodeRequest, rawRequest, type Target } from './harness.ts';
+
+let target: Target;
+let namespace: string;
+
+beforeAll(async () => {
+  target = await connect();
+  namespace = await freshNamespace(target, 'mistakes');
+});
+afterAll(() => target.stop());
+
+function post(path: string, object: unknown) {
+  return rawRequest(target, 'POST', path, { contentType: 'application/json', text: JSON.stringify(object) });
+}
+
+const STORAGE_REFUSES_VERSION = {
+  kind: 'Status',
+  apiVersion: 'v1',
+  metadata: {},
+  status: 'Failure',
+  message: 'resourceVersion should not be set on objects to be created',
+  code: 500,
+};
+
+describe('a create whose body carries metadata.resourceVersion', () => {
+  it('is refused by the storage with a 500, whether the name is free or taken', async () => {
+    const configMaps = `/api/v1/namespaces/${namespace}/configmaps`;
+    const fresh = await post(configMaps, { metadata: { name: 'versioned', resourceVersion: '12345' } });
+    expect(fresh).toEqual({ status: 500, json: STORAGE_REFUSES_VERSION });
+    await post(configMaps, { metadata: { name: 'taken' } });
+    const taken = await post(configMaps, { metadata: { name: 'taken', resourceVersion: '1' } });
+    expect(taken).toEqual({ status: 500, json: STORAGE_REFUSES_VERSION });
+  });
+
+  it('goes through when the version is 0 or not a number, and is validated first', async () => {
+    const configMaps = `/api/v1/namespaces/${namespace}/configmaps`;
+    const zero = await post(configMaps, { metadata: { name: 'zero', resourceVersion: '0' } });
+    const word = await post(configMaps, { metadata: { name: 'word', resourceVersion: 'abc' } });
+    expect([zero.status, word.status]).toEqual([201, 201]);
+    const invalid = await post(configMaps, { metadata: { name: 'Invalid_', resourceVersion: '7' } });
+    expect(invalid.status).toBe(422);
+  });
+
+  it('is created by a dry run, which never reaches the storage', async () => {
+    const reply = await post(`/api/v1/namespaces/${namespace}/configmaps?dryRun=All`, {
+      metadata: { name: 'dry', resourceVersion: '12345' },
+    });
+    expect(reply.status).toBe(201);
+  });
+});
+
+const RELAXED =
+  "a valid environment variable name must consist only of printable ASCII characters other than '='";
+
+function deploymentWithEnv(name: string, env: unknown[]) {
+  return {
+    metadata: { name },
+    spec: {
+      selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: [{ name: 'main', image: 'example.com/app:1', env }] },
+      },
+    },
+  };
+}
+
+describe('env var names of a pod template', () => {
+  const deployments = () => `/apis/apps/v1/namespaces/${namespace}/deployments`;
+
+  it('take printable ASCII but "=" (the relaxed rule of kube 1.34)', async () => {
+    const reply = await post(
+      deployments(),
+      deploymentWithEnv('relaxed', [
+        { name: '1st.var-name with space', value: 'a' },
+        { name: 'spec.some[0].path~!', value: 'b' },
+      ]),
+    );
+    expect(reply.status).toBe(201);
+  });
+
+  it('refuse "=", non-ASCII and control characters with a 422', async () => {
+    const reply = await post(
+      deployments(),
+      deploymentWithEnv('bad-env', [
+        { name: 'MY=VAR', value: 'a' },
+        { name: 'Äpfel', value: 'b' },
+        { name: 'tab\there', value: 'c' },
+        { name: '', value: 'd' },
+      ]),
+    );
+    const env = 'spec.template.spec.containers[0].env';
+    expect(reply).toMatchObject({
+      status: 422,
+      json: {
+        reason: 'Invalid',
+        message: `Deployment.apps "bad-env" is invalid: [${env}[0].name: Invalid value: "MY=VAR": ${RELAXED}, ${env}[1].name: Invalid value: "Äpfel": ${RELAXED}, ${env}[2].name: Invalid value: "tab\\there": ${RELAXED}, ${env}[3].name: Required value]`,
+      },
+    });
+  });
+});
+
+describe('Secret data', () => {
+  it('that is not base64 is a 400 with Go’s base64 error', async () => {
+    const reply = await post(`/api/v1/namespaces/${namespace}/secrets`, {
+      metadata: { name: 'not-base64' },
+      data: { key: 'not base64' },
+    });
+    expect(reply).toMatchObject({
+      status: 400,
+      json: {
+        reason: 'BadRequest',
+        message: 'Secret in version "v1" cannot be handled as a Secret: illegal base64 data at input byte 3',
+      },
+    });
+  });
+
+  it('takes base64 with line breaks, as Go’s decoder skips them', async () => {
+    const reply = await post(`/api/v1/namespaces/${namespace}/secrets`, {
+      metadata: { name: 'wrapped' },
+      data: { key: 'aGVs\nbG8=' },
+    });
+    expect(reply.status).toBe(201);
+  });
+});
+
+describe('a DELETE with a body', () => {
+  const body = JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'DeleteOptions',
+    preconditions: { uid: '00000000-0000-0000-0000-000000000000' },
+  });
+
+  it('sent without a length (Node writes no Content-Length) deletes: the body is not read', async () => {
+    await post(`/api/v1/namespaces/${namespace}/configmaps`, { metadata: { name: 'unread' } });
+    const path = `/api/v1/namespaces/${namespace}/configmaps/unread`;
+    const reply = await nodeRequest(target, 'DELETE', path, body, false);
+    expect(reply).toMatchObject({ status: 200, json: { kind: 'Status', status: 'Success' } });
+    expect((await rawRequest(target, 'GET', path)).status).toBe(404);
+  });
+
+  it('sent with a Content-Length is read: a uid precondition that fails is a 409', async () => {
+    await post(`/api/v1/namespaces/${namespace}/configmaps`, { metadata: { name: 'read' } });
+    const path = `/api/v1/namespaces/${namespace}/configmaps/read`;
+    const reply = await nodeRequest(target, 'DELETE', path, body, true);
+    expect(reply).toMatchObject({ status: 409, json: { reason: 'Conflict' } });
+    expect((await rawRequest(target, 'GET', path)).status).toBe(200);
+  });
+});
