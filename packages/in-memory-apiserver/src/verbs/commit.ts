@@ -3,6 +3,8 @@ import { atVersion, storageApiVersion, type Cluster } from '../cluster.ts';
 import { deepEqual, omit } from '../json.ts';
 import { keyOf, type ResourceType } from '../resource-type.ts';
 import { invalid, ok, type Outcome } from '../status.ts';
+import type { Cause } from '@scoby/structural-schema';
+import { invalidValue } from '../validation/field-errors.ts';
 import { strategyFor } from '../strategies/index.ts';
 import { namespaceSpecFinalizers } from '../strategies/namespace.ts';
 import { admit } from './admit.ts';
@@ -14,17 +16,24 @@ const SERVER_METADATA = [
   'namespace',
   'uid',
   'creationTimestamp',
-  'deletionTimestamp',
-  'deletionGracePeriodSeconds',
   'generation',
   'resourceVersion',
 ] as const;
+
+/** Deletion metadata a write may not change (422 when it does), kept when the write leaves it out. */
+const DELETION_METADATA = ['deletionTimestamp', 'deletionGracePeriodSeconds'] as const;
 
 export function keepServerMetadata(next: KubeObject, current: KubeObject): KubeObject {
   const metadata: Record<string, unknown> = { ...next.metadata };
   for (const key of SERVER_METADATA) {
     if (current.metadata[key] === undefined) delete metadata[key];
     else metadata[key] = current.metadata[key];
+  }
+  for (const key of DELETION_METADATA) {
+    if (metadata[key] === undefined || metadata[key] === null) {
+      if (current.metadata[key] === undefined) delete metadata[key];
+      else metadata[key] = current.metadata[key];
+    }
   }
   // Clients may rewrite managedFields; a write without any keeps the current ones.
   const entries = next.metadata.managedFields;
@@ -33,6 +42,30 @@ export function keepServerMetadata(next: KubeObject, current: KubeObject): KubeO
     else metadata.managedFields = current.metadata.managedFields;
   }
   return { ...next, metadata: metadata as ObjectMeta };
+}
+
+function sameDeletionValue(
+  key: (typeof DELETION_METADATA)[number],
+  next: unknown,
+  current: unknown,
+): boolean {
+  const absent = (value: unknown) => value === undefined || value === null;
+  if (absent(next) || absent(current)) return absent(next) && absent(current);
+  if (key === 'deletionTimestamp') return Date.parse(String(next)) === Date.parse(String(current));
+  return next === current;
+}
+
+/**
+ * kube-apiserver checks the deletion metadata as immutable twice (its common update checks and the
+ * type's ObjectMeta update validation), so a change is reported by two equal causes.
+ */
+function deletionMetadataCauses(next: KubeObject, current: KubeObject): Cause[] {
+  return DELETION_METADATA.flatMap((key) => {
+    const value = next.metadata[key];
+    if (sameDeletionValue(key, value, current.metadata[key])) return [];
+    const cause = invalidValue(`metadata.${key}`, value ?? null, 'field is immutable');
+    return [cause, cause];
+  });
 }
 
 function specContent(object: KubeObject): unknown {
@@ -64,6 +97,8 @@ export function commitUpdate(
   next: KubeObject,
   dryRun = false,
 ): Outcome<KubeObject> {
+  const immutable = deletionMetadataCauses(next, current);
+  if (immutable.length > 0) return invalid(type, current.metadata.name ?? '', immutable);
   const admitted = admit(type, version, next, atVersion(type, version, current));
   if (!admitted.ok) return admitted;
   const strategy = strategyFor(type);

@@ -80,11 +80,26 @@ function patched(result: { ok: true; value: unknown } | { ok: false; message: st
   return result.ok ? ok(result.value) : fail(422, 'Invalid', result.message);
 }
 
+function jsonPatchFailed(): Outcome<never> {
+  const reply = statusReply(
+    422,
+    'Invalid',
+    'the server rejected our request due to an error in our request',
+    {},
+  );
+  return { ok: false, failure: reply };
+}
+
 /** The patched object for the three classic patch types. */
 function applyPatchDocument(contentType: string, current: KubeObject, text: string): Outcome<unknown> {
   const document = parseJson(text);
   if (!document.ok) return document;
-  if (contentType === PATCH_TYPES.json) return patched(applyJsonPatch(current, document.value));
+  if (contentType === PATCH_TYPES.json) {
+    const result = applyJsonPatch(current, document.value);
+    // kube-apiserver answers a JSON patch that does not apply with a generic 422 that drops the reason.
+    if (!result.ok && Array.isArray(document.value)) return jsonPatchFailed();
+    return patched(result);
+  }
   if (contentType === PATCH_TYPES.merge) {
     if (!isJsonMap(document.value)) return badRequest('the merge patch must be a JSON object');
     return ok(applyMergePatch(current, document.value));
@@ -178,6 +193,9 @@ function serverSideApply(
   const typed = checkAppliedType(target, applied.value);
   if (!typed.ok) return typed;
   const metadata = isJsonMap(applied.value.metadata) ? applied.value.metadata : {};
+  // The field manager owns managedFields: an applied configuration may not carry any (even []).
+  if (Array.isArray(metadata.managedFields) && metadata.managedFields.every(isJsonMap))
+    return badRequest('metadata.managedFields must be nil');
   const unknown = unknownAppliedFields(target.type, target.version, applied.value);
   if (unknown.length > 0) return notDeclared(target, metadata, unknown);
   if (metadata.name !== undefined && metadata.name !== target.name) {

@@ -153,3 +153,102 @@ describe('a DELETE with a body', () => {
     expect((await rawRequest(target, 'GET', path)).status).toBe(200);
   });
 });
+
+describe('a server-side apply whose configuration carries managedFields', () => {
+  it('is a 400, even with an empty list: the field manager owns them', async () => {
+    for (const managedFields of [[], [{ manager: 'someone', operation: 'Update', apiVersion: 'v1' }]]) {
+      const reply = await rawRequest(
+        target,
+        'PATCH',
+        `/api/v1/namespaces/${namespace}/configmaps/applied?fieldManager=conformance`,
+        {
+          contentType: 'application/apply-patch+yaml',
+          text: JSON.stringify({
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: 'applied', managedFields },
+          }),
+        },
+      );
+      expect(reply).toEqual({
+        status: 400,
+        json: {
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          message: 'metadata.managedFields must be nil',
+          reason: 'BadRequest',
+          code: 400,
+        },
+      });
+    }
+  });
+});
+
+describe('a write that sets metadata.deletionTimestamp', () => {
+  it('is a 422 (immutable, reported twice in the causes) by update and by patch; the object is not deleted', async () => {
+    const path = `/api/v1/namespaces/${namespace}/configmaps/undying`;
+    const created = (
+      await post(`/api/v1/namespaces/${namespace}/configmaps`, { metadata: { name: 'undying' } })
+    ).json as { metadata: Record<string, unknown> };
+    const cause = {
+      reason: 'FieldValueInvalid',
+      message: 'Invalid value: "2020-01-01T00:00:00Z": field is immutable',
+      field: 'metadata.deletionTimestamp',
+    };
+    const expected = {
+      status: 422,
+      json: expect.objectContaining({
+        message:
+          'ConfigMap "undying" is invalid: metadata.deletionTimestamp: Invalid value: "2020-01-01T00:00:00Z": field is immutable',
+        details: { name: 'undying', kind: 'ConfigMap', causes: [cause, cause] },
+      }),
+    };
+    const put = await rawRequest(target, 'PUT', path, {
+      contentType: 'application/json',
+      text: JSON.stringify({ metadata: { ...created.metadata, deletionTimestamp: '2020-01-01T00:00:00Z' } }),
+    });
+    expect(put).toEqual(expected);
+    const patched = await rawRequest(target, 'PATCH', path, {
+      contentType: 'application/merge-patch+json',
+      text: JSON.stringify({ metadata: { deletionTimestamp: '2020-01-01T00:00:00Z' } }),
+    });
+    expect(patched).toEqual(expected);
+    const read = (await rawRequest(target, 'GET', path)).json as { metadata: Record<string, unknown> };
+    expect(read.metadata.deletionTimestamp).toBeUndefined();
+  });
+});
+
+describe('a JSON patch that does not apply', () => {
+  it('is a generic 422 without the reason (a test that fails, a path that is not there)', async () => {
+    await post(`/api/v1/namespaces/${namespace}/configmaps`, { metadata: { name: 'json-patched' } });
+    for (const operation of [
+      { op: 'test', path: '/metadata/name', value: 'other' },
+      { op: 'remove', path: '/metadata/labels/absent' },
+    ]) {
+      const reply = await rawRequest(
+        target,
+        'PATCH',
+        `/api/v1/namespaces/${namespace}/configmaps/json-patched`,
+        {
+          contentType: 'application/json-patch+json',
+          text: JSON.stringify([operation]),
+        },
+      );
+      expect(reply).toEqual({
+        status: 422,
+        json: {
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          message: 'the server rejected our request due to an error in our request',
+          reason: 'Invalid',
+          details: {},
+          code: 422,
+        },
+      });
+    }
+  });
+});

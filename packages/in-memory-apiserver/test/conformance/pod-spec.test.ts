@@ -270,4 +270,68 @@ describe('what Scoby writes in a pod template', () => {
       ].sort((a, b) => `${a.field} ${a.message}`.localeCompare(`${b.field} ${b.message}`)),
     );
   });
+
+  it('is merged by a strategic merge patch in kube-apiserver’s order: new env entries before the others', async () => {
+    await createDeployment('ordered', {
+      containers: [
+        {
+          name: 'main',
+          image: 'example.com/app:1',
+          env: [
+            { name: 'KEPT', value: 'a' },
+            { name: 'CHANGED', value: 'b' },
+          ],
+        },
+      ],
+    });
+    const reply = await rawRequest(
+      target,
+      'PATCH',
+      `/apis/apps/v1/namespaces/${namespace}/deployments/ordered`,
+      {
+        contentType: 'application/strategic-merge-patch+json',
+        text: JSON.stringify({
+          spec: {
+            template: {
+              spec: {
+                containers: [
+                  {
+                    name: 'main',
+                    env: [
+                      { name: 'CHANGED', value: 'c' },
+                      { name: 'ADDED', value: 'd' },
+                    ],
+                  },
+                ],
+              },
+            },
+          },
+        }),
+      },
+    );
+    const containers = (reply.json as { spec: { template: { spec: { containers: { env: unknown }[] } } } })
+      .spec.template.spec.containers;
+    expect(containers[0]?.env).toEqual([
+      { name: 'KEPT', value: 'a' },
+      { name: 'CHANGED', value: 'c' },
+      { name: 'ADDED', value: 'd' },
+    ]);
+    const added = await rawRequest(
+      target,
+      'PATCH',
+      `/apis/apps/v1/namespaces/${namespace}/deployments/ordered`,
+      {
+        contentType: 'application/strategic-merge-patch+json',
+        text: JSON.stringify({
+          spec: {
+            template: { spec: { containers: [{ name: 'main', env: [{ name: 'FIRST', value: 'e' }] }] } },
+          },
+        }),
+      },
+    );
+    const env = (
+      added.json as { spec: { template: { spec: { containers: { env: { name: string }[] }[] } } } }
+    ).spec.template.spec.containers[0]?.env;
+    expect(env?.map((variable) => variable.name)).toEqual(['FIRST', 'KEPT', 'CHANGED', 'ADDED']);
+  });
 });

@@ -12,6 +12,8 @@ export interface AcceptedDifference {
   aspect: Aspect;
   /** The first differing path, when only a part of the body may differ (a prefix). */
   path?: string;
+  /** A regular expression the reference's Status message must match (narrows a code difference). */
+  referenceMessage?: string;
   reason: string;
   readme: string;
   test: string;
@@ -27,16 +29,23 @@ function matches(pattern: string, requestClass: string): boolean {
   return want.length === have.length && want.every((part, index) => part === '*' || part === have[index]);
 }
 
+function messageOf(body: unknown): string {
+  const message = (body as { message?: unknown } | undefined)?.message;
+  return typeof message === 'string' ? message : '';
+}
+
 export function acceptedFor(
   requestClass: string,
   aspect: Aspect,
   path: string | undefined,
+  reference: unknown,
   list: readonly AcceptedDifference[] = ACCEPTED,
 ): AcceptedDifference | undefined {
   return list.find(
     (entry) =>
       entry.aspect === aspect &&
       matches(entry.class, requestClass) &&
-      (entry.path === undefined || (path ?? '').startsWith(entry.path)),
+      (entry.path === undefined || (path ?? '').startsWith(entry.path)) &&
+      (entry.referenceMessage === undefined || new RegExp(entry.referenceMessage).test(messageOf(reference))),
   );
 }

@@ -53,6 +53,8 @@ export interface Figures {
   sequences: number;
   requests: number;
   acceptedDifferences: number;
+  /** Requests not sent after an accepted difference left the servers in different states. */
+  skipped: number;
 }
 
 let counter = 0;
@@ -86,7 +88,7 @@ export async function compareSequence(
 
 /** Runs the property; throws with the shrunk reproduction when a difference is found. */
 export async function checkDifferential(options: DifferentialOptions): Promise<Figures> {
-  const figures: Figures = { sequences: 0, requests: 0, acceptedDifferences: 0 };
+  const figures: Figures = { sequences: 0, requests: 0, acceptedDifferences: 0, skipped: 0 };
   let firstPass = true;
   await fc.assert(
     fc.asyncProperty(sequenceArbitrary(options.maxLength), async (steps) => {
@@ -95,6 +97,7 @@ export async function checkDifferential(options: DifferentialOptions): Promise<F
         figures.sequences++;
         figures.requests += result.compared;
         figures.acceptedDifferences += result.accepted.length;
+        figures.skipped += result.skipped;
         for (const step of steps) options.coverage?.add(step);
       }
       const difference = result.differences[0];

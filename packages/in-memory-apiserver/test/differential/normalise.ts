@@ -25,7 +25,7 @@ function isObject(value: unknown): value is Json {
 }
 
 /** Objects added by a real control plane's controllers in every namespace. */
-const CONTROLLER_MADE = new Set(['kube-root-ca.crt']);
+export const CONTROLLER_MADE = new Set(['kube-root-ca.crt']);
 
 function normaliseMetadata(metadata: Json, book: Book): Json {
   const result: Json = { ...metadata };
@@ -45,8 +45,11 @@ function normaliseMetadata(metadata: Json, book: Book): Json {
 function normaliseMessage(message: string, book: Book): string {
   let text = message.replace(UUID, '<uid>');
   for (const [name, prefix] of book.generated) text = text.split(`"${name}"`).join(`"${prefix}<generated>"`);
+  // A resourceVersion is quoted in parentheses ("the ResourceVersion in the precondition (5) …").
   if (/resource ?version/i.test(text))
-    text = text.replace(/\b\d+\b/g, (digits) => (book.versions.has(digits) ? '<resourceVersion>' : digits));
+    text = text.replace(/\((\d+)\)/g, (all, digits: string) =>
+      book.versions.has(digits) ? '(<resourceVersion>)' : all,
+    );
   // kube-apiserver lists a 422's causes in its validation's order; the harness compares them as a set.
   return text.replace(
     /is invalid: \[(.*)\]$/s,

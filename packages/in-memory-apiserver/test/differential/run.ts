@@ -5,7 +5,7 @@
  * deletions. A difference not in the accepted list fails the run.
  */
 import { acceptedFor, type AcceptedDifference, type Aspect } from './accepted.ts';
-import { firstDifference, normaliseReply } from './normalise.ts';
+import { CONTROLLER_MADE, firstDifference, normaliseReply } from './normalise.ts';
 import { describeStep, requestClass, RESOURCES, type Resource, type Step } from './model.ts';
 import { HOLD_FINALIZER } from './objects.ts';
 import { recordWatch, type Recording } from './watch-recorder.ts';
@@ -22,6 +22,8 @@ export interface Difference {
 
 export interface RunResult {
   compared: number;
+  /** Requests not sent after an accepted difference left the two servers in different states. */
+  skipped: number;
   differences: Difference[];
   accepted: { entry: AcceptedDifference; difference: Difference }[];
 }
@@ -88,12 +90,30 @@ function needsSettling(step: Step, reply: Reply): boolean {
   return step.mistake === 'missing-owner' && (step.verb === 'create' || step.verb === 'update');
 }
 
+/**
+ * Watch events as compared: without objects the real control plane's controllers make, and without a
+ * MODIFIED event that changes nothing but what normalisation drops (managedFields, a listed difference:
+ * kube-apiserver writes an apply that only adds an owner, the in-memory server has nothing to write).
+ */
 function canonicalEvents(events: { type: string; object: unknown }[], side: Side): unknown[] {
-  return events.map((event) => ({ type: event.type, object: normaliseReply(event.object, side.book) }));
+  const last = new Map<string, string>();
+  const result: unknown[] = [];
+  for (const event of events) {
+    const name = String((event.object as { metadata?: { name?: string } }).metadata?.name);
+    if (CONTROLLER_MADE.has(name)) continue;
+    const object = normaliseReply(event.object, side.book);
+    const text = JSON.stringify(object);
+    if (event.type === 'MODIFIED' && last.get(name) === text) continue;
+    last.set(name, text);
+    result.push({ type: event.type, object });
+  }
+  return result;
 }
 
 export class DifferentialRun {
-  readonly result: RunResult = { compared: 0, differences: [], accepted: [] };
+  readonly result: RunResult = { compared: 0, skipped: 0, differences: [], accepted: [] };
+  /** An accepted difference in a write's outcome: the states differ from here on. */
+  private diverged = false;
   private watches: { resource: Resource; reference: Recording; subject: Recording }[] = [];
 
   readonly reference: Side;
@@ -107,9 +127,18 @@ export class DifferentialRun {
   }
 
   private record(difference: Difference): void {
-    const entry = acceptedFor(difference.requestClass, difference.aspect, difference.path, this.accepted);
+    const entry = acceptedFor(
+      difference.requestClass,
+      difference.aspect,
+      difference.path,
+      difference.reference,
+      this.accepted,
+    );
     if (entry === undefined) this.result.differences.push(difference);
-    else this.result.accepted.push({ entry, difference });
+    else {
+      this.result.accepted.push({ entry, difference });
+      if (difference.aspect === 'code' || difference.aspect === 'state') this.diverged = true;
+    }
   }
 
   async start(): Promise<void> {
@@ -128,6 +157,10 @@ export class DifferentialRun {
   }
 
   async step(index: number, step: Step): Promise<void> {
+    if (this.diverged) {
+      this.result.skipped++;
+      return;
+    }
     const referenceReply = await sendSettled(this.reference, step);
     const subjectReply = await sendSettled(this.subject, step);
     this.result.compared++;
@@ -167,6 +200,14 @@ export class DifferentialRun {
 
   /** Compares the watch events once both servers have sent as many (or a few seconds passed). */
   async finish(steps: number): Promise<void> {
+    if (this.diverged) {
+      for (const watch of this.watches) {
+        watch.reference.close();
+        watch.subject.close();
+      }
+      await Promise.all([this.reference.deleteNamespace(), this.subject.deleteNamespace()]);
+      return;
+    }
     const deadline = Date.now() + 3000;
     while (
       Date.now() < deadline &&
