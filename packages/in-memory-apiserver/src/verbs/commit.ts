@@ -121,7 +121,12 @@ export function commitUpdate(
   }
   if (type.tracksGeneration) {
     const generation = current.metadata.generation ?? 1;
-    const changed = !deepEqual(specContent(object), specContent(current));
+    // A Deployment's generation follows its annotations too (kube's deployment strategy, for rollbacks).
+    const annotationsChanged =
+      type.group === 'apps' &&
+      type.plural === 'deployments' &&
+      !deepEqual(object.metadata.annotations ?? {}, current.metadata.annotations ?? {});
+    const changed = annotationsChanged || !deepEqual(specContent(object), specContent(current));
     object = {
       ...object,
       metadata: { ...object.metadata, generation: changed ? generation + 1 : generation },

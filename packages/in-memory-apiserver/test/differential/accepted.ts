@@ -14,6 +14,8 @@ export interface AcceptedDifference {
   path?: string;
   /** A regular expression the reference's Status message must match (narrows a code difference). */
   referenceMessage?: string;
+  /** The servers hold different objects afterwards: the rest of the sequence is not compared. */
+  diverges?: boolean;
   reason: string;
   readme: string;
   test: string;

@@ -90,23 +90,33 @@ export async function compareSequence(
 export async function checkDifferential(options: DifferentialOptions): Promise<Figures> {
   const figures: Figures = { sequences: 0, requests: 0, acceptedDifferences: 0, skipped: 0 };
   let firstPass = true;
-  await fc.assert(
-    fc.asyncProperty(sequenceArbitrary(options.maxLength), async (steps) => {
-      const result = await compareSequence(steps, options, `${options.seed}`);
-      if (firstPass) {
-        figures.sequences++;
-        figures.requests += result.compared;
-        figures.acceptedDifferences += result.accepted.length;
-        figures.skipped += result.skipped;
-        for (const step of steps) options.coverage?.add(step);
-      }
-      const difference = result.differences[0];
-      if (difference !== undefined) {
-        firstPass = false;
-        throw new Error(reproduction(steps, difference));
-      }
-    }),
-    { seed: options.seed, numRuns: options.runs, endOnFailure: false, interruptAfterTimeLimit: 10 * 60_000 },
-  );
+  try {
+    await fc.assert(
+      fc.asyncProperty(sequenceArbitrary(options.maxLength), async (steps) => {
+        const result = await compareSequence(steps, options, `${options.seed}`);
+        if (firstPass) {
+          figures.sequences++;
+          figures.requests += result.compared;
+          figures.acceptedDifferences += result.accepted.length;
+          figures.skipped += result.skipped;
+          for (const step of steps) options.coverage?.add(step);
+        }
+        const difference = result.differences[0];
+        if (difference !== undefined) {
+          firstPass = false;
+          throw new Error(reproduction(steps, difference));
+        }
+      }),
+      {
+        seed: options.seed,
+        numRuns: options.runs,
+        endOnFailure: false,
+        interruptAfterTimeLimit: 10 * 60_000,
+      },
+    );
+  } catch (error) {
+    // The figures of the sequences compared before the difference, for the long run's report.
+    throw Object.assign(error as Error, { figures });
+  }
   return figures;
 }

@@ -38,7 +38,11 @@ function sleep(ms: number): Promise<void> {
 
 function isModifiedConflict(reply: Reply): boolean {
   const message = (reply.body as { message?: string } | undefined)?.message ?? '';
-  return reply.status === 409 && message.includes('the object has been modified');
+  return (
+    reply.status === 409 &&
+    (message.includes('the object has been modified') ||
+      message.includes('The object might have been modified'))
+  );
 }
 
 /**
@@ -137,7 +141,8 @@ export class DifferentialRun {
     if (entry === undefined) this.result.differences.push(difference);
     else {
       this.result.accepted.push({ entry, difference });
-      if (difference.aspect === 'code' || difference.aspect === 'state') this.diverged = true;
+      if (difference.aspect === 'code' || difference.aspect === 'state' || entry.diverges === true)
+        this.diverged = true;
     }
   }
 
