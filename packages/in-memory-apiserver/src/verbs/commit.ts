@@ -96,6 +96,7 @@ export function commitUpdate(
   current: KubeObject,
   next: KubeObject,
   dryRun = false,
+  subresource?: 'status',
 ): Outcome<KubeObject> {
   const immutable = deletionMetadataCauses(next, current);
   if (immutable.length > 0) return invalid(type, current.metadata.name ?? '', immutable);
@@ -123,6 +124,7 @@ export function commitUpdate(
     const generation = current.metadata.generation ?? 1;
     // A Deployment's generation follows its annotations too (kube's deployment strategy, for rollbacks).
     const annotationsChanged =
+      subresource === undefined &&
       type.group === 'apps' &&
       type.plural === 'deployments' &&
       !deepEqual(object.metadata.annotations ?? {}, current.metadata.annotations ?? {});

@@ -338,6 +338,7 @@ function finishPatch(
     current,
     composeUpdate(target.type, target.subresource, current, checked.value),
     dryRun,
+    target.subresource,
   );
 }
 

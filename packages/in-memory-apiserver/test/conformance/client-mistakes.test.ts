@@ -252,3 +252,46 @@ describe('a JSON patch that does not apply', () => {
     }
   });
 });
+
+describe('a /status write of a Deployment', () => {
+  it('takes the metadata it sends but the labels (a finalizer left out is removed), not the spec', async () => {
+    const apps = `/apis/apps/v1/namespaces/${namespace}/deployments`;
+    const labels = { app: 'status-write' };
+    const created = (
+      await post(apps, {
+        metadata: { name: 'status-write', labels, finalizers: ['example.com/hold'] },
+        spec: {
+          replicas: 0,
+          selector: { matchLabels: labels },
+          template: {
+            metadata: { labels },
+            spec: { containers: [{ name: 'main', image: 'example.com/app:1' }] },
+          },
+        },
+      })
+    ).json as { metadata: { resourceVersion: string; generation: number }; spec: { replicas: number } };
+    const reply = await rawRequest(target, 'PUT', `${apps}/status-write/status`, {
+      contentType: 'application/json',
+      text: JSON.stringify({
+        metadata: { name: 'status-write', annotations: { note: 'x' } },
+        spec: { ...created.spec, replicas: 3 },
+        status: {},
+      }),
+    });
+    expect(reply.status).toBe(200);
+    const written = reply.json as {
+      metadata: {
+        labels?: unknown;
+        annotations?: Record<string, string>;
+        finalizers?: unknown;
+        generation: number;
+      };
+      spec: { replicas: number };
+    };
+    expect(written.metadata.labels).toEqual(labels);
+    expect(written.metadata.annotations?.note).toBe('x');
+    expect(written.metadata.finalizers).toBeUndefined();
+    expect(written.spec.replicas).toBe(0);
+    expect(written.metadata.generation).toBe(created.metadata.generation);
+  });
+});
