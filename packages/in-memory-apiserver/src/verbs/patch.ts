@@ -33,6 +33,7 @@ import { checkBody, createObject } from './create.ts';
 import { builtinSchema } from '../openapi/builtin-schemas.ts';
 import { customResourceListStrategy, schemaListStrategy } from '../patch/schema-list-strategy.ts';
 import type { StrategyAt } from '../patch/server-side-apply.ts';
+import { invalidValue } from '../validation/field-errors.ts';
 import { unknownAppliedFields, type Decoding } from '../validation/field-validation.ts';
 import { checkResourceVersion, composeUpdate, type UpdateTarget } from './update.ts';
 
@@ -303,6 +304,40 @@ function applyConflict(conflicts: readonly ApplyConflict[]): Outcome<never> {
   });
 }
 
+/** JSON with map keys sorted, as Go marshals the unstructured patched object. */
+function goJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(goJson).join(',')}]`;
+  if (isJsonMap(value))
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${goJson(value[key])}`)
+      .join(',')}}`;
+  return JSON.stringify(value);
+}
+
+/**
+ * A classic patch whose result the typed decoder refuses: kube-apiserver answers 422 for the field
+ * `patch`, quoting the patched object and the decoder's error (an apply fails otherwise).
+ */
+function undecodablePatchResult(
+  target: UpdateTarget,
+  request: PatchRequest,
+  patchedObject: unknown,
+  failure: Outcome<never>,
+): Outcome<never> {
+  const message = ((failure as { failure: { body: { message?: string } } }).failure.body.message ?? '').split(
+    `cannot be handled as a ${target.type.kind}: `,
+  );
+  const strict = message.join('').includes('strict decoding error');
+  if (request.contentType === PATCH_TYPES.apply || message.length < 2 || strict || !target.type.builtin)
+    return failure;
+  const cause = invalidValue('patch', goJson(patchedObject), message.slice(1).join(''));
+  const reply = statusReply(422, 'Invalid', ` "" is invalid: patch: ${cause.message}`, {
+    causes: [{ reason: cause.type, message: cause.message, field: cause.field }],
+  });
+  return { ok: false, failure: reply };
+}
+
 function finishPatch(
   cluster: Cluster,
   target: UpdateTarget,
@@ -312,7 +347,7 @@ function finishPatch(
 ): Outcome<KubeObject> {
   const { dryRun } = request;
   const checked = checkBody(target.type, target.version, target.namespace, patchedObject, request.decoding);
-  if (!checked.ok) return checked;
+  if (!checked.ok) return undecodablePatchResult(target, request, patchedObject, checked);
   if (checked.value.metadata.name !== target.name) {
     return badRequest(
       `the name of the object (${String(checked.value.metadata.name)}) does not match the name on the URL (${target.name})`,

@@ -295,3 +295,31 @@ describe('a /status write of a Deployment', () => {
     expect(written.metadata.generation).toBe(created.metadata.generation);
   });
 });
+
+describe('a merge patch whose result the decoder refuses (Secret data that is not base64)', () => {
+  it('is a 422 for the field "patch" quoting the patched object (managedFields in it differ: listed)', async () => {
+    await post(`/api/v1/namespaces/${namespace}/secrets`, { metadata: { name: 'patched-secret' } });
+    const reply = await rawRequest(
+      target,
+      'PATCH',
+      `/api/v1/namespaces/${namespace}/secrets/patched-secret`,
+      {
+        contentType: 'application/merge-patch+json',
+        text: JSON.stringify({ data: { key: 'not base64' } }),
+      },
+    );
+    const json = reply.json as {
+      message: string;
+      reason: string;
+      details: { causes: { field: string; reason: string }[] };
+    };
+    expect([reply.status, json.reason]).toEqual([422, 'Invalid']);
+    expect(json.message).toMatch(
+      /^ "" is invalid: patch: Invalid value: "\{\\"apiVersion\\":\\"v1\\",\\"data\\":\{\\"key\\":\\"not base64\\"\},\\"kind\\":\\"Secret\\",\\"metadata\\":/,
+    );
+    expect(json.message).toMatch(/": illegal base64 data at input byte 3$/);
+    expect(json.details.causes.map((cause) => [cause.field, cause.reason])).toEqual([
+      ['patch', 'FieldValueInvalid'],
+    ]);
+  });
+});
