@@ -25,6 +25,7 @@ import {
   notFound,
   ok,
   statusReply,
+  storageError,
   unsupportedMediaType,
   type Outcome,
 } from '../status.ts';
@@ -224,7 +225,7 @@ function serverSideApply(
       { dryRun: request.dryRun },
     );
     if (created.ok && !request.dryRun) storeApplied(cluster, created.value, manager, applied.value);
-    return created;
+    return created.ok ? created : applyConversionFailure(target, metadata, created);
   }
   const strategies = listStrategiesOf(target);
   const managers = cluster.applied.get(current.metadata.uid ?? '') ?? new Map<string, unknown>();
@@ -245,7 +246,10 @@ function serverSideApply(
     managers.get(manager),
     strategies,
   );
-  const result = finishPatch(cluster, target, current, merged, request);
+  const patchedResult = finishPatch(cluster, target, current, merged, request);
+  const result: Outcome<KubeObject> = patchedResult.ok
+    ? patchedResult
+    : applyConversionFailure<KubeObject>(target, metadata, patchedResult);
   if (result.ok && !request.dryRun) {
     if (request.force) takeFields(managers, updaters, applied.value, strategies ?? listStrategy);
     storeApplied(cluster, result.value, manager, applied.value);
@@ -302,6 +306,29 @@ function applyConflict(conflicts: readonly ApplyConflict[]): Outcome<never> {
       field,
     })),
   });
+}
+
+/**
+ * An applied object the typed decoder refuses: kube-apiserver's field manager fails to convert it, a
+ * 500 without reason naming the object as the configuration does (`namespace/name`).
+ */
+function applyConversionFailure<T>(
+  target: UpdateTarget,
+  metadata: Record<string, unknown>,
+  failure: Outcome<T>,
+): Outcome<T> {
+  if (failure.ok) return failure;
+  const message = ((failure.failure.body as { message?: string }).message ?? '').split(
+    `cannot be handled as a ${target.type.kind}: `,
+  );
+  if (message.length < 2 || message.join('').includes('strict decoding error') || !target.type.builtin)
+    return failure;
+  const { kind, group } = target.type;
+  const gvk = `${group}/${target.version}, Kind=${kind}`;
+  const object = `${String(metadata.namespace ?? '')}/${target.name}`;
+  return storageError(
+    `failed to convert new object (${object}; ${gvk}) to proper version: unable to convert unstructured object to ${gvk}: error decoding from json: ${message.slice(1).join('')}`,
+  );
 }
 
 /** JSON with map keys sorted, as Go marshals the unstructured patched object. */

@@ -323,3 +323,36 @@ describe('a merge patch whose result the decoder refuses (Secret data that is no
     ]);
   });
 });
+
+describe('a server-side apply whose object the decoder refuses (Secret data that is not base64)', () => {
+  it('is the field manager’s 500 without reason, whether it creates or updates', async () => {
+    for (const name of ['applied-secret', 'applied-secret']) {
+      const reply = await rawRequest(
+        target,
+        'PATCH',
+        `/api/v1/namespaces/${namespace}/secrets/${name}?fieldManager=conformance`,
+        {
+          contentType: 'application/apply-patch+yaml',
+          text: JSON.stringify({
+            apiVersion: 'v1',
+            kind: 'Secret',
+            metadata: { name },
+            data: { key: 'not base64' },
+          }),
+        },
+      );
+      expect(reply).toEqual({
+        status: 500,
+        json: {
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          message: `failed to convert new object (/${name}; /v1, Kind=Secret) to proper version: unable to convert unstructured object to /v1, Kind=Secret: error decoding from json: illegal base64 data at input byte 3`,
+          code: 500,
+        },
+      });
+      await post(`/api/v1/namespaces/${namespace}/secrets`, { metadata: { name } });
+    }
+  });
+});
