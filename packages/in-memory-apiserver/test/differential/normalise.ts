@@ -2,7 +2,7 @@
  * Replies made comparable across two servers: what each server sets itself (uids, resourceVersions,
  * timestamps, generated name suffixes) becomes a placeholder, what a listed difference says differs
  * (managedFields, workload status written by controllers) is dropped, lists are in name order without
- * the objects a real control plane's controllers add, and 422 causes are in one order.
+ * the objects a real control plane's controllers add, and 422 causes are a set (in one order, each once).
  */
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
@@ -85,7 +85,9 @@ function normaliseValue(value: unknown, book: Book): unknown {
               ? { ...cause, message: normaliseMessage(cause.message, book) }
               : cause,
           )
-          .sort((a, b) => causeKey(a).localeCompare(causeKey(b)));
+          .sort((a, b) => causeKey(a).localeCompare(causeKey(b)))
+          // kube-apiserver validates an update's metadata more than once and repeats equal causes.
+          .filter((cause, index, causes) => index === 0 || causeKey(cause) !== causeKey(causes[index - 1]));
       result.details = details;
     }
   }
