@@ -5,7 +5,7 @@
 import { goQuote, isJsonObject, type Cause } from '@scoby/structural-schema';
 
 /** JSON with map keys sorted, as Go's encoding/json writes a map. */
-function sortedJson(value: unknown): string {
+export function sortedJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(sortedJson).join(',')}]`;
   if (isJsonObject(value)) {
     const entries = Object.keys(value)

@@ -139,7 +139,12 @@ export function commitUpdate(
   const key = keyOf(type);
   if (released(type, object)) {
     forgetOwnership(cluster, current.metadata.uid);
-    return ok(cluster.store.remove(key, object) ?? object);
+    const removed = cluster.store.remove(key, object);
+    // kube-apiserver answers with the object as this write left it (its last finalizer gone).
+    return ok({
+      ...object,
+      metadata: { ...object.metadata, resourceVersion: removed?.metadata.resourceVersion },
+    });
   }
   const written = cluster.store.write(key, object);
   followManagedFields(cluster, written);

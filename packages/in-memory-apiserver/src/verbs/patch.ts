@@ -34,7 +34,7 @@ import { checkBody, createObject } from './create.ts';
 import { builtinSchema } from '../openapi/builtin-schemas.ts';
 import { customResourceListStrategy, schemaListStrategy } from '../patch/schema-list-strategy.ts';
 import type { StrategyAt } from '../patch/server-side-apply.ts';
-import { invalidValue } from '../validation/field-errors.ts';
+import { invalidValue, sortedJson } from '../validation/field-errors.ts';
 import { unknownAppliedFields, type Decoding } from '../validation/field-validation.ts';
 import { checkResourceVersion, composeUpdate, type UpdateTarget } from './update.ts';
 
@@ -331,17 +331,6 @@ function applyConversionFailure<T>(
   );
 }
 
-/** JSON with map keys sorted, as Go marshals the unstructured patched object. */
-function goJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(goJson).join(',')}]`;
-  if (isJsonMap(value))
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${goJson(value[key])}`)
-      .join(',')}}`;
-  return JSON.stringify(value);
-}
-
 /**
  * A classic patch whose result the typed decoder refuses: kube-apiserver answers 422 for the field
  * `patch`, quoting the patched object and the decoder's error (an apply fails otherwise).
@@ -358,7 +347,7 @@ function undecodablePatchResult(
   const strict = message.join('').includes('strict decoding error');
   if (request.contentType === PATCH_TYPES.apply || message.length < 2 || strict || !target.type.builtin)
     return failure;
-  const cause = invalidValue('patch', goJson(patchedObject), message.slice(1).join(''));
+  const cause = invalidValue('patch', sortedJson(patchedObject), message.slice(1).join(''));
   const reply = statusReply(422, 'Invalid', ` "" is invalid: patch: ${cause.message}`, {
     causes: [{ reason: cause.type, message: cause.message, field: cause.field }],
   });

@@ -356,3 +356,22 @@ describe('a server-side apply whose object the decoder refuses (Secret data that
     }
   });
 });
+
+describe('an update that removes the last finalizer of an object being deleted', () => {
+  it('answers the object as written, without the finalizer, and the object is gone', async () => {
+    const path = `/api/v1/namespaces/${namespace}/secrets/held`;
+    await post(`/api/v1/namespaces/${namespace}/secrets`, {
+      metadata: { name: 'held', finalizers: ['example.com/hold'] },
+    });
+    await rawRequest(target, 'DELETE', path);
+    const current = (await rawRequest(target, 'GET', path)).json as { metadata: Record<string, unknown> };
+    const { finalizers: _held, ...metadata } = current.metadata;
+    const reply = await rawRequest(target, 'PUT', path, {
+      contentType: 'application/json',
+      text: JSON.stringify({ metadata }),
+    });
+    expect(reply.status).toBe(200);
+    expect((reply.json as { metadata: Record<string, unknown> }).metadata.finalizers).toBeUndefined();
+    expect((await rawRequest(target, 'GET', path)).status).toBe(404);
+  });
+});
