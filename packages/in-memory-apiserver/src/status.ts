@@ -81,11 +81,12 @@ export function namespaceNotFound<T = never>(namespace: string): Outcome<T> {
   });
 }
 
-export function alreadyExists<T = never>(type: ResourceType, name: string): Outcome<T> {
+/** `beingDeleted`: the name is held by an object being deleted, which kube-apiserver says first. */
+export function alreadyExists<T = never>(type: ResourceType, name: string, beingDeleted = false): Outcome<T> {
   return fail(
     409,
     'AlreadyExists',
-    `${qualifiedResource(type)} "${name}" already exists`,
+    `${beingDeleted ? 'object is being deleted: ' : ''}${qualifiedResource(type)} "${name}" already exists`,
     resourceDetails(type, name),
   );
 }

@@ -200,7 +200,9 @@ export function createObject(
   // kube-apiserver validates before its storage looks at the key: a 422 comes before a 409 or this 500.
   if (!options.dryRun && setResourceVersion(request.metadata.resourceVersion))
     return storageError('resourceVersion should not be set on objects to be created');
-  if (cluster.store.get(keyOf(type), namespace, name) !== undefined) return alreadyExists(type, name);
+  const existing = cluster.store.get(keyOf(type), namespace, name);
+  if (existing !== undefined)
+    return alreadyExists(type, name, existing.metadata.deletionTimestamp !== undefined);
   if (options.dryRun) return ok({ ...stored, metadata: { ...stored.metadata, resourceVersion: undefined } });
   const written = cluster.store.write(keyOf(type), stored);
   if (manager) recordCreation(cluster, written, manager, config);

@@ -375,3 +375,20 @@ describe('an update that removes the last finalizer of an object being deleted',
     expect((await rawRequest(target, 'GET', path)).status).toBe(404);
   });
 });
+
+describe('a create of a name held by an object being deleted', () => {
+  it('is a 409 AlreadyExists that says the object is being deleted', async () => {
+    const secrets = `/api/v1/namespaces/${namespace}/secrets`;
+    await post(secrets, { metadata: { name: 'going', finalizers: ['example.com/hold'] } });
+    await rawRequest(target, 'DELETE', `${secrets}/going`);
+    const reply = await post(secrets, { metadata: { name: 'going' } });
+    expect(reply).toMatchObject({
+      status: 409,
+      json: { reason: 'AlreadyExists', message: 'object is being deleted: secrets "going" already exists' },
+    });
+    await rawRequest(target, 'PATCH', `${secrets}/going`, {
+      contentType: 'application/merge-patch+json',
+      text: JSON.stringify({ metadata: { finalizers: null } }),
+    });
+  });
+});

@@ -193,20 +193,22 @@ describe('controllers', () => {
       },
     };
     await post(apps, body);
-    const annotated = await eventually(async () => {
+    // Read and PUT again while the deployment controller's own writes make the read stale.
+    const put = await eventually(async () => {
       const current = (await rawRequest(target, 'GET', `${apps}/revision`)).json as {
         metadata: { resourceVersion: string; annotations?: Record<string, string> };
       };
       const revision = current.metadata.annotations?.['deployment.kubernetes.io/revision'];
-      return target.server || revision !== undefined ? current : undefined;
+      if (!target.server && revision === undefined) return undefined;
+      const reply = await rawRequest(target, 'PUT', `${apps}/revision`, {
+        contentType: 'application/json',
+        text: JSON.stringify({
+          ...body,
+          metadata: { ...body.metadata, resourceVersion: current.metadata.resourceVersion },
+        }),
+      });
+      return reply.status === 409 ? undefined : reply;
     }, CONTROLLER_PATIENCE_MS);
-    const put = await rawRequest(target, 'PUT', `${apps}/revision`, {
-      contentType: 'application/json',
-      text: JSON.stringify({
-        ...body,
-        metadata: { ...body.metadata, resourceVersion: annotated.metadata.resourceVersion },
-      }),
-    });
     expect(put.status).toBe(200);
     const written = put.json as { metadata: { generation: number } };
     expect(written.metadata.generation).toBe(target.server ? 1 : 2);
