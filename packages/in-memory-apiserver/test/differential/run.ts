@@ -5,6 +5,7 @@
  * deletions. A difference not in the accepted list fails the run.
  */
 import { acceptedFor, type AcceptedDifference, type Aspect } from './accepted.ts';
+import { sortedJson } from '../../src/validation/field-errors.ts';
 import { CONTROLLER_MADE, firstDifference, normaliseReply } from './normalise.ts';
 import { describeStep, requestClass, RESOURCES, type Resource, type Step } from './model.ts';
 import { HOLD_FINALIZER } from './objects.ts';
@@ -106,7 +107,7 @@ function canonicalEvents(events: { type: string; object: unknown }[], side: Side
     const name = String((event.object as { metadata?: { name?: string } }).metadata?.name);
     if (CONTROLLER_MADE.has(name)) continue;
     const object = normaliseReply(event.object, side.book);
-    const text = JSON.stringify(object);
+    const text = sortedJson(object);
     if (event.type === 'MODIFIED' && last.get(name) === text) continue;
     last.set(name, text);
     result.push({ type: event.type, object });
