@@ -18,6 +18,16 @@ function pattern(name: string, maxLength: number, regex: RegExp, message: string
   ];
 }
 
+/** Why `value` is no RFC 1123 label (volume and container names). */
+export function dnsLabelErrors(value: string): string[] {
+  return pattern(value, 63, DNS1123_LABEL, LABEL_MESSAGE);
+}
+
+/** Why `value` is no RFC 1123 subdomain (names of the objects a pod refers to). */
+export function dnsSubdomainErrors(value: string): string[] {
+  return pattern(value, 253, DNS1123_SUBDOMAIN, SUBDOMAIN_MESSAGE);
+}
+
 /** RBAC objects only need to be usable as a path segment (they allow `system:` names). */
 function pathSegment(name: string): string[] {
   if (name === '.' || name === '..') return [`may not be '${name}'`];

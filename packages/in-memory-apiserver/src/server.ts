@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '@scoby/kube-objects';
 import { systemClock, timestamp, type Cluster } from './cluster.ts';
@@ -67,6 +68,33 @@ function delayOf(setting: boolean | { delayMs: number } | undefined): number | u
   return typeof setting === 'object' ? setting.delayMs : DEFAULT_SIMULATION_DELAY_MS;
 }
 
+/** The reply still being written on a connection, which a malformed next request must not overtake. */
+const pendingReplies = new WeakMap<Socket, Promise<void>>();
+
+function holdParseErrorsUntilAnswered(socket: Socket, response: ServerResponse): void {
+  pendingReplies.set(
+    socket,
+    new Promise((resolve) => {
+      response.once('finish', resolve);
+      response.once('close', resolve);
+    }),
+  );
+}
+
+/**
+ * Bytes a client sends after a request without a length (Node's DELETE with a body written to it has
+ * neither Content-Length nor chunked encoding) are a malformed next request. Go's server answers the
+ * request first, then the garbage with 400 and closes; Node's default would send its 400 at once, ahead
+ * of the pending reply, so the client read it as the answer to its request.
+ */
+function answerParseErrorAfterPendingReply(_error: Error, socket: Duplex): void {
+  const pending = pendingReplies.get(socket as Socket) ?? Promise.resolve();
+  void pending.then(() => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+}
+
 function listen(server: Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -125,6 +153,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<In
   let url = '';
   const sockets = new Set<Socket>();
   const server = createServer((request, response) => {
+    holdParseErrorsUntilAnswered(request.socket, response);
     handleRequest(
       { cluster, hub, faults, access, openapi, log, serverAddress: () => url.replace('http://', '') },
       request,
@@ -144,6 +173,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<In
       );
     });
   });
+  server.on('clientError', answerParseErrorAfterPendingReply);
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));

@@ -81,11 +81,12 @@ export function namespaceNotFound<T = never>(namespace: string): Outcome<T> {
   });
 }
 
-export function alreadyExists<T = never>(type: ResourceType, name: string): Outcome<T> {
+/** `beingDeleted`: the name is held by an object being deleted, which kube-apiserver says first. */
+export function alreadyExists<T = never>(type: ResourceType, name: string, beingDeleted = false): Outcome<T> {
   return fail(
     409,
     'AlreadyExists',
-    `${qualifiedResource(type)} "${name}" already exists`,
+    `${beingDeleted ? 'object is being deleted: ' : ''}${qualifiedResource(type)} "${name}" already exists`,
     resourceDetails(type, name),
   );
 }
@@ -183,4 +184,18 @@ export function unsupportedBodyMediaType<T = never>(accepted: readonly string[])
 
 export function expired(requested: number, oldest: number): Reply {
   return statusReply(410, 'Expired', `too old resource version: ${requested} (${oldest})`);
+}
+
+/**
+ * A plain Go error from kube-apiserver's storage, not an API status: 500 with the error's text and no
+ * reason (StatusReasonUnknown is empty and omitted).
+ */
+export function storageError<T = never>(message: string): Outcome<T> {
+  return {
+    ok: false,
+    failure: {
+      code: 500,
+      body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code: 500 },
+    },
+  };
 }

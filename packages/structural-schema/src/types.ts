@@ -47,7 +47,8 @@ export type CauseType =
   | 'FieldValueTooLong'
   | 'FieldValueTooMany'
   | 'FieldValueForbidden'
-  | 'FieldValueDuplicate';
+  | 'FieldValueDuplicate'
+  | 'FieldValueNotFound';
 
 /** One field error: `field` is the path (`spec.items[2].name`, or `<nil>` for errors about the whole object). */
 export interface Cause {

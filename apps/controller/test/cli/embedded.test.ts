@@ -94,7 +94,11 @@ describe('scoby run --embedded', () => {
     expect(deployment.spec.template.spec.containers[0]?.env).toEqual([
       { name: 'GREETER_LANGUAGE', value: 'en' },
       { name: 'GREETING', value: 'Hello from Scoby' },
-      { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+      // The API server defaults the fieldRef's apiVersion, as kube-apiserver does.
+      {
+        name: 'POD_NAMESPACE',
+        valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } },
+      },
     ]);
 
     const started = logLines(scoby.stdout()).find((line) => line.msg === 'scoby controller started');

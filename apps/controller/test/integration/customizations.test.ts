@@ -182,7 +182,13 @@ describe('every parameter customization end to end', () => {
     expect(podSpecOf(deployment).volumes).toEqual([
       {
         name: 'ca-bundle',
-        configMap: { name: 'cluster-ca', items: [{ key: 'ca.crt', path: 'ca.crt' }], optional: true },
+        // The API server defaults the mode (0644) where the registration left it out, as kube-apiserver does.
+        configMap: {
+          name: 'cluster-ca',
+          items: [{ key: 'ca.crt', path: 'ca.crt' }],
+          optional: true,
+          defaultMode: 420,
+        },
       },
       {
         name: 'tls',
@@ -209,7 +215,10 @@ describe('every parameter customization end to end', () => {
         { name: 'FEATURE_FLAGS', value: 'beta,metrics' },
         { name: 'K_SINK', value: 'http://collector.shop.svc.cluster.local/events' },
         { name: 'LOG_LEVEL', value: 'info' },
-        { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+        {
+          name: 'POD_NAMESPACE',
+          valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } },
+        },
         { name: 'REGION', value: 'eu-west-1' },
         { name: 'SHARED_CONF', valueFrom: { configMapKeyRef: { name: 'shared', key: 'conf' } } },
         {

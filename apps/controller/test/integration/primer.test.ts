@@ -66,7 +66,11 @@ describe('primer: CRD + registration + instance → Deployment + Service + statu
       .template.spec.containers[0];
     expect(container?.env).toEqual([
       { name: 'MAILER_SMTP_HOST', value: 'mail.internal' },
-      { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+      // The API server defaults the fieldRef's apiVersion, as kube-apiserver does.
+      {
+        name: 'POD_NAMESPACE',
+        valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } },
+      },
     ]);
     expect(deployment.metadata.ownerReferences).toEqual([
       {

@@ -121,6 +121,13 @@ function foreground(
     updateAs(cluster, { type: owner.type, object: current }, withoutFinalizer(current, FOREGROUND_FINALIZER));
 }
 
+function gainedOwners(event: StoreEvent): boolean {
+  if (event.type === 'ADDED') return true;
+  if (event.type !== 'MODIFIED') return false;
+  const before = new Set((event.previous?.metadata.ownerReferences ?? []).map((reference) => reference.uid));
+  return (event.object.metadata.ownerReferences ?? []).some((reference) => !before.has(reference.uid));
+}
+
 /**
  * The garbage collector: works off the owners whose state changed (gone, or being deleted with Orphan
  * or Foreground propagation) and the new objects whose owners may already be gone.
@@ -167,7 +174,9 @@ export function startGarbageCollector(cluster: Cluster): () => void {
         for (const reference of metadata.ownerReferences ?? []) owners.add(reference.uid);
       loop.request();
     }
-    if (event.type === 'ADDED' && metadata.ownerReferences !== undefined) {
+    // An object that gains owners (created with them, or updated to name new ones) is looked at, as
+    // kube's graph builder looks up owners it has not seen.
+    if (metadata.ownerReferences !== undefined && gainedOwners(event)) {
       newDependents.add(uid);
       loop.request();
     }

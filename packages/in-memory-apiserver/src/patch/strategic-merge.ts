@@ -75,11 +75,43 @@ function mergeValue(original: unknown, patch: unknown, path: readonly string[]):
   return deepClone(patch);
 }
 
+/**
+ * The order kube's strategic merge gives a merged list (normalizeElementOrder): the items the patch
+ * names in the patch's order, the others in the original's, interleaved where the original orders
+ * both (an item the original lacks goes before the server-only item it meets).
+ */
+function kubeOrder(
+  merged: unknown[],
+  patch: unknown[],
+  original: unknown[],
+  id: (item: unknown) => unknown,
+): unknown[] {
+  const indexIn = (list: unknown[], item: unknown) =>
+    list.findIndex((other) => deepEqual(id(other), id(item)));
+  const fromPatch = merged.filter((item) => indexIn(patch, item) >= 0);
+  fromPatch.sort((a, b) => indexIn(patch, a) - indexIn(patch, b));
+  const serverOnly = merged.filter((item) => indexIn(patch, item) < 0);
+  const result: unknown[] = [];
+  let left = 0;
+  let right = 0;
+  while (left < serverOnly.length || right < fromPatch.length) {
+    if (left >= serverOnly.length) result.push(fromPatch[right++]);
+    else if (right >= fromPatch.length) result.push(serverOnly[left++]);
+    else {
+      const serverIndex = indexIn(original, serverOnly[left]);
+      const patchIndex = indexIn(original, fromPatch[right]);
+      if (serverIndex >= 0 && patchIndex >= 0 && serverIndex < patchIndex) result.push(serverOnly[left++]);
+      else result.push(fromPatch[right++]);
+    }
+  }
+  return result;
+}
+
 function mergeList(original: unknown[], patch: unknown[], path: readonly string[]): unknown[] {
   const strategy = listStrategy(path);
   if (strategy.kind === 'replace') return deepClone(patch);
   if (strategy.kind === 'mergeScalars') {
-    return appendMissing(original, patch);
+    return kubeOrder(appendMissing(original, patch), patch, original, (item) => item);
   }
   const key = strategy.key;
   const replaceMarker = patch.findIndex((item) => isJsonObject(item) && item[PATCH] === 'replace');
@@ -111,7 +143,9 @@ function mergeList(original: unknown[], patch: unknown[], path: readonly string[
     if (index >= 0) result[index] = merged;
     else result.push(merged);
   }
-  return result;
+  const keyOf = (item: unknown) => (isJsonObject(item) ? item[key] : undefined);
+  const kept = original.filter((item) => result.some((merged) => deepEqual(keyOf(merged), keyOf(item))));
+  return kubeOrder(result, patch, kept, keyOf);
 }
 
 export function applyStrategicMergePatch(doc: unknown, patch: unknown): PatchResult {

@@ -8,6 +8,30 @@ function imagePullPolicy(image: unknown): string {
   return tag === 'latest' ? 'Always' : 'IfNotPresent';
 }
 
+/** A volume without a source is an emptyDir; configMap and secret sources get mode 0644. */
+function defaultVolume(volume: unknown): unknown {
+  if (!isJsonMap(volume)) return volume;
+  const { name: _name, ...sources } = volume;
+  if (Object.values(sources).every((source) => source === null || source === undefined))
+    return { ...volume, emptyDir: {} };
+  const withMode = (source: unknown) =>
+    isJsonMap(source) && source.defaultMode === undefined ? { ...source, defaultMode: 420 } : source;
+  return {
+    ...volume,
+    ...(isJsonMap(volume.configMap) ? { configMap: withMode(volume.configMap) } : {}),
+    ...(isJsonMap(volume.secret) ? { secret: withMode(volume.secret) } : {}),
+  };
+}
+
+/** A fieldRef reads the v1 pod unless it names another version. */
+function defaultEnvVar(variable: unknown): unknown {
+  if (!isJsonMap(variable) || !isJsonMap(variable.valueFrom)) return variable;
+  const fieldRef = variable.valueFrom.fieldRef;
+  if (!isJsonMap(fieldRef) || (typeof fieldRef.apiVersion === 'string' && fieldRef.apiVersion !== ''))
+    return variable;
+  return { ...variable, valueFrom: { ...variable.valueFrom, fieldRef: { ...fieldRef, apiVersion: 'v1' } } };
+}
+
 function defaultContainer(container: unknown): unknown {
   if (!isJsonMap(container)) return container;
   return {
@@ -23,6 +47,7 @@ function defaultContainer(container: unknown): unknown {
           ),
         }
       : {}),
+    ...(Array.isArray(container.env) ? { env: container.env.map(defaultEnvVar) } : {}),
   };
 }
 
@@ -39,6 +64,7 @@ export function defaultPodTemplate(template: unknown): unknown {
       securityContext: {},
       schedulerName: 'default-scheduler',
       ...spec,
+      ...(Array.isArray(spec.volumes) ? { volumes: spec.volumes.map(defaultVolume) } : {}),
       ...(Array.isArray(spec.containers) ? { containers: spec.containers.map(defaultContainer) } : {}),
       ...(Array.isArray(spec.initContainers)
         ? { initContainers: spec.initContainers.map(defaultContainer) }

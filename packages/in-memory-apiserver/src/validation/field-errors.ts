@@ -5,7 +5,7 @@
 import { goQuote, isJsonObject, type Cause } from '@scoby/structural-schema';
 
 /** JSON with map keys sorted, as Go's encoding/json writes a map. */
-function sortedJson(value: unknown): string {
+export function sortedJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(sortedJson).join(',')}]`;
   if (isJsonObject(value)) {
     const entries = Object.keys(value)
@@ -57,4 +57,18 @@ export function invalidRendered(field: string, rendered: string, detail: string)
 
 export function tooLong(field: string, limitBytes: number): Cause {
   return { type: 'FieldValueTooLong', field, message: `Too long: may not be more than ${limitBytes} bytes` };
+}
+
+export function notFound(field: string, value: unknown): Cause {
+  return { type: 'FieldValueNotFound', field, message: `Not found: ${renderValue(value)}` };
+}
+
+export function notSupported(field: string, value: unknown, supported: readonly string[]): Cause {
+  const body = `Unsupported value: ${renderValue(value)}`;
+  const detail = supported.map((item) => renderValue(item)).join(', ');
+  return {
+    type: 'FieldValueNotSupported',
+    field,
+    message: supported.length === 0 ? body : `${body}: supported values: ${detail}`,
+  };
 }

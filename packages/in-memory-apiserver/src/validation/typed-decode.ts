@@ -3,11 +3,13 @@
  * the kind's schema from the captured OpenAPI documents: a JSON value of the wrong type fails the
  * request with Go's UnmarshalTypeError text (the first one, in document order), and fields the type
  * does not declare are unknown: dropped, and reported as kube reports them (`spec.ports[0].foo`).
+ * A `[]byte` field (format byte) that is not base64 fails with Go's base64 error.
  * Values with custom Go decoders (quantities, int-or-strings, times, raw extensions) are taken as
  * they come.
  */
 import { isJsonObject } from '@scoby/structural-schema';
 import { builtinDefinitions, type OpenApiSchema } from '../openapi/builtin-schemas.ts';
+import { goBase64CorruptOffset } from './go-base64.ts';
 
 const REF_PREFIX = '#/components/schemas/';
 
@@ -131,6 +133,12 @@ function decodeValue(typed: Typed, value: unknown, at: Walk, result: TypedDecodi
     return value;
   }
   if (value === null || customDecoded(schema)) return value;
+  if (schema.format === 'byte' && typeof value === 'string') {
+    // Go decodes []byte from base64 and keeps its error as the decoding's first error.
+    const corruptAt = goBase64CorruptOffset(value);
+    if (corruptAt !== undefined) result.typeError ??= `illegal base64 data at input byte ${corruptAt}`;
+    return value;
+  }
   if (Array.isArray(value) && schema.items !== undefined) {
     const items = resolved(schema.items);
     return value.map((item, index) =>

@@ -3,6 +3,8 @@ import { atVersion, storageApiVersion, type Cluster } from '../cluster.ts';
 import { deepEqual, omit } from '../json.ts';
 import { keyOf, type ResourceType } from '../resource-type.ts';
 import { invalid, ok, type Outcome } from '../status.ts';
+import type { Cause } from '@scoby/structural-schema';
+import { invalidValue } from '../validation/field-errors.ts';
 import { strategyFor } from '../strategies/index.ts';
 import { namespaceSpecFinalizers } from '../strategies/namespace.ts';
 import { admit } from './admit.ts';
@@ -14,17 +16,24 @@ const SERVER_METADATA = [
   'namespace',
   'uid',
   'creationTimestamp',
-  'deletionTimestamp',
-  'deletionGracePeriodSeconds',
   'generation',
   'resourceVersion',
 ] as const;
+
+/** Deletion metadata a write may not change (422 when it does), kept when the write leaves it out. */
+const DELETION_METADATA = ['deletionTimestamp', 'deletionGracePeriodSeconds'] as const;
 
 export function keepServerMetadata(next: KubeObject, current: KubeObject): KubeObject {
   const metadata: Record<string, unknown> = { ...next.metadata };
   for (const key of SERVER_METADATA) {
     if (current.metadata[key] === undefined) delete metadata[key];
     else metadata[key] = current.metadata[key];
+  }
+  for (const key of DELETION_METADATA) {
+    if (metadata[key] === undefined || metadata[key] === null) {
+      if (current.metadata[key] === undefined) delete metadata[key];
+      else metadata[key] = current.metadata[key];
+    }
   }
   // Clients may rewrite managedFields; a write without any keeps the current ones.
   const entries = next.metadata.managedFields;
@@ -33,6 +42,30 @@ export function keepServerMetadata(next: KubeObject, current: KubeObject): KubeO
     else metadata.managedFields = current.metadata.managedFields;
   }
   return { ...next, metadata: metadata as ObjectMeta };
+}
+
+function sameDeletionValue(
+  key: (typeof DELETION_METADATA)[number],
+  next: unknown,
+  current: unknown,
+): boolean {
+  const absent = (value: unknown) => value === undefined || value === null;
+  if (absent(next) || absent(current)) return absent(next) && absent(current);
+  if (key === 'deletionTimestamp') return Date.parse(String(next)) === Date.parse(String(current));
+  return next === current;
+}
+
+/**
+ * kube-apiserver checks the deletion metadata as immutable twice (its common update checks and the
+ * type's ObjectMeta update validation), so a change is reported by two equal causes.
+ */
+function deletionMetadataCauses(next: KubeObject, current: KubeObject): Cause[] {
+  return DELETION_METADATA.flatMap((key) => {
+    const value = next.metadata[key];
+    if (sameDeletionValue(key, value, current.metadata[key])) return [];
+    const cause = invalidValue(`metadata.${key}`, value ?? null, 'field is immutable');
+    return [cause, cause];
+  });
 }
 
 function specContent(object: KubeObject): unknown {
@@ -63,7 +96,10 @@ export function commitUpdate(
   current: KubeObject,
   next: KubeObject,
   dryRun = false,
+  subresource?: 'status',
 ): Outcome<KubeObject> {
+  const immutable = deletionMetadataCauses(next, current);
+  if (immutable.length > 0) return invalid(type, current.metadata.name ?? '', immutable);
   const admitted = admit(type, version, next, atVersion(type, version, current));
   if (!admitted.ok) return admitted;
   const strategy = strategyFor(type);
@@ -86,7 +122,13 @@ export function commitUpdate(
   }
   if (type.tracksGeneration) {
     const generation = current.metadata.generation ?? 1;
-    const changed = !deepEqual(specContent(object), specContent(current));
+    // A Deployment's generation follows its annotations too (kube's deployment strategy, for rollbacks).
+    const annotationsChanged =
+      subresource === undefined &&
+      type.group === 'apps' &&
+      type.plural === 'deployments' &&
+      !deepEqual(object.metadata.annotations ?? {}, current.metadata.annotations ?? {});
+    const changed = annotationsChanged || !deepEqual(specContent(object), specContent(current));
     object = {
       ...object,
       metadata: { ...object.metadata, generation: changed ? generation + 1 : generation },
@@ -97,7 +139,12 @@ export function commitUpdate(
   const key = keyOf(type);
   if (released(type, object)) {
     forgetOwnership(cluster, current.metadata.uid);
-    return ok(cluster.store.remove(key, object) ?? object);
+    const removed = cluster.store.remove(key, object);
+    // kube-apiserver answers with the object as this write left it (its last finalizer gone).
+    return ok({
+      ...object,
+      metadata: { ...object.metadata, resourceVersion: removed?.metadata.resourceVersion },
+    });
   }
   const written = cluster.store.write(key, object);
   followManagedFields(cluster, written);

@@ -3,7 +3,15 @@ import { storageApiVersion, timestamp, type Cluster } from '../cluster.ts';
 import { isJsonMap } from '../json.ts';
 import { generateName } from '../names.ts';
 import { groupVersion, keyOf, type ResourceType } from '../resource-type.ts';
-import { alreadyExists, badRequest, invalid, invalidKind, ok, type Outcome } from '../status.ts';
+import {
+  alreadyExists,
+  badRequest,
+  invalid,
+  invalidKind,
+  ok,
+  storageError,
+  type Outcome,
+} from '../status.ts';
 import { strategyFor } from '../strategies/index.ts';
 import { customUnknownFields } from '../validation/custom-unknown-fields.ts';
 import { decodeBuiltin, reportUnknown, type Decoding } from '../validation/field-validation.ts';
@@ -106,6 +114,16 @@ function cannotDecode(type: ResourceType, version: string, message: string): Out
   return badRequest(`${type.kind} in version "${version}" cannot be handled as a ${type.kind}: ${message}`);
 }
 
+/**
+ * etcd3's storage refuses a create whose resourceVersion parses as a version other than 0 (a dry run
+ * never reaches it); a resourceVersion it cannot parse is cleared and the create goes on.
+ */
+function setResourceVersion(resourceVersion: unknown): boolean {
+  if (typeof resourceVersion !== 'string' || !/^[0-9]+$/.test(resourceVersion)) return false;
+  const version = BigInt(resourceVersion);
+  return version !== 0n && version < 2n ** 64n;
+}
+
 export interface CreateOptions {
   dryRun: boolean;
   /** A POST's `fieldManager`: its Update entry owns what the request set (see managed-fields.ts). */
@@ -141,7 +159,6 @@ export function createObject(
     const accepts = checkNamespaceAcceptsCreate(cluster, type, namespace, name);
     if (!accepts.ok) return accepts;
   }
-  if (cluster.store.get(keyOf(type), namespace, name) !== undefined) return alreadyExists(type, name);
 
   const {
     uid: _uid,
@@ -180,6 +197,12 @@ export function createObject(
     ? strategy.prepareForCreate(admitted.value, cluster)
     : admitted.value;
   const stored = { ...prepared, apiVersion: storageApiVersion(type) };
+  // kube-apiserver validates before its storage looks at the key: a 422 comes before a 409 or this 500.
+  if (!options.dryRun && setResourceVersion(request.metadata.resourceVersion))
+    return storageError('resourceVersion should not be set on objects to be created');
+  const existing = cluster.store.get(keyOf(type), namespace, name);
+  if (existing !== undefined)
+    return alreadyExists(type, name, existing.metadata.deletionTimestamp !== undefined);
   if (options.dryRun) return ok({ ...stored, metadata: { ...stored.metadata, resourceVersion: undefined } });
   const written = cluster.store.write(keyOf(type), stored);
   if (manager) recordCreation(cluster, written, manager, config);

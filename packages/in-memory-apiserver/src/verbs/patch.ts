@@ -25,6 +25,7 @@ import {
   notFound,
   ok,
   statusReply,
+  storageError,
   unsupportedMediaType,
   type Outcome,
 } from '../status.ts';
@@ -33,6 +34,7 @@ import { checkBody, createObject } from './create.ts';
 import { builtinSchema } from '../openapi/builtin-schemas.ts';
 import { customResourceListStrategy, schemaListStrategy } from '../patch/schema-list-strategy.ts';
 import type { StrategyAt } from '../patch/server-side-apply.ts';
+import { invalidValue, sortedJson } from '../validation/field-errors.ts';
 import { unknownAppliedFields, type Decoding } from '../validation/field-validation.ts';
 import { checkResourceVersion, composeUpdate, type UpdateTarget } from './update.ts';
 
@@ -80,11 +82,26 @@ function patched(result: { ok: true; value: unknown } | { ok: false; message: st
   return result.ok ? ok(result.value) : fail(422, 'Invalid', result.message);
 }
 
+function jsonPatchFailed(): Outcome<never> {
+  const reply = statusReply(
+    422,
+    'Invalid',
+    'the server rejected our request due to an error in our request',
+    {},
+  );
+  return { ok: false, failure: reply };
+}
+
 /** The patched object for the three classic patch types. */
 function applyPatchDocument(contentType: string, current: KubeObject, text: string): Outcome<unknown> {
   const document = parseJson(text);
   if (!document.ok) return document;
-  if (contentType === PATCH_TYPES.json) return patched(applyJsonPatch(current, document.value));
+  if (contentType === PATCH_TYPES.json) {
+    const result = applyJsonPatch(current, document.value);
+    // kube-apiserver answers a JSON patch that does not apply with a generic 422 that drops the reason.
+    if (!result.ok && Array.isArray(document.value)) return jsonPatchFailed();
+    return patched(result);
+  }
   if (contentType === PATCH_TYPES.merge) {
     if (!isJsonMap(document.value)) return badRequest('the merge patch must be a JSON object');
     return ok(applyMergePatch(current, document.value));
@@ -178,6 +195,9 @@ function serverSideApply(
   const typed = checkAppliedType(target, applied.value);
   if (!typed.ok) return typed;
   const metadata = isJsonMap(applied.value.metadata) ? applied.value.metadata : {};
+  // The field manager owns managedFields: an applied configuration may not carry any (even []).
+  if (Array.isArray(metadata.managedFields) && metadata.managedFields.every(isJsonMap))
+    return badRequest('metadata.managedFields must be nil');
   const unknown = unknownAppliedFields(target.type, target.version, applied.value);
   if (unknown.length > 0) return notDeclared(target, metadata, unknown);
   if (metadata.name !== undefined && metadata.name !== target.name) {
@@ -205,7 +225,7 @@ function serverSideApply(
       { dryRun: request.dryRun },
     );
     if (created.ok && !request.dryRun) storeApplied(cluster, created.value, manager, applied.value);
-    return created;
+    return created.ok ? created : applyConversionFailure(target, metadata, created);
   }
   const strategies = listStrategiesOf(target);
   const managers = cluster.applied.get(current.metadata.uid ?? '') ?? new Map<string, unknown>();
@@ -226,7 +246,10 @@ function serverSideApply(
     managers.get(manager),
     strategies,
   );
-  const result = finishPatch(cluster, target, current, merged, request);
+  const patchedResult = finishPatch(cluster, target, current, merged, request);
+  const result: Outcome<KubeObject> = patchedResult.ok
+    ? patchedResult
+    : applyConversionFailure<KubeObject>(target, metadata, patchedResult);
   if (result.ok && !request.dryRun) {
     if (request.force) takeFields(managers, updaters, applied.value, strategies ?? listStrategy);
     storeApplied(cluster, result.value, manager, applied.value);
@@ -285,6 +308,52 @@ function applyConflict(conflicts: readonly ApplyConflict[]): Outcome<never> {
   });
 }
 
+/**
+ * An applied object the typed decoder refuses: kube-apiserver's field manager fails to convert it, a
+ * 500 without reason naming the object as the configuration does (`namespace/name`).
+ */
+function applyConversionFailure<T>(
+  target: UpdateTarget,
+  metadata: Record<string, unknown>,
+  failure: Outcome<T>,
+): Outcome<T> {
+  if (failure.ok) return failure;
+  const message = ((failure.failure.body as { message?: string }).message ?? '').split(
+    `cannot be handled as a ${target.type.kind}: `,
+  );
+  if (message.length < 2 || message.join('').includes('strict decoding error') || !target.type.builtin)
+    return failure;
+  const { kind, group } = target.type;
+  const gvk = `${group}/${target.version}, Kind=${kind}`;
+  const object = `${String(metadata.namespace ?? '')}/${target.name}`;
+  return storageError(
+    `failed to convert new object (${object}; ${gvk}) to proper version: unable to convert unstructured object to ${gvk}: error decoding from json: ${message.slice(1).join('')}`,
+  );
+}
+
+/**
+ * A classic patch whose result the typed decoder refuses: kube-apiserver answers 422 for the field
+ * `patch`, quoting the patched object and the decoder's error (an apply fails otherwise).
+ */
+function undecodablePatchResult(
+  target: UpdateTarget,
+  request: PatchRequest,
+  patchedObject: unknown,
+  failure: Outcome<never>,
+): Outcome<never> {
+  const message = ((failure as { failure: { body: { message?: string } } }).failure.body.message ?? '').split(
+    `cannot be handled as a ${target.type.kind}: `,
+  );
+  const strict = message.join('').includes('strict decoding error');
+  if (request.contentType === PATCH_TYPES.apply || message.length < 2 || strict || !target.type.builtin)
+    return failure;
+  const cause = invalidValue('patch', sortedJson(patchedObject), message.slice(1).join(''));
+  const reply = statusReply(422, 'Invalid', ` "" is invalid: patch: ${cause.message}`, {
+    causes: [{ reason: cause.type, message: cause.message, field: cause.field }],
+  });
+  return { ok: false, failure: reply };
+}
+
 function finishPatch(
   cluster: Cluster,
   target: UpdateTarget,
@@ -294,7 +363,7 @@ function finishPatch(
 ): Outcome<KubeObject> {
   const { dryRun } = request;
   const checked = checkBody(target.type, target.version, target.namespace, patchedObject, request.decoding);
-  if (!checked.ok) return checked;
+  if (!checked.ok) return undecodablePatchResult(target, request, patchedObject, checked);
   if (checked.value.metadata.name !== target.name) {
     return badRequest(
       `the name of the object (${String(checked.value.metadata.name)}) does not match the name on the URL (${target.name})`,
@@ -320,6 +389,7 @@ function finishPatch(
     current,
     composeUpdate(target.type, target.subresource, current, checked.value),
     dryRun,
+    target.subresource,
   );
 }
 

@@ -64,11 +64,13 @@ export function scaleOf(scale: ScaleSubresource, object: KubeObject): Scale {
         ? formatLabelSelector(selector as LabelSelector)
         : undefined;
   const { name, namespace, uid, resourceVersion, creationTimestamp } = object.metadata;
+  // autoscaling/v1 ScaleSpec.replicas is omitempty: 0 is not written.
+  const replicas = integer(read(object, scale.specReplicasPath));
   return {
     apiVersion: 'autoscaling/v1',
     kind: 'Scale',
     metadata: { name, namespace, uid, resourceVersion, creationTimestamp },
-    spec: { replicas: integer(read(object, scale.specReplicasPath)) },
+    spec: replicas === 0 ? {} : { replicas },
     status: {
       replicas: integer(read(object, scale.statusReplicasPath)),
       ...(selectorText === undefined || selectorText === '' ? {} : { selector: selectorText }),
@@ -117,9 +119,11 @@ export function updateScale(
   body: unknown,
   dryRun: boolean,
 ): Outcome<Scale> {
+  // kube-apiserver reads the object before it validates the Scale: a missing one is a 404 first.
+  const object = current(cluster, target);
+  if (!object.ok && typeof body === 'object' && body !== null) return object;
   const checked = validated(target.name, body);
   if (!checked.ok) return checked;
-  const object = current(cluster, target);
   if (!object.ok) return object;
   const requested = checked.value.metadata?.resourceVersion;
   if (requested !== undefined && requested !== '' && requested !== object.value.metadata.resourceVersion) {
@@ -160,7 +164,9 @@ export function patchScale(
     const result = applyJsonPatch(scale.value, document);
     return result.ok
       ? updateScale(cluster, target, result.value, dryRun)
-      : fail(422, 'Invalid', result.message);
+      : Array.isArray(document)
+        ? fail(422, 'Invalid', 'the server rejected our request due to an error in our request', {})
+        : fail(422, 'Invalid', result.message);
   }
   if (
     patch.contentType === 'application/merge-patch+json' ||

@@ -17,6 +17,23 @@ export interface UpdateTarget {
 }
 
 /**
+ * The apps status strategies keep only the spec and the labels of the current object: the rest of the
+ * metadata a /status write sends (annotations, finalizers, owner references) is taken.
+ */
+function withStatusWriteMetadata(
+  current: KubeObject,
+  request: KubeObject,
+  rest: Omit<KubeObject, 'status'>,
+): KubeObject {
+  const { labels: _labels, ...metadata } = keepServerMetadata(request, current).metadata;
+  return {
+    ...rest,
+    metadata:
+      current.metadata.labels === undefined ? metadata : { ...metadata, labels: current.metadata.labels },
+  } as KubeObject;
+}
+
+/**
  * The object an update of `subresource` makes from the request: /status changes only .status, the main
  * resource never changes .status when status is a subresource.
  */
@@ -28,7 +45,8 @@ export function composeUpdate(
 ): KubeObject {
   if (subresource === 'status') {
     const { status: _status, ...rest } = current;
-    return request.status === undefined ? rest : { ...rest, status: request.status };
+    const base = type.group === 'apps' ? withStatusWriteMetadata(current, request, rest) : rest;
+    return request.status === undefined ? base : { ...base, status: request.status };
   }
   const merged = keepServerMetadata(request, current);
   if (!type.statusSubresource) return merged;
@@ -113,5 +131,6 @@ export function updateObject(
     current,
     composeUpdate(type, subresource, current, request),
     dryRun,
+    subresource,
   );
 }

@@ -177,6 +177,51 @@ describe('security', () => {
 });
 
 describe('controllers', () => {
+  it('differs: no deployment.kubernetes.io/revision annotation is written, so a PUT without annotations bumps generation only on kube-apiserver', async () => {
+    // A namespace of its own: the ReplicaSet kube makes must not meet the other tests' listings.
+    const apps = `/apis/apps/v1/namespaces/${await freshNamespace(target, 'revision')}/deployments`;
+    const labels = { app: 'revision' };
+    const body = {
+      metadata: { name: 'revision' },
+      spec: {
+        replicas: 0,
+        selector: { matchLabels: labels },
+        template: {
+          metadata: { labels },
+          spec: { containers: [{ name: 'main', image: 'example.com/app:1' }] },
+        },
+      },
+    };
+    await post(apps, body);
+    // Read and PUT again while the deployment controller's own writes make the read stale.
+    const put = await eventually(async () => {
+      const current = (await rawRequest(target, 'GET', `${apps}/revision`)).json as {
+        metadata: { resourceVersion: string; annotations?: Record<string, string> };
+      };
+      const revision = current.metadata.annotations?.['deployment.kubernetes.io/revision'];
+      if (!target.server && revision === undefined) return undefined;
+      const reply = await rawRequest(target, 'PUT', `${apps}/revision`, {
+        contentType: 'application/json',
+        text: JSON.stringify({
+          ...body,
+          metadata: { ...body.metadata, resourceVersion: current.metadata.resourceVersion },
+        }),
+      });
+      return reply.status === 409 ? undefined : reply;
+    }, CONTROLLER_PATIENCE_MS);
+    expect(put.status).toBe(200);
+    const written = put.json as { metadata: { generation: number } };
+    expect(written.metadata.generation).toBe(target.server ? 1 : 2);
+    // An annotation a client changes bumps it on both.
+    const patched = await rawRequest(target, 'PATCH', `${apps}/revision`, {
+      contentType: 'application/merge-patch+json',
+      text: JSON.stringify({ metadata: { annotations: { note: 'changed' } } }),
+    });
+    expect((patched.json as { metadata: { generation: number } }).metadata.generation).toBe(
+      target.server ? 2 : 3,
+    );
+  });
+
   it('differs: workloads are simulated: a Deployment becomes available without ReplicaSets or Pods', async () => {
     const apps = target.kubeConfig.makeApiClient(AppsV1Api);
     const labels = { app: 'simulated' };

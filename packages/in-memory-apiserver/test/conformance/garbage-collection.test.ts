@@ -75,4 +75,15 @@ describe('garbage collection of dangling owner references', () => {
     }, CONTROLLER_PATIENCE_MS);
     expect(kept.metadata?.ownerReferences).toEqual([reference()]);
   });
+
+  it('deletes an object updated to name only a missing owner, as it deletes one created so', async () => {
+    const name = await dependent([]);
+    const gone = reference({ name: 'gone', uid: '00000000-0000-0000-0000-000000000003' });
+    await core.patchNamespacedConfigMap({
+      name,
+      namespace,
+      body: [{ op: 'add', path: '/metadata/ownerReferences', value: [gone] }],
+    });
+    await eventually(() => whenNotFound(() => read(name)), CONTROLLER_PATIENCE_MS);
+  });
 });

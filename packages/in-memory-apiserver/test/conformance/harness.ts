@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest, type RequestOptions as HttpsRequestOptions } from 'node:https';
 import {
   ApiException,
   ApiextensionsV1Api,
@@ -191,4 +193,53 @@ export async function rawResponse(
     // not JSON: keep the text
   }
   return { status: response.status, json, headers: Object.fromEntries(response.headers.entries()) };
+}
+
+/**
+ * A request written with Node's http(s).request as a client writes it: with `lengthKnown` false the
+ * body is written after the headers without a Content-Length (Node then sends a DELETE's body with no
+ * length at all); true sets one. Answers the status and text of the first reply on the connection.
+ */
+export async function nodeRequest(
+  target: Target,
+  method: string,
+  path: string,
+  body: string,
+  lengthKnown: boolean,
+): Promise<{ status: number; json: unknown }> {
+  const cluster = target.kubeConfig.getCurrentCluster();
+  if (!cluster) throw new Error('no current cluster');
+  const url = new URL(path, cluster.server);
+  const options: HttpsRequestOptions = {
+    method,
+    hostname: url.hostname,
+    port: url.port,
+    path: url.pathname + url.search,
+    agent: false,
+    headers: {
+      'Content-Type': 'application/json',
+      ...(lengthKnown ? { 'Content-Length': String(Buffer.byteLength(body)) } : {}),
+    },
+  };
+  await target.kubeConfig.applyToHTTPSOptions(options);
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const request = send(options, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => {
+        let json: unknown = text;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          // not JSON: keep the text
+        }
+        resolve({ status: response.statusCode ?? 0, json });
+      });
+    });
+    request.on('error', reject);
+    request.write(body);
+    request.end();
+  });
 }

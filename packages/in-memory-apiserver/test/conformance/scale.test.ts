@@ -69,6 +69,37 @@ describe('the scale subresource of built-ins', () => {
     expect(deployment.metadata.generation).toBe(2);
   });
 
+  it('answers 404 for the Scale of a missing Deployment before it validates the Scale', async () => {
+    const reply = await rawRequest(
+      target,
+      'PUT',
+      `/apis/apps/v1/namespaces/${namespace}/deployments/missing/scale`,
+      {
+        contentType: 'application/json',
+        text: JSON.stringify({
+          apiVersion: 'autoscaling/v1',
+          kind: 'Scale',
+          metadata: { name: 'missing' },
+          spec: { replicas: -2 },
+        }),
+      },
+    );
+    expect(reply).toMatchObject({
+      status: 404,
+      json: { reason: 'NotFound', message: 'deployments.apps "missing" not found' },
+    });
+  });
+
+  it('writes no spec.replicas at 0 (omitempty in autoscaling/v1)', async () => {
+    const apps = `/apis/apps/v1/namespaces/${namespace}/deployments`;
+    await post(apps, {
+      metadata: { name: 'idle' },
+      spec: { replicas: 0, selector: { matchLabels: { app: 'web' } }, template },
+    });
+    const scale = await rawRequest(target, 'GET', `${apps}/idle/scale`);
+    expect((scale.json as { spec: unknown }).spec).toEqual({});
+  });
+
   it('refuses a stale resourceVersion (409) and negative replicas (422), and scales a StatefulSet by PUT', async () => {
     const apps = `/apis/apps/v1/namespaces/${namespace}`;
     await post(`${apps}/statefulsets`, {

@@ -102,11 +102,11 @@ describe('applyStrategicMergePatch: lists with merge keys', () => {
     ]);
   });
 
-  it('appends items with a new key', () => {
+  it('puts items with a new key before the items the patch does not name (kube-apiserver’s order)', () => {
     const result = patch({
       spec: { template: { spec: { containers: [{ name: 'third', image: 'busybox' }] } } },
     });
-    expect(podSpec(result)?.containers.map((c) => c.name)).toEqual(['main', 'sidecar', 'third']);
+    expect(podSpec(result)?.containers.map((c) => c.name)).toEqual(['third', 'main', 'sidecar']);
   });
 
   it('merges env by name, volumeMounts by mountPath and container ports by containerPort', () => {
@@ -170,14 +170,14 @@ describe('applyStrategicMergePatch: lists with merge keys', () => {
     });
     const value = result.ok ? (result.value as typeof deployment) : undefined;
     expect(value?.metadata.ownerReferences).toEqual([
-      { uid: 'u1', name: 'o1' },
       { uid: 'u2', name: 'o2' },
+      { uid: 'u1', name: 'o1' },
     ]);
     expect(value?.spec.template.spec.volumes).toEqual([
-      { name: 'data', emptyDir: {} },
       { name: 'cache', emptyDir: {} },
+      { name: 'data', emptyDir: {} },
     ]);
-    expect(value?.spec.template.spec.imagePullSecrets).toEqual([{ name: 'reg' }, { name: 'other' }]);
+    expect(value?.spec.template.spec.imagePullSecrets).toEqual([{ name: 'other' }, { name: 'reg' }]);
     expect(value?.status.conditions).toEqual([
       { type: 'Available', status: 'False' },
       { type: 'Progressing', status: 'True' },
