@@ -9,7 +9,7 @@ import { startControlPlane, type ControlPlane } from '@scoby/kube-control-plane'
 import { SCHEMA, type SchemaNode } from '@scoby/registration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RELEASE_MANIFEST, REPOSITORY_ROOT } from '../../src/paths.ts';
-import { identity, KUBECTL, objectsOf, succeed } from './tools.ts';
+import { identity, KUBECTL, objectsOf, run, succeed } from './tools.ts';
 
 const release = objectsOf(readFileSync(join(REPOSITORY_ROOT, RELEASE_MANIFEST), 'utf8'));
 
@@ -89,7 +89,33 @@ describe('release manifest, kustomize base and kubectl explain on the real contr
   });
 
   it('kubectl explain describes every field of the CRDRegistration schema', async () => {
-    const recursive = kubectl('explain', 'crdregistration.spec.workload', '--recursive');
+    // kubectl explain finds the resource in kubectl's cached discovery and never refreshes it on a miss,
+    // and the cache may have been written by the apply above before the CRD was served; so wait until
+    // the CRD is established, then refresh the cache (api-resources reads discovery afresh).
+    kubectl(
+      'wait',
+      '--for=condition=Established',
+      'crd/crdregistrations.scoby.triggermesh.io',
+      '--timeout=60s',
+    );
+    let recursive = '';
+    for (const deadline = Date.now() + 60_000; ;) {
+      kubectl('api-resources', '--api-group=scoby.triggermesh.io');
+      const attempt = run(KUBECTL, [
+        '--kubeconfig',
+        plane.kubeconfigPath,
+        'explain',
+        'crdregistration.spec.workload',
+        '--recursive',
+      ]);
+      if (attempt.status === 0) {
+        recursive = attempt.stdout;
+        break;
+      }
+      if (Date.now() > deadline)
+        throw new Error(`kubectl explain exited ${attempt.status}: ${attempt.stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
     const workloadFields = fields(SCHEMA.properties!['spec']!.properties!['workload']!, '');
     for (const { path } of workloadFields)
       expect(recursive).toContain(` ${path.slice(path.lastIndexOf('.') + 1)}\t`);
