@@ -211,8 +211,11 @@ describe('LeaderElector against an API server', () => {
   });
 
   it('two candidates started together elect exactly one leader', async () => {
-    const a = candidate('a');
-    const b = candidate('b');
+    // Timings long enough that a loaded machine's event-loop stall cannot miss a renewal: this test
+    // is about the election, and a step-down would count as a second transition.
+    const durations = { leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 50 };
+    const a = candidate('a', durations);
+    const b = candidate('b', durations);
     a.elector.start();
     b.elector.start();
     await eventually(() =>
