@@ -22,6 +22,7 @@ export {
   JSON_PATCH,
   MERGE_PATCH,
   resourcePath,
+  type CallOptions,
   type DeleteOptions,
   type DynamicClientOptions,
   type ObjectList,
@@ -31,11 +32,24 @@ export {
   type WriteFence,
 } from './client/dynamic-client.ts';
 export { loadKubeConfig, type KubeConfigSource } from './client/kube-config.ts';
-export { RequestTimeoutError, StaleConnectionError, WriteRefusedError } from './client/request-errors.ts';
+export {
+  isAbortError,
+  RequestAbortedError,
+  RequestTimeoutError,
+  StaleConnectionError,
+  WriteRefusedError,
+} from './client/request-errors.ts';
 export { readWatch, type OpenWatch, type WatchEvent, type WatchHandlers } from './client/watch-request.ts';
 
 // controllers: declared from their informers and reconcile, typed object keys
-export { Controller, type ControllerOptions } from './controller/controller.ts';
+export {
+  Controller,
+  type ControllerEvent,
+  type ControllerOptions,
+  type EventFilter,
+  type Watch,
+  type WatchSource,
+} from './controller/controller.ts';
 export {
   formatObjectKey,
   objectKeyOf,
@@ -46,7 +60,7 @@ export {
 
 // finalizers and the status write
 export { hasFinalizer, setFinalizer } from './finalizers/finalizers.ts';
-export { statusMergePatch, writeStatus } from './status/status-writer.ts';
+export { statusMergePatch, writeStatus, type WriteStatusOptions } from './status/status-writer.ts';
 
 // events
 export {
@@ -142,7 +156,7 @@ export {
   WorkQueue,
   type Reconcile,
   type ReconcileContext,
-  type ReconcileOutcome,
+  type ReconcileMetricLabel,
   type ReconcileResult,
   type WorkQueueObserver,
   type WorkQueueOptions,

@@ -43,6 +43,25 @@ describe('writeStatus', () => {
     );
     expect(statusPatches()).toHaveLength(1);
   });
+
+  it('with `partial`, writes the given fields and leaves the others as stored', async () => {
+    const created: KubeObject = await client.create(NAMESPACES, {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'shop' },
+    });
+    const stored = created.status as Record<string, unknown>;
+    expect(stored).toEqual({ phase: 'Active' });
+    const written = await writeStatus(
+      client,
+      NAMESPACES,
+      created,
+      { observedGeneration: 3 },
+      { partial: true },
+    );
+    expect(written?.status).toEqual({ phase: 'Active', observedGeneration: 3 });
+    expect(statusPatches()).toEqual([{ status: { observedGeneration: 3 } }]);
+  });
 });
 
 describe('statusMergePatch', () => {
