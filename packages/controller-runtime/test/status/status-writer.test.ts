@@ -52,15 +52,10 @@ describe('writeStatus', () => {
     });
     const stored = created.status as Record<string, unknown>;
     expect(stored).toEqual({ phase: 'Active' });
-    const written = await writeStatus(
-      client,
-      NAMESPACES,
-      created,
-      { observedGeneration: 3 },
-      { partial: true },
-    );
-    expect(written?.status).toEqual({ phase: 'Active', observedGeneration: 3 });
-    expect(statusPatches()).toEqual([{ status: { observedGeneration: 3 } }]);
+    const conditions = [{ type: 'Checked', status: 'False' }];
+    const written = await writeStatus(client, NAMESPACES, created, { conditions }, { partial: true });
+    expect(written?.status).toEqual({ phase: 'Active', conditions });
+    expect(statusPatches()).toEqual([{ status: { conditions } }]);
   });
 });
 
