@@ -154,6 +154,16 @@ export class Controller<T extends KubeObject = KubeObject> {
     return synced.every(Boolean);
   }
 
+  /** Keys waiting to start. */
+  get length(): number {
+    return this.#queue.length;
+  }
+
+  /** Reconciles running now. */
+  get running(): number {
+    return this.#queue.running;
+  }
+
   /** How long the queue has had work without a reconcile finishing (see WorkQueue.stalledForMs). */
   stalledForMs(): number {
     return this.#queue.stalledForMs();
