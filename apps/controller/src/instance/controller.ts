@@ -36,6 +36,8 @@ export interface ChildKind {
 
 export interface InstanceControllerOptions {
   factory: InformerFactory;
+  /** Scoby's own ConfigMaps (docs/spec/env.md §6.6), held by the registration controller. */
+  controllerConfigMaps?: InformerHandle;
   reconciler: InstanceReconciler;
   concurrency: number | Slots;
   observer?: WorkQueueObserver;
@@ -93,6 +95,13 @@ export class InstanceController {
     });
     this.#controller.informer.addHandlers({ delete: (object) => ownWrites.forget(object) });
     this.#unwatchHealth = options.health?.watch(config.registrationName, this.#controller) ?? (() => {});
+    if (options.controllerConfigMaps) {
+      // A controller ConfigMap the registration's env reads changed: every instance is reconciled again.
+      this.#controller.watch({
+        source: options.controllerConfigMaps,
+        map: ({ object }) => (this.#readsConfigMap(object.metadata.name ?? '') ? this.#instanceKeys() : []),
+      });
+    }
     this.#watchChildren(childKinds);
   }
 
@@ -118,6 +127,19 @@ export class InstanceController {
 
   enqueueAll(): void {
     this.#controller.enqueueAll();
+  }
+
+  /** Whether the registration's env reads the controller ConfigMap `name` (docs/spec/env.md §6.6). */
+  #readsConfigMap(name: string): boolean {
+    return this.#config.spec.parameterConfiguration.add.toEnv.some(
+      (entry) => entry.valueFromControllerConfigMap?.name === name,
+    );
+  }
+
+  #instanceKeys(): ObjectKey[] {
+    return this.instances().map((instance) =>
+      this.#controller.keyFor(instance.metadata.namespace ?? '', instance.metadata.name ?? ''),
+    );
   }
 
   instances(): KubeObject[] {

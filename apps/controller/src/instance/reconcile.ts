@@ -237,16 +237,7 @@ export class InstanceReconciler {
         desired = accepted.children;
       } else {
         this.#emit(run, instance, 'Warning', 'HookFailed', answer.message);
-        if (!answer.continue) {
-          await this.#writeFailedStatus(
-            config,
-            instance,
-            working,
-            { reason: 'HookFailed', message: answer.message },
-            run,
-          );
-          return this.#hookFailureResult(answer, instance, config, run.key);
-        }
+        if (!answer.continue) return this.#stopOnHookFailure(config, instance, working, answer, run);
       }
     }
 
@@ -290,16 +281,8 @@ export class InstanceReconciler {
       if (!answer.ok) {
         this.#emit(run, instance, 'Warning', 'HookFailed', answer.message);
         if (!answer.continue) {
-          const now = formatTime(deps.now());
-          const working = startWorkingStatus(instance.status, config.conditionTypes, now);
-          await this.#writeFailedStatus(
-            config,
-            instance,
-            working,
-            { reason: 'HookFailed', message: answer.message },
-            run,
-          );
-          return this.#hookFailureResult(answer, instance, config, run.key);
+          const working = startWorkingStatus(instance.status, config.conditionTypes, formatTime(deps.now()));
+          return this.#stopOnHookFailure(config, instance, working, answer, run);
         }
       }
       await this.#setFinalizer(config, instance, run, false);
@@ -393,13 +376,20 @@ export class InstanceReconciler {
     return result;
   }
 
-  #hookFailureResult(
-    answer: HookFailure,
-    instance: KubeObject,
+  /**
+   * A hook failure that stops the reconcile (docs/spec/hooks-v1.md §6): Ready=False with it in the
+   * status, then parked (terminal), held until its Retry-After, or retried with backoff.
+   */
+  async #stopOnHookFailure(
     config: InstanceConfig,
-    key: string,
-  ): ReconcileResult {
+    instance: KubeObject,
+    working: Status,
+    answer: HookFailure,
+    run: Run,
+  ): Promise<ReconcileResult> {
     const failure: Failure = { reason: 'HookFailed', message: answer.message };
+    await this.#writeFailedStatus(config, instance, working, failure, run);
+    const key = run.key;
     if (answer.permanent) {
       this.#parking.park(key, parkingFingerprint(instance, config.revision));
       return { terminal: new InstanceReconcileError(failure) };

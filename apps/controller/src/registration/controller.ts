@@ -7,7 +7,6 @@ import { createObjectReader } from '@scoby/address-kubernetes';
 import type { RenderLookups } from '@scoby/env';
 import type { FormFactorRegistry } from '@scoby/formfactor';
 import { AnswerBudget, createHookClient, type HookClient } from '@scoby/hooks-v1/client';
-import type { KubeObject } from '@scoby/kube-objects';
 import type { CRDRegistration, Destination } from '@scoby/registration';
 import {
   ConcurrencyLimit,
@@ -114,6 +113,7 @@ export class RegistrationController {
     this.#controllers = new InstanceControllers({
       client,
       factory,
+      controllerConfigMaps: this.#configMaps,
       newReconciler: () => new InstanceReconciler(reconcilerDependencies),
       hooks: this.#hookClient,
       events: sink,
@@ -249,11 +249,6 @@ export class RegistrationController {
       source: this.#crds,
       map: ({ object }) => this.#registrationsFor(object.metadata.name ?? ''),
     });
-    const onConfigMap = (configMap: KubeObject) => {
-      for (const controller of this.#controllers.readingConfigMap(configMap.metadata.name ?? ''))
-        controller.enqueueAll();
-    };
-    this.#configMaps.addHandlers({ add: onConfigMap, update: onConfigMap, delete: onConfigMap });
   }
 }
 
