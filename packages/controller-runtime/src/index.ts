@@ -1,20 +1,15 @@
 /**
  * @scoby/controller-runtime: the generic machinery of a Kubernetes controller, as controller-runtime
  * and client-go are for Go controllers: an API client over HTTP with client-node's credentials,
- * informers (list-watch into a cache), a work queue with retries and backoff, leader election,
- * an Event recorder, controller-runtime's metrics, the ops server (/healthz, /readyz, /metrics)
- * and the logger. Nothing here knows what a controller is for; the app composes it.
+ * informers (list-watch into a cache), controllers declared from their watches and reconcile (a work
+ * queue with retries and backoff underneath), finalizers and the status write, leader election, an
+ * Event recorder, controller-runtime's metrics, the ops server (/healthz, /readyz, /metrics) and the
+ * logger. Nothing here knows what a controller is for; the app composes it. This entry exports what a
+ * controller author uses; the pieces underneath (list-watch, lease records, backoff) stay internal.
  */
 
 // client: API requests, watches, errors, kubeconfig
-export { answerError } from './client/answer-error.ts';
 export { ApiError, errorMessage, isAlreadyExists, isConflict, isNotFound } from './client/api-error.ts';
-export {
-  ClusterConnection,
-  DEFAULT_CREDENTIAL_REFRESH_MS,
-  type ClusterConnectionOptions,
-  type Connection,
-} from './client/cluster-connection.ts';
 export {
   APPLY_PATCH,
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -22,6 +17,7 @@ export {
   JSON_PATCH,
   MERGE_PATCH,
   resourcePath,
+  type CallOptions,
   type DeleteOptions,
   type DynamicClientOptions,
   type ObjectList,
@@ -31,11 +27,23 @@ export {
   type WriteFence,
 } from './client/dynamic-client.ts';
 export { loadKubeConfig, type KubeConfigSource } from './client/kube-config.ts';
-export { RequestTimeoutError, StaleConnectionError, WriteRefusedError } from './client/request-errors.ts';
-export { readWatch, type OpenWatch, type WatchEvent, type WatchHandlers } from './client/watch-request.ts';
+export {
+  isAbortError,
+  RequestAbortedError,
+  RequestTimeoutError,
+  StaleConnectionError,
+  WriteRefusedError,
+} from './client/request-errors.ts';
 
 // controllers: declared from their informers and reconcile, typed object keys
-export { Controller, type ControllerOptions } from './controller/controller.ts';
+export {
+  Controller,
+  type ControllerEvent,
+  type ControllerOptions,
+  type EventFilter,
+  type Watch,
+  type WatchSource,
+} from './controller/controller.ts';
 export {
   formatObjectKey,
   objectKeyOf,
@@ -46,17 +54,10 @@ export {
 
 // finalizers and the status write
 export { hasFinalizer, setFinalizer } from './finalizers/finalizers.ts';
-export { statusMergePatch, writeStatus } from './status/status-writer.ts';
+export { statusMergePatch, writeStatus, type WriteStatusOptions } from './status/status-writer.ts';
 
 // events
-export {
-  eventNamespace,
-  eventTimestamp,
-  involvedObject,
-  newEvent,
-  type EventSource,
-  type EventType,
-} from './events/event-object.ts';
+export { type EventType } from './events/event-object.ts';
 export {
   EVENTS,
   EventRecorder,
@@ -67,20 +68,11 @@ export {
 // informers
 export {
   InformerFactory,
-  informerKey,
   type InformerFactoryOptions,
   type InformerHandle,
   type InformerRequest,
 } from './informer/informer-factory.ts';
-export { ObjectStore, objectKey, type StoreEvent } from './informer/object-store.ts';
 export {
-  RestartingListWatch,
-  WatchSilentError,
-  type ListWatchSink,
-  type RestartingListWatchOptions,
-} from './informer/restarting-list-watch.ts';
-export {
-  DEFAULT_RESTART_BACKOFF,
   DEFAULT_WATCH_SILENCE_MS,
   SharedInformer,
   type InformerHandlers,
@@ -100,26 +92,12 @@ export {
   type LeaseClient,
 } from './leader-election/leader-elector.ts';
 export { dynamicLeaseClient } from './leader-election/lease-client.ts';
-export {
-  claimedRecord,
-  judgeLease,
-  observeLease,
-  parseLeaseTime,
-  releasedRecord,
-  type LeaseObservation,
-  type LeaseRecord,
-  type LeaseVerdict,
-} from './leader-election/lease-record.ts';
 
 // logs
-export { consoleDestination, consoleLine } from './log/console-format.ts';
 export {
   createLogger,
   LOG_FORMATS,
   LOG_LEVELS,
-  newReconcileId,
-  withContext,
-  type LogContext,
   type LogFormat,
   type Logger,
   type LoggerOptions,
@@ -130,22 +108,17 @@ export {
 export { createRuntimeMetrics, type MetricsOptions, type RuntimeMetrics } from './metrics/metrics.ts';
 export { startOpsServer, type OpsServer, type OpsServerOptions } from './ops/ops-server.ts';
 
-// work queue
-export { backoffDelay, KeyedBackoff, type BackoffPolicy } from './queue/backoff.ts';
+// reconciles: results, concurrency shared between controllers, queue health, stale-cache tracking
 export { CappedShare } from './queue/capped-share.ts';
 export { ConcurrencyLimit, type Slots } from './queue/concurrency-limit.ts';
 export { QueueHealth, type QueueProgress } from './queue/queue-health.ts';
 export { SupersededVersions } from './queue/superseded-versions.ts';
 export {
-  DEFAULT_BACKOFF,
   ReconcileTimeoutError,
-  WorkQueue,
-  type Reconcile,
   type ReconcileContext,
-  type ReconcileOutcome,
+  type ReconcileMetricLabel,
   type ReconcileResult,
   type WorkQueueObserver,
-  type WorkQueueOptions,
 } from './queue/work-queue.ts';
 
 // time

@@ -7,25 +7,26 @@ import { INSTANCE_LABEL } from '@scoby/formfactor';
 import { splitApiVersion, type KubeObject } from '@scoby/kube-objects';
 import type { Logger } from 'pino';
 import {
+  Controller,
+  type ControllerEvent,
   errorMessage,
+  isAbortError,
   type InformerFactory,
   type InformerHandle,
+  type ObjectKey,
   type QueueHealth,
+  type ReconcileContext,
   type ReconcileResult,
   type ResourceRef,
   type Slots,
-  WorkQueue,
   type WorkQueueObserver,
 } from '@scoby/controller-runtime';
 import type { InstanceConfig } from './instance-config.ts';
-import type { InstanceReconciler, ReconcileFailure, ReconcileOutcome } from './reconcile.ts';
+import { InstanceReconcileError, type InstanceReconciler, type ReconcileFailure } from './reconcile.ts';
 import type { ChildStore } from './children/write-children.ts';
 import { LabelIndex } from './label-index.ts';
 
 export const MANAGED_BY_SELECTOR = 'app.kubernetes.io/managed-by=scoby-controller';
-
-/** An event that triggers a reconcile whatever its object (a deletion). */
-const ALWAYS = Symbol('always');
 
 export interface ChildKind {
   apiVersion: string;
@@ -35,6 +36,8 @@ export interface ChildKind {
 
 export interface InstanceControllerOptions {
   factory: InformerFactory;
+  /** Scoby's own ConfigMaps (docs/spec/env.md §6.6), held by the registration controller. */
+  controllerConfigMaps?: InformerHandle;
   reconciler: InstanceReconciler;
   concurrency: number | Slots;
   observer?: WorkQueueObserver;
@@ -43,10 +46,6 @@ export interface InstanceControllerOptions {
   reconcileTimeoutMs?: number;
   /** Watches this controller's work queue while it runs. */
   health?: QueueHealth;
-}
-
-function instanceKey(object: KubeObject): string {
-  return `${object.metadata.namespace ?? ''}/${object.metadata.name ?? ''}`;
 }
 
 function kindKey(apiVersion: string, kind: string): string {
@@ -58,36 +57,51 @@ function matchesLabels(object: KubeObject, labels: Record<string, string>): bool
   return Object.entries(labels).every(([key, value]) => actual[key] === value);
 }
 
+/** The reconciler's key of an instance: namespace/name, which is unique within one registration. */
+function instanceKey(key: Pick<ObjectKey, 'namespace' | 'name'>): string {
+  return `${key.namespace}/${key.name}`;
+}
+
 export class InstanceController {
   readonly #options: InstanceControllerOptions;
   #config: InstanceConfig;
-  readonly #queue: WorkQueue;
+  readonly #controller: Controller;
   readonly #unwatchHealth: () => void;
-  readonly #instances: InformerHandle;
-  #children = new Map<string, { kind: ChildKind; handle: InformerHandle; byInstance: LabelIndex }>();
-  /** Watch events that arrived while the instance's reconcile ran (see #trigger). */
-  readonly #held = new Map<string, (KubeObject | typeof ALWAYS)[]>();
+  #children = new Map<
+    string,
+    { kind: ChildKind; handle: InformerHandle; byInstance: LabelIndex; unwatch: () => void }
+  >();
 
   constructor(options: InstanceControllerOptions, config: InstanceConfig, childKinds: readonly ChildKind[]) {
     this.#options = options;
     this.#config = config;
-    this.#queue = new WorkQueue({
-      reconcile: (key) => this.#reconcile(key),
+    const ownWrites = options.reconciler.ownWrites;
+    this.#controller = new Controller({
+      name: config.registrationName,
+      factory: options.factory,
+      for: { resource: config.instanceResource, group: config.crd.group, kind: config.crd.kind },
+      // The echo of the reconciler's own write shows what the reconcile that wrote it already saw,
+      // so it enqueues nothing. While that reconcile runs its writes are not known yet (an echo can
+      // arrive before the write's answer), so the events are held and judged when it ends.
+      filter: {
+        holdWhileReconciling: true,
+        admit: (event: ControllerEvent) => event.type === 'delete' || !ownWrites.isEcho(event.object),
+      },
+      reconcile: (key, context) => this.#reconcile(key, context),
       concurrency: options.concurrency,
       ...(options.observer ? { observer: options.observer } : {}),
       ...(options.reconcileTimeoutMs === undefined ? {} : { reconcileTimeoutMs: options.reconcileTimeoutMs }),
       logger: options.logger,
     });
-    this.#unwatchHealth = options.health?.watch(config.registrationName, this.#queue) ?? (() => {});
-    this.#instances = options.factory.acquire({ resource: config.instanceResource });
-    this.#instances.addHandlers({
-      add: (object) => this.#trigger(instanceKey(object), object),
-      update: (object) => this.#trigger(instanceKey(object), object),
-      delete: (object) => {
-        options.reconciler.ownWrites.forget(object);
-        this.#trigger(instanceKey(object), ALWAYS);
-      },
-    });
+    this.#controller.informer.addHandlers({ delete: (object) => ownWrites.forget(object) });
+    this.#unwatchHealth = options.health?.watch(config.registrationName, this.#controller) ?? (() => {});
+    if (options.controllerConfigMaps) {
+      // A controller ConfigMap the registration's env reads changed: every instance is reconciled again.
+      this.#controller.watch({
+        source: options.controllerConfigMaps,
+        map: ({ object }) => (this.#readsConfigMap(object.metadata.name ?? '') ? this.#instanceKeys() : []),
+      });
+    }
     this.#watchChildren(childKinds);
   }
 
@@ -97,16 +111,11 @@ export class InstanceController {
 
   /** True once the instance and child informers have listed. */
   hasSynced(): boolean {
-    return (
-      this.#instances.informer.hasSynced() &&
-      [...this.#children.values()].every(({ handle }) => handle.informer.hasSynced())
-    );
+    return this.#controller.hasSynced();
   }
 
-  async waitForSync(timeoutMs: number): Promise<boolean> {
-    const all = [this.#instances, ...[...this.#children.values()].map(({ handle }) => handle)];
-    const results = await Promise.all(all.map((handle) => handle.informer.waitForSync(timeoutMs)));
-    return results.every(Boolean);
+  waitForSync(timeoutMs: number): Promise<boolean> {
+    return this.#controller.waitForSync(timeoutMs);
   }
 
   /** A new effective configuration: every instance is reconciled again (docs/spec/registration.md §6.2). */
@@ -117,17 +126,29 @@ export class InstanceController {
   }
 
   enqueueAll(): void {
-    for (const instance of this.#instances.informer.list()) this.#queue.add(instanceKey(instance));
+    this.#controller.enqueueAll();
+  }
+
+  /** Whether the registration's env reads the controller ConfigMap `name` (docs/spec/env.md §6.6). */
+  #readsConfigMap(name: string): boolean {
+    return this.#config.spec.parameterConfiguration.add.toEnv.some(
+      (entry) => entry.valueFromControllerConfigMap?.name === name,
+    );
+  }
+
+  #instanceKeys(): ObjectKey[] {
+    return this.instances().map((instance) =>
+      this.#controller.keyFor(instance.metadata.namespace ?? '', instance.metadata.name ?? ''),
+    );
   }
 
   instances(): KubeObject[] {
-    return this.#instances.informer.list();
+    return this.#controller.informer.informer.list();
   }
 
   async stop(): Promise<void> {
-    await this.#queue.shutdown({ drain: true });
+    await this.#controller.stop();
     this.#unwatchHealth();
-    this.#instances.release();
     for (const { handle } of this.#children.values()) handle.release();
     this.#children.clear();
   }
@@ -148,10 +169,16 @@ export class InstanceController {
     },
   };
 
+  /**
+   * Child informers are shared between registrations: the owned-kind watch enqueues a child's
+   * controlling owner only when its group and kind are this registration's (only the owner's
+   * controller may take an echo).
+   */
   #watchChildren(childKinds: readonly ChildKind[]): void {
     const wanted = new Map(childKinds.map((kind) => [kindKey(kind.apiVersion, kind.kind), kind]));
     for (const [key, entry] of this.#children) {
       if (!wanted.has(key)) {
+        entry.unwatch();
         entry.handle.release();
         this.#children.delete(key);
       }
@@ -163,104 +190,56 @@ export class InstanceController {
         labelSelector: MANAGED_BY_SELECTOR,
       });
       const byInstance = new LabelIndex(INSTANCE_LABEL);
+      const ownWrites = this.#options.reconciler.ownWrites;
+      // Indexed before the controller's own handler enqueues, so the reconcile sees the child.
       handle.addHandlers({
-        add: (child) => {
-          byInstance.upsert(child);
-          this.#enqueueOwner(child, child);
-        },
-        update: (child, old) => {
-          byInstance.upsert(child, old);
-          this.#enqueueOwner(child, child);
-        },
+        add: (child) => byInstance.upsert(child),
+        update: (child, old) => byInstance.upsert(child, old),
         delete: (child) => {
           byInstance.remove(child);
-          this.#options.reconciler.ownWrites.forget(child);
-          this.#enqueueOwner(child, ALWAYS);
+          ownWrites.forget(child);
         },
       });
-      this.#children.set(key, { kind, handle, byInstance });
+      const unwatch = this.#controller.own(handle);
+      this.#children.set(key, { kind, handle, byInstance, unwatch });
     }
   }
 
-  /**
-   * A child's controller owner reference names its instance when group and kind are the registered
-   * ones (checked first: child informers are shared, and only the owner's controller may take an echo).
-   */
-  #enqueueOwner(child: KubeObject, event: KubeObject | typeof ALWAYS): void {
-    const { crd } = this.#config;
-    const owner = (child.metadata.ownerReferences ?? []).find((reference) => reference.controller === true);
-    if (!owner || owner.kind !== crd.kind || splitApiVersion(owner.apiVersion).group !== crd.group) return;
-    this.#trigger(`${child.metadata.namespace ?? ''}/${owner.name}`, event);
-  }
-
-  /**
-   * A watch event about the instance `key` or one of its children. The echo of the reconciler's own
-   * write shows what the reconcile that wrote it already saw, so it enqueues nothing. While that
-   * reconcile runs its writes are not known yet (an echo can arrive before the write's answer), so
-   * the events are held and judged when it ends.
-   */
-  #trigger(key: string, event: KubeObject | typeof ALWAYS): void {
-    const held = this.#held.get(key);
-    if (held) held.push(event);
-    else if (event === ALWAYS || !this.#options.reconciler.ownWrites.isEcho(event)) this.#queue.add(key);
-  }
-
-  /** Enqueues `key` again if an event held during its reconcile was more than an echo. */
-  #judgeHeld(key: string, held: readonly (KubeObject | typeof ALWAYS)[]): void {
-    let news = false;
-    // Every echo is looked at, so each is taken off the reconciler's record.
-    for (const event of held) {
-      if (event === ALWAYS || !this.#options.reconciler.ownWrites.isEcho(event)) news = true;
-    }
-    if (news) this.#queue.add(key);
-  }
-
-  async #reconcile(key: string): Promise<ReconcileResult> {
-    const slash = key.indexOf('/');
-    const namespace = key.slice(0, slash);
-    const name = key.slice(slash + 1);
+  async #reconcile(key: ObjectKey, context: ReconcileContext): Promise<ReconcileResult> {
     const config = this.#config;
-    const cached = this.#instances.informer.get(namespace, name);
-    const context = { instance: key, kind: config.crd.kind };
-    const held: (KubeObject | typeof ALWAYS)[] = [];
-    this.#held.set(key, held);
-    let outcome: ReconcileOutcome;
+    const cached = this.#controller.get(key);
+    const fields = { instance: instanceKey(key), kind: config.crd.kind };
+    let result: ReconcileResult;
     try {
-      outcome = await this.#options.reconciler.reconcile(config, this.store, cached, key);
+      result = await this.#options.reconciler.reconcile(
+        config,
+        this.store,
+        cached,
+        instanceKey(key),
+        context.signal,
+      );
     } catch (error) {
-      // The reconciler turns failures into outcomes; this is the last resort for one that escaped it.
+      if (isAbortError(error)) throw error;
+      // The reconciler turns failures into results; this is the last resort for one that escaped it.
       this.#options.logger.error(
-        { ...context, reason: 'ReconcileFailed', message: errorMessage(error), err: error },
+        { ...fields, reason: 'ReconcileFailed', message: errorMessage(error), err: error },
         'reconcile failed',
       );
       return { error };
-    } finally {
-      // A reconcile past its deadline may still run beside its successor: only the latest holds events.
-      if (this.#held.get(key) === held) this.#held.delete(key);
-      this.#judgeHeld(key, held);
     }
-    switch (outcome.kind) {
-      case 'wait':
-        return { requeueAfterMs: outcome.retryAfterMs };
-      case 'parked':
-        if (outcome.failure) this.#logFailure(context, outcome.failure, 'parked');
-        return undefined;
-      case 'retry': {
-        this.#logFailure(context, outcome.failure, 'retry');
-        const error = new Error(outcome.failure.message);
-        return outcome.retryAfterMs === undefined ? { error } : { error, retryAfterMs: outcome.retryAfterMs };
-      }
-      case 'done':
-        return undefined;
-    }
+    if (result && 'terminal' in result && result.terminal instanceof InstanceReconcileError)
+      this.#logFailure(fields, result.terminal.failure, 'parked');
+    if (result && 'error' in result && result.error instanceof InstanceReconcileError)
+      this.#logFailure(fields, result.error.failure, 'retry');
+    return result;
   }
 
   /** One error line per failed reconcile: which object, why, and what happens next. */
   #logFailure(
-    context: { instance: string; kind: string },
+    fields: { instance: string; kind: string },
     failure: ReconcileFailure,
     next: 'retry' | 'parked',
   ): void {
-    this.#options.logger.error({ ...context, ...failure, next }, 'reconcile failed');
+    this.#options.logger.error({ ...fields, ...failure, next }, 'reconcile failed');
   }
 }

@@ -13,6 +13,7 @@ import {
   errorMessage,
   hasFinalizer,
   type InformerFactory,
+  type InformerHandle,
   type QueueHealth,
   type ResourceRef,
   setFinalizer,
@@ -27,6 +28,8 @@ import { InstanceController, type ChildKind } from './controller.ts';
 export interface InstanceControllersOptions {
   client: DynamicClient;
   factory: InformerFactory;
+  /** Scoby's own ConfigMaps, which instances' env may read (their informer is the registration controller's). */
+  controllerConfigMaps: InformerHandle;
   /** A reconciler for one registration's controller: its per-instance state is that registration's. */
   newReconciler(): InstanceReconciler;
   hooks: HookClient;
@@ -83,15 +86,6 @@ export class InstanceControllers implements InstanceControllerHost {
     return this.#running.get(registrationName)?.config.crd.name;
   }
 
-  /** Controllers whose registration reads the given controller ConfigMap (docs/spec/env.md §6.6). */
-  readingConfigMap(name: string): InstanceController[] {
-    return [...this.#running.values()].filter((controller) =>
-      controller.config.spec.parameterConfiguration.add.toEnv.some(
-        (entry) => entry.valueFromControllerConfigMap?.name === name,
-      ),
-    );
-  }
-
   async ensure(config: InstanceConfig): Promise<ControllerOutcome> {
     const childKinds = await this.#childKinds(config);
     const existing = this.#running.get(config.registrationName);
@@ -105,6 +99,7 @@ export class InstanceControllers implements InstanceControllerHost {
       const controller = new InstanceController(
         {
           factory: this.#options.factory,
+          controllerConfigMaps: this.#options.controllerConfigMaps,
           reconciler: this.#options.newReconciler(),
           concurrency: new CappedShare(
             this.#options.concurrency.shared,

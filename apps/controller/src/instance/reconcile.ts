@@ -11,13 +11,15 @@ import { FINALIZER } from '@scoby/registration';
 import type { Logger } from 'pino';
 import { formatTime } from '../status/conditions.ts';
 import { startWorkingStatus, type FailureReason, type Status } from './status/instance-status.ts';
-import { failureStatusPatch } from './status/failure-status.ts';
+import { failureStatus } from './status/failure-status.ts';
 import { statusPathAllowed } from '../crd/status-paths.ts';
 import {
   type DynamicClient,
   errorMessage,
   hasFinalizer,
+  isAbortError,
   isNotFound,
+  type ReconcileResult,
   setFinalizer,
   SupersededVersions,
   writeStatus,
@@ -57,13 +59,31 @@ export interface ReconcileFailure {
   statusWriteError?: string;
 }
 
-export type ReconcileOutcome =
-  | { kind: 'done'; writes: number }
-  | { kind: 'retry'; failure: ReconcileFailure; retryAfterMs?: number }
-  /** The hook's Retry-After has not passed yet: nothing was attempted. */
-  | { kind: 'wait'; retryAfterMs: number }
-  /** Left alone after a permanent hook error; `failure` is set by the reconcile that parked it. */
-  | { kind: 'parked'; failure?: ReconcileFailure };
+/**
+ * The error of a failed instance reconcile, as the runtime's result carries it: `{ error }` to retry
+ * (after the hook's Retry-After when it gave one), `{ terminal }` when a permanent hook error parked
+ * the instance until its spec or the registration changes (docs/spec/hooks-v1.md §6.3).
+ */
+export class InstanceReconcileError extends Error {
+  readonly failure: ReconcileFailure;
+
+  constructor(failure: ReconcileFailure) {
+    super(failure.message);
+    this.name = 'InstanceReconcileError';
+    this.failure = failure;
+  }
+}
+
+function retry(failure: ReconcileFailure, retryAfterMs?: number): ReconcileResult {
+  const error = new InstanceReconcileError(failure);
+  return retryAfterMs === undefined ? { error } : { error, retryAfterMs };
+}
+
+/** One reconcile's own: its key and its cancellation (no write is sent once the signal fired). */
+interface Run {
+  key: string;
+  signal: AbortSignal | undefined;
+}
 
 type Failure = Pick<ReconcileFailure, 'reason' | 'message'>;
 
@@ -116,37 +136,44 @@ export class InstanceReconciler {
     this.#deps = deps;
   }
 
-  /** `children` is the registration's view of its managed child kinds (informer caches). */
+  /**
+   * `children` is the registration's view of its managed child kinds (informer caches); `signal`
+   * the reconcile's (its deadline, or its controller stopping): once it fires no write is sent and
+   * the reconcile ends with the AbortError, recording nothing.
+   */
   async reconcile(
     config: InstanceConfig,
     children: ChildStore,
     cached: KubeObject | undefined,
     key: string,
-  ): Promise<ReconcileOutcome> {
+    signal?: AbortSignal,
+  ): Promise<ReconcileResult> {
     const deps = this.#deps;
+    const run: Run = { key, signal };
     if (!cached) {
       this.#parking.release(key);
       this.#retryAfter.release(key);
       this.#superseded.forget(key);
       for (const slot of this.#warned.keys()) if (slot.startsWith(`${key}\u0000`)) this.#warned.delete(slot);
-      return { kind: 'done', writes: 0 };
+      return undefined;
     }
     // The watch event of our last write brings the newer object and another reconcile: no longer
     // an echo to skip, since this trigger was not handled.
     if (this.#superseded.isStale(key, cached.metadata.resourceVersion)) {
       this.ownWrites.forget(cached);
-      return { kind: 'done', writes: 0 };
+      return undefined;
     }
-    if (this.#parking.isParked(key, () => parkingFingerprint(cached, config.revision)))
-      return { kind: 'parked' };
+    // Parked: the reconcile that parked it ended terminal; this trigger changed nothing that counts.
+    if (this.#parking.isParked(key, () => parkingFingerprint(cached, config.revision))) return undefined;
     const waitMs = this.#retryAfter.remainingMs(key, config.revision, deps.now().getTime());
-    if (waitMs > 0) return { kind: 'wait', retryAfterMs: waitMs };
+    if (waitMs > 0) return { requeueAfterMs: waitMs };
     try {
       return cached.metadata.deletionTimestamp
-        ? await this.#finalize(config, cached, key)
-        : await this.#reconcileLive(config, children, cached, key);
+        ? await this.#finalize(config, cached, run)
+        : await this.#reconcileLive(config, children, cached, run);
     } catch (error) {
-      return this.#recordUnexpected(config, cached, error);
+      if (isAbortError(error)) throw error;
+      return this.#recordUnexpected(config, cached, error, run);
     }
   }
 
@@ -155,18 +182,16 @@ export class InstanceReconciler {
     config: InstanceConfig,
     children: ChildStore,
     cached: KubeObject,
-    key: string,
-  ): Promise<ReconcileOutcome> {
+    run: Run,
+  ): Promise<ReconcileResult> {
     const deps = this.#deps;
     let instance = cached;
-    let writes = 0;
     const wantsFinalizer = config.hook?.finalize === true;
     if (hasFinalizer(instance, FINALIZER) !== wantsFinalizer) {
-      const updated = await this.#setFinalizer(config, instance, key, wantsFinalizer);
-      if (!updated) return { kind: 'done', writes: 1 };
-      writes++;
+      const updated = await this.#setFinalizer(config, instance, run, wantsFinalizer);
+      if (!updated) return undefined;
       if (!wantsFinalizer)
-        deps.events.emit(instance, 'Normal', 'FinalizerReleased', `removed finalizer ${FINALIZER}`);
+        this.#emit(run, instance, 'Normal', 'FinalizerReleased', `removed finalizer ${FINALIZER}`);
       instance = updated;
     }
 
@@ -184,11 +209,11 @@ export class InstanceReconciler {
       },
       deps.lookups,
     );
-    this.#warnOnChange(key, 'EnvNameCollision', instance, rendered.warnings);
+    this.#warnOnChange(run, 'EnvNameCollision', instance, rendered.warnings);
     if (!rendered.ok) {
       const failure: Failure = { reason: 'RenderFailed', message: rendered.errors.join('; ') };
-      await this.#recordFailure(config, instance, working, failure);
-      return { kind: 'retry', failure };
+      await this.#recordFailure(config, instance, working, failure, run);
+      return retry(failure);
     }
     working = rendered.status;
     let desired = rendered.children;
@@ -203,22 +228,16 @@ export class InstanceReconciler {
         if (!accepted.ok) {
           // An answer Scoby cannot take counts as a malformed answer: transient (docs/spec/hooks-v1.md §6.4).
           const failure: Failure = { reason: 'HookFailed', message: accepted.message };
-          await this.#recordFailure(config, instance, working, failure);
-          return { kind: 'retry', failure };
+          await this.#recordFailure(config, instance, working, failure, run);
+          return retry(failure);
         }
         const ignored = accepted.ignoredChanges;
-        this.#warnOnChange(key, 'HookObjectChangesIgnored', instance, ignored === undefined ? [] : [ignored]);
+        this.#warnOnChange(run, 'HookObjectChangesIgnored', instance, ignored === undefined ? [] : [ignored]);
         working = accepted.status;
         desired = accepted.children;
       } else {
-        deps.events.emit(instance, 'Warning', 'HookFailed', answer.message);
-        if (!answer.continue) {
-          await this.#writeFailedStatus(config, instance, working, {
-            reason: 'HookFailed',
-            message: answer.message,
-          });
-          return this.#hookFailureOutcome(answer, instance, config, key);
-        }
+        this.#emit(run, instance, 'Warning', 'HookFailed', answer.message);
+        if (!answer.continue) return this.#stopOnHookFailure(config, instance, working, answer, run);
       }
     }
 
@@ -235,28 +254,24 @@ export class InstanceReconciler {
       state.children,
       { kind: instance.kind, name: identity.name, uid: identity.uid, namespace: identity.namespace },
       { [MANAGED_BY]: 'scoby-controller', [INSTANCE_LABEL]: labelValue(identity.name) },
+      signalOf(run),
     );
-    writes += outcome.writes;
     for (const child of outcome.written) this.ownWrites.wrote(child);
-    this.#announce(instance, outcome.changes);
+    this.#announce(run, instance, outcome.changes);
     if (outcome.errors.length > 0) {
       const failure: Failure = { reason: 'ApplyFailed', message: outcome.errors.join('; ') };
-      await this.#recordFailure(config, instance, working, failure);
-      return { kind: 'retry', failure };
+      await this.#recordFailure(config, instance, working, failure, run);
+      return retry(failure);
     }
 
-    writes += await this.#writeStatus(
-      config,
-      instance,
-      state.statusFor(outcome.observed, formatTime(deps.now())),
-    );
-    return { kind: 'done', writes };
+    await this.#writeStatus(config, instance, state.statusFor(outcome.observed, formatTime(deps.now())), run);
+    return undefined;
   }
 
   /** docs/spec/hooks-v1.md §7. */
-  async #finalize(config: InstanceConfig, instance: KubeObject, key: string): Promise<ReconcileOutcome> {
+  async #finalize(config: InstanceConfig, instance: KubeObject, run: Run): Promise<ReconcileResult> {
     const deps = this.#deps;
-    if (!hasFinalizer(instance, FINALIZER)) return { kind: 'done', writes: 0 };
+    if (!hasFinalizer(instance, FINALIZER)) return undefined;
     const hook = config.hook;
     if (hook?.finalize) {
       const answer = await this.#callHook(
@@ -264,26 +279,21 @@ export class InstanceReconciler {
         hookCall(config.plugin, hook, 'finalize', hookObject(instance)),
       );
       if (!answer.ok) {
-        deps.events.emit(instance, 'Warning', 'HookFailed', answer.message);
+        this.#emit(run, instance, 'Warning', 'HookFailed', answer.message);
         if (!answer.continue) {
-          const now = formatTime(deps.now());
-          const working = startWorkingStatus(instance.status, config.conditionTypes, now);
-          await this.#writeFailedStatus(config, instance, working, {
-            reason: 'HookFailed',
-            message: answer.message,
-          });
-          return this.#hookFailureOutcome(answer, instance, config, key);
+          const working = startWorkingStatus(instance.status, config.conditionTypes, formatTime(deps.now()));
+          return this.#stopOnHookFailure(config, instance, working, answer, run);
         }
       }
-      await this.#setFinalizer(config, instance, key, false);
-      return { kind: 'done', writes: 1 };
+      await this.#setFinalizer(config, instance, run, false);
+      return undefined;
     }
     if (hook) {
       await this.#callHook(config, hookCall(config.plugin, hook, 'finalize', hookObject(instance)));
     }
-    await this.#setFinalizer(config, instance, key, false);
-    deps.events.emit(instance, 'Normal', 'FinalizerReleased', `removed finalizer ${FINALIZER}`);
-    return { kind: 'done', writes: 1 };
+    await this.#setFinalizer(config, instance, run, false);
+    this.#emit(run, instance, 'Normal', 'FinalizerReleased', `removed finalizer ${FINALIZER}`);
+    return undefined;
   }
 
   /**
@@ -295,7 +305,7 @@ export class InstanceReconciler {
   async #setFinalizer(
     config: InstanceConfig,
     instance: KubeObject,
-    key: string,
+    run: Run,
     present: boolean,
   ): Promise<KubeObject | undefined> {
     try {
@@ -305,18 +315,26 @@ export class InstanceReconciler {
         instance,
         FINALIZER,
         present,
+        signalOf(run),
       );
       if (updated === undefined) {
-        this.#superseded.wroteGone(key, instance.metadata.resourceVersion);
+        this.#superseded.wroteGone(run.key, instance.metadata.resourceVersion);
         return undefined;
       }
-      this.#superseded.wrote(key, instance.metadata.resourceVersion, updated.metadata.resourceVersion);
+      this.#superseded.wrote(run.key, instance.metadata.resourceVersion, updated.metadata.resourceVersion);
       this.ownWrites.wrote(updated);
       return updated;
     } catch (error) {
+      if (isAbortError(error)) throw error;
       const action = present ? 'adding' : 'removing';
       throw new Error(`${action} finalizer ${FINALIZER} failed: ${errorMessage(error)}`, { cause: error });
     }
+  }
+
+  /** An Event is an API write too: none is sent once the reconcile's signal fired. */
+  #emit(run: Run, object: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
+    if (run.signal?.aborted) return;
+    this.#deps.events.emit(object, type, reason, message);
   }
 
   /**
@@ -324,7 +342,7 @@ export class InstanceReconciler {
    * child it touched (`created Deployment shop/mailer-orders, Service shop/mailer-orders`): an Event
    * is an API write, and one per child doubled the writes of a new instance.
    */
-  #announce(instance: KubeObject, changes: readonly ChildChange[]): void {
+  #announce(run: Run, instance: KubeObject, changes: readonly ChildChange[]): void {
     const subject = `${instance.metadata.namespace ?? ''}/${instance.metadata.name ?? ''}`;
     const byAction = new Map<ChildChange['action'], string[]>();
     for (const { action, child } of changes) {
@@ -334,17 +352,17 @@ export class InstanceReconciler {
       else byAction.set(action, [child]);
     }
     for (const [action, children] of byAction) {
-      this.#deps.events.emit(instance, 'Normal', CHANGE_REASONS[action], `${action} ${children.join(', ')}`);
+      this.#emit(run, instance, 'Normal', CHANGE_REASONS[action], `${action} ${children.join(', ')}`);
     }
   }
 
-  #warnOnChange(key: string, reason: string, instance: KubeObject, messages: readonly string[]): void {
-    const slot = `${key}\u0000${reason}`;
+  #warnOnChange(run: Run, reason: string, instance: KubeObject, messages: readonly string[]): void {
+    const slot = `${run.key}\u0000${reason}`;
     const fingerprint = messages.join('\n');
     if ((this.#warned.get(slot) ?? '') === fingerprint) return;
     if (fingerprint === '') this.#warned.delete(slot);
     else this.#warned.set(slot, fingerprint);
-    for (const message of messages) this.#deps.events.emit(instance, 'Warning', reason, message);
+    for (const message of messages) this.#emit(run, instance, 'Warning', reason, message);
   }
 
   async #callHook(config: InstanceConfig, call: HookCall): Promise<HookResult> {
@@ -358,38 +376,51 @@ export class InstanceReconciler {
     return result;
   }
 
-  #hookFailureOutcome(
-    answer: HookFailure,
-    instance: KubeObject,
+  /**
+   * A hook failure that stops the reconcile (docs/spec/hooks-v1.md §6): Ready=False with it in the
+   * status, then parked (terminal), held until its Retry-After, or retried with backoff.
+   */
+  async #stopOnHookFailure(
     config: InstanceConfig,
-    key: string,
-  ): ReconcileOutcome {
+    instance: KubeObject,
+    working: Status,
+    answer: HookFailure,
+    run: Run,
+  ): Promise<ReconcileResult> {
     const failure: Failure = { reason: 'HookFailed', message: answer.message };
+    await this.#writeFailedStatus(config, instance, working, failure, run);
+    const key = run.key;
     if (answer.permanent) {
       this.#parking.park(key, parkingFingerprint(instance, config.revision));
-      return { kind: 'parked', failure };
+      return { terminal: new InstanceReconcileError(failure) };
     }
-    if (answer.retryAfterMs === undefined) return { kind: 'retry', failure };
+    if (answer.retryAfterMs === undefined) return retry(failure);
     this.#retryAfter.hold(key, config.revision, this.#deps.now().getTime() + answer.retryAfterMs);
-    return { kind: 'retry', failure, retryAfterMs: answer.retryAfterMs };
+    return retry(failure, answer.retryAfterMs);
   }
 
-  /** Steps 10–11: write the desired status when it changed. Returns the number of writes. */
+  /**
+   * Steps 10–11: write the desired status when it changed (`partial`: only the fields given, the
+   * others as stored). Every status write of the instance reconcile goes through here.
+   */
   async #writeStatus(
     config: InstanceConfig,
     instance: KubeObject,
     desired: Status | null,
-    failure?: Failure,
-  ): Promise<number> {
-    if (desired === null) return 0;
+    run: Run,
+    options: { failure?: Failure; partial?: boolean } = {},
+  ): Promise<void> {
+    if (desired === null) return;
     try {
-      const written = await writeStatus(this.#deps.client, config.instanceResource, instance, desired);
-      if (written === undefined) return 0;
-      this.#wroteStatus(instance, written);
-      return 1;
+      const written = await writeStatus(this.#deps.client, config.instanceResource, instance, desired, {
+        ...signalOf(run),
+        ...(options.partial ? { partial: true } : {}),
+      });
+      if (written !== undefined) this.#wroteStatus(instance, written);
     } catch (error) {
-      if (isNotFound(error)) return 0;
-      throw new StatusWriteError(error, failure);
+      if (isNotFound(error)) return;
+      if (isAbortError(error)) throw error;
+      throw new StatusWriteError(error, options.failure);
     }
   }
 
@@ -399,9 +430,10 @@ export class InstanceReconciler {
     instance: KubeObject,
     working: Status,
     failure: Failure,
-  ): Promise<number> {
+    run: Run,
+  ): Promise<void> {
     const desired = failedStatus(instance, working, failure, config.crd.status, formatTime(this.#deps.now()));
-    return this.#writeStatus(config, instance, desired, failure);
+    await this.#writeStatus(config, instance, desired, run, { failure });
   }
 
   /** §8.5: the Warning Event of a failed reconcile, and Ready=False with it in the status. */
@@ -410,9 +442,10 @@ export class InstanceReconciler {
     instance: KubeObject,
     working: Status,
     failure: Failure,
+    run: Run,
   ): Promise<void> {
-    this.#deps.events.emit(instance, 'Warning', failure.reason, failure.message);
-    await this.#writeFailedStatus(config, instance, working, failure);
+    this.#emit(run, instance, 'Warning', failure.reason, failure.message);
+    await this.#writeFailedStatus(config, instance, working, failure, run);
   }
 
   /**
@@ -424,37 +457,43 @@ export class InstanceReconciler {
     config: InstanceConfig,
     instance: KubeObject,
     error: unknown,
-  ): Promise<ReconcileOutcome> {
-    const events = this.#deps.events;
+    run: Run,
+  ): Promise<ReconcileResult> {
     const statusWriteErrors: string[] = [];
     let failure: Failure;
     if (error instanceof StatusWriteError) {
-      events.emit(instance, 'Warning', 'StatusWriteFailed', error.message);
+      this.#emit(run, instance, 'Warning', 'StatusWriteFailed', error.message);
       statusWriteErrors.push(error.message);
       failure = error.failure ?? { reason: 'StatusWriteFailed', message: error.message };
     } else {
       failure = { reason: 'ReconcileFailed', message: errorMessage(error) };
-      events.emit(instance, 'Warning', failure.reason, failure.message);
+      this.#emit(run, instance, 'Warning', failure.reason, failure.message);
     }
     try {
-      await this.#writeFailureStatus(config, instance, failure);
+      await this.#writeFailureStatus(config, instance, failure, run);
     } catch (fallbackError) {
-      events.emit(instance, 'Warning', 'StatusWriteFailed', errorMessage(fallbackError));
-      statusWriteErrors.push(errorMessage(fallbackError));
+      if (isAbortError(fallbackError)) throw fallbackError;
+      const message = errorMessage(
+        fallbackError instanceof StatusWriteError ? fallbackError.cause : fallbackError,
+      );
+      this.#emit(run, instance, 'Warning', 'StatusWriteFailed', message);
+      statusWriteErrors.push(message);
     }
-    return {
-      kind: 'retry',
-      failure: {
-        ...failure,
-        ...(statusWriteErrors.length > 0 ? { statusWriteError: statusWriteErrors.join('; ') } : {}),
-      },
-    };
+    return retry({
+      ...failure,
+      ...(statusWriteErrors.length > 0 ? { statusWriteError: statusWriteErrors.join('; ') } : {}),
+    });
   }
 
-  /** The smallest status write recording `failure` (see failureStatusPatch). */
-  async #writeFailureStatus(config: InstanceConfig, instance: KubeObject, failure: Failure): Promise<void> {
+  /** The smallest status write recording `failure` (see failureStatus): conditions and observedGeneration. */
+  async #writeFailureStatus(
+    config: InstanceConfig,
+    instance: KubeObject,
+    failure: Failure,
+    run: Run,
+  ): Promise<void> {
     if (!config.crd.status.subresource) return;
-    const patch = failureStatusPatch({
+    const status = failureStatus({
       stored: instance.status,
       failure,
       generation: instance.metadata.generation,
@@ -462,19 +501,7 @@ export class InstanceReconciler {
       features: config.crd.status,
       now: formatTime(this.#deps.now()),
     });
-    if (!patch) return;
-    try {
-      const written = await this.#deps.client.patch(
-        config.instanceResource,
-        instance.metadata.namespace,
-        instance.metadata.name ?? '',
-        patch,
-        { subresource: 'status' },
-      );
-      this.#wroteStatus(instance, written);
-    } catch (error) {
-      if (!isNotFound(error)) throw error;
-    }
+    if (status) await this.#writeStatus(config, instance, status, run, { partial: true });
   }
 
   #wroteStatus(instance: KubeObject, written: KubeObject): void {
@@ -485,4 +512,8 @@ export class InstanceReconciler {
     );
     this.ownWrites.wrote(written);
   }
+}
+
+function signalOf(run: Run): { signal?: AbortSignal } {
+  return run.signal === undefined ? {} : { signal: run.signal };
 }

@@ -7,17 +7,17 @@ import { createObjectReader } from '@scoby/address-kubernetes';
 import type { RenderLookups } from '@scoby/env';
 import type { FormFactorRegistry } from '@scoby/formfactor';
 import { AnswerBudget, createHookClient, type HookClient } from '@scoby/hooks-v1/client';
-import type { KubeObject } from '@scoby/kube-objects';
 import type { CRDRegistration, Destination } from '@scoby/registration';
 import {
   ConcurrencyLimit,
+  Controller,
   DynamicClient,
   EventRecorder,
   InformerFactory,
   type InformerHandle,
+  type ObjectKey,
   QueueHealth,
   type ResourceRef,
-  WorkQueue,
 } from '@scoby/controller-runtime';
 import { inspectCrd } from '../crd/inspect.ts';
 import { InstanceControllers } from '../instance/controllers.ts';
@@ -57,10 +57,9 @@ const CONFIGMAP_RESOURCE: ResourceRef = {
  * instance controllers of the active registrations.
  */
 export class RegistrationController {
-  readonly #registrations: InformerHandle<CRDRegistration>;
+  readonly #controller: Controller<CRDRegistration>;
   readonly #crds: InformerHandle;
   readonly #configMaps: InformerHandle;
-  readonly #queue: WorkQueue;
   readonly #controllers: InstanceControllers;
   readonly #hookClient: HookClient;
   readonly #unwatchHealth: () => void;
@@ -86,7 +85,6 @@ export class RegistrationController {
       formFactorFormat: options.hookFormFactorFormat ?? 'string',
       answerBudget,
     });
-    this.#registrations = factory.acquire<CRDRegistration>({ resource: REGISTRATION_RESOURCE });
     this.#crds = factory.acquire({ resource: CRD_RESOURCE });
     this.#configMaps = factory.acquire({ resource: CONFIGMAP_RESOURCE, namespace: options.scobyNamespace });
     const sink: EventSink = {
@@ -115,6 +113,7 @@ export class RegistrationController {
     this.#controllers = new InstanceControllers({
       client,
       factory,
+      controllerConfigMaps: this.#configMaps,
       newReconciler: () => new InstanceReconciler(reconcilerDependencies),
       hooks: this.#hookClient,
       events: sink,
@@ -134,7 +133,7 @@ export class RegistrationController {
           ? { group: info.group, version: info.version, resource: info.plural, namespaced: true }
           : undefined;
       },
-      onSynced: (name) => this.#queue.add(name),
+      onSynced: (name) => this.#enqueue(name),
     });
     this.#access = new AccessReviewer(client, {
       namespaces: options.workingNamespaces,
@@ -148,7 +147,7 @@ export class RegistrationController {
       controllers: this.#controllers,
       crd: (name) => this.#crds.informer.get(undefined, name),
       crdsSynced: () => this.#crds.informer.hasSynced(),
-      registrations: () => this.#registrations.informer.list(),
+      registrations: () => this.#registrations(),
       servedGroupVersions: () => (this.#served ??= servedGroupVersions(client)),
       resolveHookAddress: (address: Destination) => resolveDestination(address, { clusterDomain, reader }),
       resourceForCrd: (info) => ({
@@ -158,35 +157,35 @@ export class RegistrationController {
         namespaced: true,
       }),
       hookRefreshMs: options.hookAddressRefreshMs ?? DEFAULT_HOOK_ADDRESS_REFRESH_MS,
-      releaseSettled: (name) => this.#queue.add(name),
+      releaseSettled: (name) => this.#enqueue(name),
       now,
     });
     this.#registrationReconciler = registrationReconciler;
-    this.#queue = new WorkQueue({
-      reconcile: async (name) => {
-        const outcome = await registrationReconciler.reconcile(
-          this.#registrations.informer.get(undefined, name),
-          name,
+    this.#controller = new Controller<CRDRegistration>({
+      name: 'crdregistrations',
+      factory,
+      for: { resource: REGISTRATION_RESOURCE, group: REGISTRATION_RESOURCE.group, kind: 'CRDRegistration' },
+      reconcile: async (key, context) => {
+        const result = await registrationReconciler.reconcile(
+          this.#controller.get(key),
+          key.name,
+          context.signal,
         );
-        if (outcome.kind === 'retry') {
-          options.logger.error(
-            { registration: name, message: outcome.reason },
-            'registration reconcile failed',
-          );
-          return { error: new Error(outcome.reason) };
+        if (result && 'error' in result) {
+          const message = result.error instanceof Error ? result.error.message : String(result.error);
+          options.logger.error({ registration: key.name, message }, 'registration reconcile failed');
         }
-        return outcome.kind === 'done' && outcome.refreshAfterMs !== undefined
-          ? { requeueAfterMs: outcome.refreshAfterMs }
-          : undefined;
+        return result;
       },
       concurrency: REGISTRATION_WORKERS,
       observer: metrics.queueObserver('crdregistrations', REGISTRATION_WORKERS),
       reconcileTimeoutMs,
-      logger: options.logger.child({ queue: 'crdregistrations' }),
+      logger: options.logger,
     });
-    this.#unwatchHealth = health.watch('crdregistrations', this.#queue);
+    this.#unwatchHealth = health.watch('crdregistrations', this.#controller);
     this.#wire();
-    this.#registrations.addHandlers({
+    // Condition changes become Events; an error line for each Warning.
+    this.#controller.informer.addHandlers({
       update: (registration, old) => {
         for (const { type, reason, message } of registrationEvents(old, registration)) {
           sink.emit(registration, type, reason, message);
@@ -200,55 +199,56 @@ export class RegistrationController {
   /** A request was refused (403): permissions changed, so the registrations are checked again. */
   forbidden(): void {
     if (!this.#access.forgetAfterForbidden()) return;
-    for (const registration of this.#registrations.informer.list())
-      this.#queue.add(registration.metadata.name ?? '');
+    this.#controller.enqueueAll();
   }
 
   synced(): boolean {
-    return (
-      this.#registrations.informer.hasSynced() &&
-      this.#crds.informer.hasSynced() &&
-      this.#configMaps.informer.hasSynced()
-    );
+    return this.#controller.hasSynced() && this.#configMaps.informer.hasSynced();
   }
 
   async stop(): Promise<void> {
-    await this.#queue.shutdown({ drain: true });
+    await this.#controller.stop();
     this.#unwatchHealth();
     await this.#registrationReconciler.drainReleases();
     await this.#controllers.stopAll();
-    this.#registrations.release();
     this.#crds.release();
     this.#configMaps.release();
     this.#hookClient.close();
   }
 
+  #registrations(): CRDRegistration[] {
+    return this.#controller.informer.informer.list();
+  }
+
+  #enqueue(name: string): void {
+    this.#controller.enqueue(this.#controller.keyFor('', name));
+  }
+
+  /** The registrations naming the CRD `crdName`. */
+  #registrationsFor(crdName: string): ObjectKey[] {
+    return this.#registrations()
+      .filter((registration) => registration.spec?.crd === crdName)
+      .map((registration) => this.#controller.keyFor('', registration.metadata.name ?? ''));
+  }
+
   #wire(): void {
-    const registrationsFor = (crdName: string) =>
-      this.#registrations.informer.list().filter((registration) => registration.spec?.crd === crdName);
-    const onRegistration = (registration: CRDRegistration, old?: CRDRegistration) => {
-      this.#queue.add(registration.metadata.name ?? '');
-      // Ownership of a CRD can move between registrations (docs/spec/registration.md §6.4).
-      for (const crd of new Set([registration.spec?.crd, old?.spec?.crd])) {
-        if (crd) for (const other of registrationsFor(crd)) this.#queue.add(other.metadata.name ?? '');
-      }
-    };
-    this.#registrations.addHandlers({
-      add: (r) => onRegistration(r),
-      update: (r, old) => onRegistration(r, old),
-      delete: (r) => onRegistration(r),
+    // Ownership of a CRD can move between registrations (docs/spec/registration.md §6.4): an event
+    // of one registration reconciles every registration of its CRD, before and after the change.
+    this.#controller.watch<CRDRegistration>({
+      source: this.#controller.informer,
+      map: ({ object, old }) =>
+        [...new Set([object.spec?.crd, old?.spec?.crd])].flatMap((crd) =>
+          crd ? this.#registrationsFor(crd) : [],
+        ),
     });
-    const onCrd = (crd: KubeObject) => {
+    const forgetServed = () => {
       this.#served = undefined;
-      for (const registration of registrationsFor(crd.metadata.name ?? ''))
-        this.#queue.add(registration.metadata.name ?? '');
     };
-    this.#crds.addHandlers({ add: onCrd, update: onCrd, delete: onCrd });
-    const onConfigMap = (configMap: KubeObject) => {
-      for (const controller of this.#controllers.readingConfigMap(configMap.metadata.name ?? ''))
-        controller.enqueueAll();
-    };
-    this.#configMaps.addHandlers({ add: onConfigMap, update: onConfigMap, delete: onConfigMap });
+    this.#crds.addHandlers({ add: forgetServed, update: forgetServed, delete: forgetServed });
+    this.#controller.watch({
+      source: this.#crds,
+      map: ({ object }) => this.#registrationsFor(object.metadata.name ?? ''),
+    });
   }
 }
 

@@ -29,6 +29,8 @@ import {
   setFinalizer,
   SupersededVersions,
   writeStatus,
+  type CallOptions,
+  type ReconcileResult,
 } from '@scoby/controller-runtime';
 import type { InstanceConfig } from '../instance/instance-config.ts';
 import { instanceConditionSet } from '../instance/condition-set.ts';
@@ -114,9 +116,6 @@ export interface RegistrationWorld {
   now(): Date;
 }
 
-export type RegistrationOutcome =
-  { kind: 'done'; refreshAfterMs?: number } | { kind: 'retry'; reason: string } | { kind: 'wait' };
-
 function apiErrorNotFound(name: string): string {
   return `customresourcedefinitions.apiextensions.k8s.io "${name}" not found`;
 }
@@ -150,21 +149,32 @@ export class RegistrationReconciler {
     return this.#releases.drain();
   }
 
-  async reconcile(registration: CRDRegistration | undefined, name: string): Promise<RegistrationOutcome> {
+  /**
+   * The result tells the queue what next: a requeue to look again later (the CRD cache not synced,
+   * a permission recheck, a hook address refresh), an error to retry with backoff, or nothing when
+   * an event brings the registration back (an instance controller synced, a release ended). With
+   * `signal` fired no further write is sent.
+   */
+  async reconcile(
+    registration: CRDRegistration | undefined,
+    name: string,
+    signal?: AbortSignal,
+  ): Promise<ReconcileResult> {
     const world = this.#world;
+    const call = signal === undefined ? {} : { signal };
     if (!registration) {
       this.#superseded.forget(name);
       await world.controllers.pause(name);
-      return { kind: 'done' };
+      return undefined;
     }
     // The watch event of our last write brings the newer object and another reconcile.
-    if (this.#superseded.isStale(name, registration.metadata.resourceVersion)) return { kind: 'done' };
+    if (this.#superseded.isStale(name, registration.metadata.resourceVersion)) return undefined;
     // Status written from an incomplete CRD cache would say CRDERROR for a moment after every start.
-    if (!world.crdsSynced()) return { kind: 'done', refreshAfterMs: CRD_CACHE_SYNC_POLL_MS };
-    if (registration.metadata.deletionTimestamp) return this.#delete(registration);
+    if (!world.crdsSynced()) return { requeueAfterMs: CRD_CACHE_SYNC_POLL_MS };
+    if (registration.metadata.deletionTimestamp) return this.#delete(registration, call);
     let current = registration;
     if (!(current.metadata.finalizers ?? []).includes(FINALIZER)) {
-      current = ((await setFinalizer(world.client, REGISTRATION_RESOURCE, current, FINALIZER, true)) ??
+      current = ((await setFinalizer(world.client, REGISTRATION_RESOURCE, current, FINALIZER, true, call)) ??
         current) as CRDRegistration;
       this.#superseded.wrote(name, registration.metadata.resourceVersion, current.metadata.resourceVersion);
     }
@@ -201,23 +211,24 @@ export class RegistrationReconciler {
     // hookURL: removed with spec.hook, kept while the spec is invalid or resolution fails (§5.1).
     const hookAnnotation = !validation.ok ? undefined : validation.spec.hook ? hookUrl : null;
     if (!restartOfStartedGeneration(current.status, current.metadata.generation, findings)) {
-      await this.#writeStatus(current, findings, hookAnnotation);
+      await this.#writeStatus(current, findings, hookAnnotation, call);
     }
     const outcome = findings.controller;
     if (
       outcome?.kind === 'failed' &&
       (outcome.reason === 'HOOKFAILED' || outcome.reason === 'CONTROLLERFAILED')
     ) {
-      return { kind: 'retry', reason: outcome.message };
+      return { error: new Error(outcome.message) };
     }
-    if (outcome?.kind === 'starting') return { kind: 'wait' };
+    // The instance controller's sync enqueues the registration again.
+    if (outcome?.kind === 'starting') return undefined;
     if (outcome?.kind === 'failed' && outcome.reason === MISSING_PERMISSIONS_REASON) {
-      return { kind: 'done', refreshAfterMs: MISSING_PERMISSIONS_RECHECK_MS };
+      return { requeueAfterMs: MISSING_PERMISSIONS_RECHECK_MS };
     }
     const refreshAfterMs = world.hookRefreshMs;
     return validation.ok && validation.spec.hook?.address.ref && refreshAfterMs !== undefined
-      ? { kind: 'done', refreshAfterMs }
-      : { kind: 'done' };
+      ? { requeueAfterMs: refreshAfterMs }
+      : undefined;
   }
 
   async #startController(
@@ -330,17 +341,18 @@ export class RegistrationReconciler {
   }
 
   /** §6.6. */
-  async #delete(registration: CRDRegistration): Promise<RegistrationOutcome> {
+  async #delete(registration: CRDRegistration, call: CallOptions): Promise<ReconcileResult> {
     const world = this.#world;
     const name = registration.metadata.name ?? '';
     const crdName = world.controllers.crdOf(name) ?? String(registration.spec?.crd ?? '');
     if (crdName !== '' && ownerOf(world.registrations(), crdName) === name) {
-      if (this.#release(registration, crdName) === 'running') return { kind: 'wait' };
+      // The release's end enqueues the registration again.
+      if (this.#release(registration, crdName) === 'running') return undefined;
     } else {
       await world.controllers.pause(name);
     }
-    await setFinalizer(world.client, REGISTRATION_RESOURCE, registration, FINALIZER, false);
-    return { kind: 'done' };
+    await setFinalizer(world.client, REGISTRATION_RESOURCE, registration, FINALIZER, false, call);
+    return undefined;
   }
 
   /**
@@ -390,6 +402,7 @@ export class RegistrationReconciler {
     registration: CRDRegistration,
     findings: RegistrationFindings,
     hookUrl: string | null | undefined,
+    call: CallOptions,
   ) {
     const world = this.#world;
     const now = formatTime(world.now());
@@ -410,7 +423,7 @@ export class RegistrationReconciler {
     };
     if (Object.keys(annotations).length > 0) desired.annotations = annotations;
     else delete desired.annotations;
-    const written = await writeStatus(world.client, REGISTRATION_RESOURCE, registration, desired);
+    const written = await writeStatus(world.client, REGISTRATION_RESOURCE, registration, desired, call);
     if (!written) return;
     this.#superseded.wrote(
       registration.metadata.name ?? '',

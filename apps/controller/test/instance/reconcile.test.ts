@@ -11,9 +11,19 @@ import { deploymentFormFactor } from '@scoby/formfactor-deployment';
 import type { FormFactorPlugin } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
 import { FINALIZER, validateRegistration } from '@scoby/registration';
-import { ApiError, type DynamicClient, type ResourceRef } from '@scoby/controller-runtime';
+import {
+  ApiError,
+  type DynamicClient,
+  type ReconcileResult,
+  type ResourceRef,
+} from '@scoby/controller-runtime';
 import { builtInFormFactors } from '../../src/process/manager.ts';
-import { InstanceReconciler, type ReconcileDependencies } from '../../src/instance/reconcile.ts';
+import {
+  InstanceReconcileError,
+  InstanceReconciler,
+  type ReconcileDependencies,
+  type ReconcileFailure,
+} from '../../src/instance/reconcile.ts';
 import type { HookTarget, InstanceConfig } from '../../src/instance/instance-config.ts';
 import type { ChildStore } from '../../src/instance/children/write-children.ts';
 import type { StatusFeatures } from '../../src/crd/inspect.ts';
@@ -224,7 +234,35 @@ interface World {
     cfg: InstanceConfig,
     /** What the cache holds; by default the instance as the fake API server has it. */
     cached?: KubeObject | typeof GONE,
-  ): ReturnType<InstanceReconciler['reconcile']>;
+  ): Promise<Summary>;
+}
+
+/**
+ * A reconcile's result as the assertions read it: done (with the writes it sent), a requeue, a
+ * retry of a failure (after a delay when given), or a terminal failure.
+ */
+type Summary =
+  | { kind: 'done'; writes: number }
+  | { kind: 'requeue'; afterMs: number }
+  | { kind: 'retry'; failure: ReconcileFailure; retryAfterMs?: number }
+  | { kind: 'terminal'; failure: ReconcileFailure };
+
+function summarize(result: ReconcileResult, writes: number): Summary {
+  if (result === undefined) return { kind: 'done', writes };
+  if ('terminal' in result) return { kind: 'terminal', failure: failureOf(result.terminal) };
+  if ('error' in result) {
+    const failure = failureOf(result.error);
+    return result.retryAfterMs === undefined
+      ? { kind: 'retry', failure }
+      : { kind: 'retry', failure, retryAfterMs: result.retryAfterMs };
+  }
+  return { kind: 'requeue', afterMs: result.requeueAfterMs ?? 0 };
+}
+
+function failureOf(error: unknown): ReconcileFailure {
+  if (!(error instanceof InstanceReconcileError))
+    throw new Error(`not an instance failure: ${String(error)}`);
+  return error.failure;
 }
 
 /** The cache no longer holds the instance. */
@@ -294,8 +332,16 @@ function world(instance: KubeObject = mailer()): World {
     logLines,
     now,
     answer: (next) => (script = next),
-    reconcile: (cfg, cached = api.instance) =>
-      reconciler.reconcile(cfg, api.store, cached === GONE ? undefined : cached, 'shop/orders'),
+    reconcile: async (cfg, cached = api.instance) => {
+      const before = api.writes.length;
+      const result = await reconciler.reconcile(
+        cfg,
+        api.store,
+        cached === GONE ? undefined : cached,
+        'shop/orders',
+      );
+      return summarize(result, api.writes.length - before);
+    },
   };
 }
 
@@ -459,7 +505,9 @@ describe('an instance without a hook', () => {
 
   it('a status write that finds the instance gone is no failure', async () => {
     w.api.refusals = [refuse(404, 'NotFound', (write) => write.subresource === 'status')];
-    expect(await w.reconcile(config())).toEqual({ kind: 'done', writes: 1 });
+    // Sent: the Deployment's create and the status patch answered 404; no fallback write follows.
+    expect(await w.reconcile(config())).toEqual({ kind: 'done', writes: 2 });
+    expect(statusWrites(w.api)).toHaveLength(1);
   });
 
   it('a failed status write records the failure it was to record (RenderFailed stays the reason)', async () => {
@@ -642,7 +690,7 @@ describe('the pre-reconcile hook (hooks-v1 §3–§6)', () => {
       retryAfterMs: 30_000,
     });
     w.now.value = new Date(NOW.getTime() + 10_000);
-    expect(await w.reconcile(cfg())).toEqual({ kind: 'wait', retryAfterMs: 20_000 });
+    expect(await w.reconcile(cfg())).toEqual({ kind: 'requeue', afterMs: 20_000 });
     expect(w.hookCalls).toHaveLength(1);
     w.now.value = new Date(NOW.getTime() + 30_000);
     w.answer(() => ({ ok: true }));
@@ -654,10 +702,10 @@ describe('the pre-reconcile hook (hooks-v1 §3–§6)', () => {
     const w = world();
     w.answer(() => failure('pre-reconcile hook: HTTP 400: bad plan', { permanent: true, transient: false }));
     expect(await w.reconcile(cfg())).toEqual({
-      kind: 'parked',
+      kind: 'terminal',
       failure: { reason: 'HookFailed', message: 'pre-reconcile hook: HTTP 400: bad plan' },
     });
-    expect(await w.reconcile(cfg())).toEqual({ kind: 'parked' });
+    expect(await w.reconcile(cfg())).toEqual({ kind: 'done', writes: 0 });
     expect(w.hookCalls).toHaveLength(1);
     const relabelled = {
       ...w.api.instance!,
@@ -707,12 +755,12 @@ describe('a deleted instance (hooks-v1 §7)', () => {
     const w = world(deleting());
     w.answer(() => failure('finalize hook: HTTP 403: legal hold', { permanent: true, transient: false }));
     expect(await w.reconcile(config({ hook: finalizeHook }))).toEqual({
-      kind: 'parked',
+      kind: 'terminal',
       failure: { reason: 'HookFailed', message: 'finalize hook: HTTP 403: legal hold' },
     });
     expect(w.api.instance?.metadata.finalizers).toEqual([FINALIZER]);
     expect(readyOf(w.api.instance)).toMatchObject({ status: 'False', reason: 'HookFailed' });
-    expect(await w.reconcile(config({ hook: finalizeHook }))).toEqual({ kind: 'parked' });
+    expect(await w.reconcile(config({ hook: finalizeHook }))).toEqual({ kind: 'done', writes: 0 });
     expect(w.hookCalls).toHaveLength(1);
   });
 

@@ -32,8 +32,7 @@ describe('a registration reconciled before the CRD cache synced', () => {
       spec: { crd: 'kuards.extensions.triggermesh.io', workload: { fromImage: { repo: 'r/kuard:1' } } },
     } as unknown as CRDRegistration;
     expect(await new RegistrationReconciler(world).reconcile(registration, 'kuard')).toEqual({
-      kind: 'done',
-      refreshAfterMs: CRD_CACHE_SYNC_POLL_MS,
+      requeueAfterMs: CRD_CACHE_SYNC_POLL_MS,
     });
   });
 });

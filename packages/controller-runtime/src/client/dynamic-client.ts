@@ -11,7 +11,12 @@ import type { KubeObject } from '@scoby/kube-objects';
 import { ApiError } from './api-error.ts';
 import { answerError } from './answer-error.ts';
 import { ClusterConnection, type Connection } from './cluster-connection.ts';
-import { RequestTimeoutError, StaleConnectionError, WriteRefusedError } from './request-errors.ts';
+import {
+  RequestAbortedError,
+  RequestTimeoutError,
+  StaleConnectionError,
+  WriteRefusedError,
+} from './request-errors.ts';
 import { type OpenWatch, readWatch, type WatchHandlers } from './watch-request.ts';
 
 export interface ResourceRef {
@@ -33,6 +38,16 @@ export interface RequestOptions {
   query?: Record<string, string | undefined>;
   /** This request's time limit instead of the client's. */
   timeoutMs?: number;
+  /**
+   * The caller's cancellation (a reconcile's signal): once it fires the request is not sent, or is
+   * cut off if it was, and rejects with a RequestAbortedError.
+   */
+  signal?: AbortSignal;
+}
+
+/** What a single-object request takes besides its object: the caller's cancellation. */
+export interface CallOptions {
+  signal?: AbortSignal;
 }
 
 /** Told of every request sent: its status code, or undefined when no answer came (for metrics). */
@@ -63,7 +78,7 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-export interface DeleteOptions {
+export interface DeleteOptions extends CallOptions {
   propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
   preconditions?: { uid?: string; resourceVersion?: string };
 }
@@ -82,6 +97,10 @@ export function resourcePath(
   const scope = ref.namespaced && namespace ? `/namespaces/${encodeURIComponent(namespace)}` : '';
   const item = name === undefined ? '' : `/${encodeURIComponent(name)}`;
   return `${base}${scope}/${ref.resource}${item}${subresource ? `/${subresource}` : ''}`;
+}
+
+function withSignal(request: RequestOptions, options: CallOptions): RequestOptions {
+  return options.signal === undefined ? request : { ...request, signal: options.signal };
 }
 
 function searchOf(query: Record<string, string | undefined> | undefined): string {
@@ -137,6 +156,7 @@ export class DynamicClient {
         this.#requestOptions(sentWith, method, path + search, body, options),
         body,
         options.timeoutMs,
+        options.signal,
       );
     try {
       return await send(connection);
@@ -193,7 +213,9 @@ export class DynamicClient {
     requestOptions: https.RequestOptions,
     body: string | undefined,
     requestTimeoutMs: number | undefined,
+    signal: AbortSignal | undefined,
   ): Promise<T> {
+    if (signal?.aborted) return Promise.reject(new RequestAbortedError(method, path, signal.reason));
     const transport = this.#server.protocol === 'https:' ? https : http;
     const writing = WRITE_METHODS.has(method);
     // Checked after the last await, so nothing can revoke the permission between check and send.
@@ -241,9 +263,12 @@ export class DynamicClient {
       const timer = setTimeout(() => abandon(new RequestTimeoutError(method, path, timeoutMs)), timeoutMs);
       const cutOff = (reason: string) => abandon(new WriteRefusedError(method, path, reason));
       if (writing) this.#writesInFlight.add(cutOff);
+      const onAbort = () => abandon(new RequestAbortedError(method, path, signal?.reason));
+      signal?.addEventListener('abort', onAbort, { once: true });
       request.once('close', () => {
         clearTimeout(timer);
         this.#writesInFlight.delete(cutOff);
+        signal?.removeEventListener('abort', onAbort);
       });
       request.end(body);
     });
@@ -293,8 +318,13 @@ export class DynamicClient {
     return loading;
   }
 
-  get(ref: ResourceRef, namespace: string | undefined, name: string): Promise<KubeObject> {
-    return this.request('GET', resourcePath(ref, namespace, name));
+  get(
+    ref: ResourceRef,
+    namespace: string | undefined,
+    name: string,
+    options: CallOptions = {},
+  ): Promise<KubeObject> {
+    return this.request('GET', resourcePath(ref, namespace, name), withSignal({}, options));
   }
 
   list(ref: ResourceRef, namespace?: string, query: RequestOptions['query'] = {}): Promise<ObjectList> {
@@ -302,20 +332,31 @@ export class DynamicClient {
   }
 
   /** POST: fails with 409 AlreadyExists when the name is taken. `fieldManager` owns what it sets. */
-  create(ref: ResourceRef, object: KubeObject, fieldManager?: string): Promise<KubeObject> {
-    return this.request('POST', resourcePath(ref, object.metadata.namespace), {
-      body: object,
-      query: { fieldManager },
-    });
+  create(
+    ref: ResourceRef,
+    object: KubeObject,
+    fieldManager?: string,
+    options: CallOptions = {},
+  ): Promise<KubeObject> {
+    return this.request(
+      'POST',
+      resourcePath(ref, object.metadata.namespace),
+      withSignal({ body: object, query: { fieldManager } }, options),
+    );
   }
 
   /** Server-side apply: every desired field holds afterwards, fields this manager dropped are removed. */
-  apply(ref: ResourceRef, object: KubeObject, fieldManager: string): Promise<KubeObject> {
-    return this.request('PATCH', resourcePath(ref, object.metadata.namespace, object.metadata.name), {
-      body: object,
-      contentType: APPLY_PATCH,
-      query: { fieldManager, force: 'true' },
-    });
+  apply(
+    ref: ResourceRef,
+    object: KubeObject,
+    fieldManager: string,
+    options: CallOptions = {},
+  ): Promise<KubeObject> {
+    return this.request(
+      'PATCH',
+      resourcePath(ref, object.metadata.namespace, object.metadata.name),
+      withSignal({ body: object, contentType: APPLY_PATCH, query: { fieldManager, force: 'true' } }, options),
+    );
   }
 
   patch(
@@ -323,12 +364,13 @@ export class DynamicClient {
     namespace: string | undefined,
     name: string,
     patch: unknown,
-    options: { contentType?: string; subresource?: string } = {},
+    options: CallOptions & { contentType?: string; subresource?: string } = {},
   ): Promise<KubeObject> {
-    return this.request('PATCH', resourcePath(ref, namespace, name, options.subresource), {
-      body: patch,
-      contentType: options.contentType ?? MERGE_PATCH,
-    });
+    return this.request(
+      'PATCH',
+      resourcePath(ref, namespace, name, options.subresource),
+      withSignal({ body: patch, contentType: options.contentType ?? MERGE_PATCH }, options),
+    );
   }
 
   /**
@@ -342,14 +384,13 @@ export class DynamicClient {
     options: DeleteOptions = {},
   ): Promise<unknown> {
     const { propagationPolicy = 'Background', preconditions } = options;
-    return this.request('DELETE', resourcePath(ref, namespace, name), {
-      body: {
-        apiVersion: 'v1',
-        kind: 'DeleteOptions',
-        propagationPolicy,
-        ...(preconditions ? { preconditions } : {}),
-      },
-    });
+    const body = {
+      apiVersion: 'v1',
+      kind: 'DeleteOptions',
+      propagationPolicy,
+      ...(preconditions ? { preconditions } : {}),
+    };
+    return this.request('DELETE', resourcePath(ref, namespace, name), withSignal({ body }, options));
   }
 
   /**

@@ -28,6 +28,29 @@ export class WriteRefusedError extends Error {
   }
 }
 
+/**
+ * The caller's signal fired (a reconcile past its deadline, or stopped with its controller): the
+ * request was not sent, or was cut off before its answer. Named AbortError as fetch's is.
+ */
+export class RequestAbortedError extends Error {
+  readonly method: string;
+  readonly path: string;
+
+  constructor(method: string, path: string, reason: unknown) {
+    super(`${method} ${path} aborted: ${reason instanceof Error ? reason.message : String(reason)}`, {
+      cause: reason,
+    });
+    this.name = 'AbortError';
+    this.method = method;
+    this.path = path;
+  }
+}
+
+/** True for a request cut by its caller's signal, or any AbortError (fetch's, a DOMException). */
+export function isAbortError(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AbortError';
+}
+
 /** A reused keep-alive connection was reset before any answer: the server had closed it as idle. */
 export class StaleConnectionError extends Error {
   constructor(cause: Error) {

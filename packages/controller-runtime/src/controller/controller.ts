@@ -1,8 +1,9 @@
 /**
  * A controller declared as controller-runtime's builder declares one: the kind it reconciles (each
  * add, update and delete enqueues the object), the kinds it owns (an event enqueues the object's
- * controlling owner when that is of the reconciled group and kind), and the reconcile, run by a
- * work queue of its own with typed keys.
+ * controlling owner when that is of the reconciled group and kind), other watches mapped to keys by
+ * a function of the event, an optional predicate, and the reconcile, run by a work queue of its own
+ * with typed keys. "watch → map → queue → reconcile → result" is written here once.
  */
 import { splitApiVersion, type KubeObject } from '@scoby/kube-objects';
 import type { Logger } from 'pino';
@@ -17,13 +18,46 @@ import {
 import type { Clock } from '../time/clock.ts';
 import { formatObjectKey, type GroupKind, type ObjectKey, parseObjectKey } from './object-key.ts';
 
+/** A watch event as the handlers of a controller see it. */
+export interface ControllerEvent<T extends KubeObject = KubeObject> {
+  type: 'add' | 'update' | 'delete';
+  object: T;
+  /** The object before an update. */
+  old?: T;
+}
+
+/** An informer to watch: one the controller acquires (and releases), or a handle someone else holds. */
+export type WatchSource<T extends KubeObject = KubeObject> = InformerRequest | InformerHandle<T>;
+
+export interface Watch<T extends KubeObject = KubeObject> {
+  source: WatchSource<T>;
+  /** The keys of the reconciled kind an event concerns (controller-runtime's EnqueueRequestsFromMapFunc). */
+  map(event: ControllerEvent<T>): readonly ObjectKey[];
+}
+
+/**
+ * Whether an event enqueues its key (controller-runtime's predicates), judged for the reconciled
+ * kind and the owned kinds.
+ */
+export interface EventFilter {
+  admit(event: ControllerEvent): boolean;
+  /**
+   * Hold the events of a key whose reconcile is running and judge them when it ends: what the
+   * running reconcile writes is known only then (e.g. telling the echo of its own write from news).
+   */
+  holdWhileReconciling?: boolean;
+}
+
 export interface ControllerOptions {
   name: string;
   factory: InformerFactory;
   /** The reconciled kind: its informer, and its group and kind for the keys and owner references. */
   for: InformerRequest & GroupKind;
   /** Owned kinds: their events enqueue the controlling owner. */
-  owns?: readonly InformerRequest[];
+  owns?: readonly WatchSource[];
+  /** Other kinds, mapped to keys by a function. */
+  watches?: readonly Watch[];
+  filter?: EventFilter;
   reconcile(key: ObjectKey, context: ReconcileContext): Promise<ReconcileResult> | ReconcileResult;
   concurrency?: number | Slots;
   observer?: WorkQueueObserver;
@@ -32,51 +66,107 @@ export interface ControllerOptions {
   logger?: Logger;
 }
 
-export class Controller {
+interface Watched {
+  handle: InformerHandle;
+  /** Released by this controller: it acquired the handle. */
+  owned: boolean;
+  unsubscribe: () => void;
+}
+
+export class Controller<T extends KubeObject = KubeObject> {
   readonly #options: ControllerOptions;
   readonly #queue: WorkQueue;
-  readonly #primary: InformerHandle;
-  readonly #owned: InformerHandle[];
+  readonly #primary: InformerHandle<T>;
+  readonly #watched = new Set<Watched>();
+  /** Events held while their key's reconcile runs (see EventFilter.holdWhileReconciling). */
+  readonly #held = new Map<string, ControllerEvent[]>();
 
   constructor(options: ControllerOptions) {
     this.#options = options;
     this.#queue = new WorkQueue({
-      reconcile: (key, context) => options.reconcile(parseObjectKey(key), context),
+      reconcile: (key, context) => this.#reconcile(key, context),
       ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
       ...(options.observer ? { observer: options.observer } : {}),
       ...(options.reconcileTimeoutMs === undefined ? {} : { reconcileTimeoutMs: options.reconcileTimeoutMs }),
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.logger ? { logger: options.logger.child({ controller: options.name }) } : {}),
     });
-    this.#primary = options.factory.acquire(options.for);
-    const enqueue = (object: KubeObject) => this.#enqueueFor(object);
-    this.#primary.addHandlers({ add: enqueue, update: enqueue, delete: enqueue });
-    this.#owned = (options.owns ?? []).map((request) => {
-      const handle = options.factory.acquire(request);
-      const enqueueOwner = (object: KubeObject) => this.#enqueueOwner(object);
-      handle.addHandlers({ add: enqueueOwner, update: enqueueOwner, delete: enqueueOwner });
-      return handle;
-    });
+    this.#primary = options.factory.acquire<T>(options.for);
+    this.#subscribe(this.#primary as unknown as InformerHandle, true, (event) =>
+      this.#filtered(event, this.#keyOf(event.object)),
+    );
+    for (const source of options.owns ?? []) this.own(source);
+    for (const watch of options.watches ?? []) this.watch(watch);
+  }
+
+  get name(): string {
+    return this.#options.name;
+  }
+
+  /** The reconciled kind's informer handle (its cache, and handlers beside the controller's). */
+  get informer(): InformerHandle<T> {
+    return this.#primary;
   }
 
   /** The reconciled object as the cache holds it. */
-  get(key: ObjectKey): KubeObject | undefined {
+  get(key: Pick<ObjectKey, 'namespace' | 'name'>): T | undefined {
     return this.#primary.informer.get(key.namespace === '' ? undefined : key.namespace, key.name);
+  }
+
+  /** The key of a reconciled object of this namespace and name. */
+  keyFor(namespace: string, name: string): ObjectKey {
+    const { group, kind } = this.#options.for;
+    return { group, kind, namespace, name };
   }
 
   enqueue(key: ObjectKey): void {
     this.#queue.add(formatObjectKey(key));
   }
 
+  /** Every object in the reconciled kind's cache. */
+  enqueueAll(): void {
+    for (const object of this.#primary.informer.list()) this.enqueue(this.#keyOf(object));
+  }
+
+  /** Starts watching an owned kind; the answer stops it (and releases the informer if acquired). */
+  own(source: WatchSource): () => void {
+    return this.#watch(source, (event) => {
+      const key = this.#ownerKey(event.object);
+      return key ? this.#filtered(event, key) : undefined;
+    });
+  }
+
+  /** Starts a mapped watch; the answer stops it (and releases the informer if acquired). */
+  watch<W extends KubeObject>(watch: Watch<W>): () => void {
+    return this.#watch(watch.source as WatchSource, (event) => {
+      for (const key of watch.map(event as ControllerEvent<W>)) this.enqueue(key);
+    });
+  }
+
   hasSynced(): boolean {
-    return [this.#primary, ...this.#owned].every((handle) => handle.informer.hasSynced());
+    return [...this.#watched].every(({ handle }) => handle.informer.hasSynced());
   }
 
   async waitForSync(timeoutMs: number): Promise<boolean> {
     const synced = await Promise.all(
-      [this.#primary, ...this.#owned].map((handle) => handle.informer.waitForSync(timeoutMs)),
+      [...this.#watched].map(({ handle }) => handle.informer.waitForSync(timeoutMs)),
     );
     return synced.every(Boolean);
+  }
+
+  /** Keys waiting to start. */
+  get length(): number {
+    return this.#queue.length;
+  }
+
+  /** Reconciles running now. */
+  get running(): number {
+    return this.#queue.running;
+  }
+
+  /** How long the queue has had work without a reconcile finishing (see WorkQueue.stalledForMs). */
+  stalledForMs(): number {
+    return this.#queue.stalledForMs();
   }
 
   /** Stops taking work and waits for the running reconciles; `abort` fires their signals first. */
@@ -85,24 +175,68 @@ export class Controller {
       drain: true,
       ...(options.abort === undefined ? {} : { abort: options.abort }),
     });
-    this.#primary.release();
-    for (const handle of this.#owned) handle.release();
+    for (const watched of [...this.#watched]) this.#unwatch(watched);
   }
 
-  #enqueueFor(object: KubeObject): void {
-    const { group, kind } = this.#options.for;
-    this.enqueue({
-      group,
-      kind,
-      namespace: object.metadata.namespace ?? '',
-      name: object.metadata.name ?? '',
+  #watch(source: WatchSource, handle: (event: ControllerEvent) => void): () => void {
+    const acquired = !('informer' in source);
+    const informerHandle = acquired ? this.#options.factory.acquire(source) : source;
+    const watched = this.#subscribe(informerHandle, acquired, handle);
+    return () => this.#unwatch(watched);
+  }
+
+  #subscribe(handle: InformerHandle, owned: boolean, onEvent: (event: ControllerEvent) => void): Watched {
+    const unsubscribe = handle.informer.addHandlers({
+      add: (object) => onEvent({ type: 'add', object }),
+      update: (object, old) => onEvent({ type: 'update', object, old }),
+      delete: (object) => onEvent({ type: 'delete', object }),
     });
+    const watched: Watched = { handle, owned, unsubscribe };
+    this.#watched.add(watched);
+    return watched;
   }
 
-  #enqueueOwner(object: KubeObject): void {
+  #unwatch(watched: Watched): void {
+    if (!this.#watched.delete(watched)) return;
+    watched.unsubscribe();
+    if (watched.owned) watched.handle.release();
+  }
+
+  /** Enqueues `key` for `event` unless the filter refuses it, or holds it while `key` runs. */
+  #filtered(event: ControllerEvent, key: ObjectKey): void {
+    const filter = this.#options.filter;
+    if (!filter) return this.enqueue(key);
+    const text = formatObjectKey(key);
+    const held = filter.holdWhileReconciling ? this.#held.get(text) : undefined;
+    if (held) held.push(event);
+    else if (filter.admit(event)) this.#queue.add(text);
+  }
+
+  async #reconcile(text: string, context: ReconcileContext): Promise<ReconcileResult> {
+    const filter = this.#options.filter;
+    if (!filter?.holdWhileReconciling) return this.#options.reconcile(parseObjectKey(text), context);
+    const held: ControllerEvent[] = [];
+    this.#held.set(text, held);
+    try {
+      return await this.#options.reconcile(parseObjectKey(text), context);
+    } finally {
+      // A reconcile past its deadline may still run beside its successor: only the latest holds events.
+      if (this.#held.get(text) === held) this.#held.delete(text);
+      // Every held event is judged (a filter may keep records that judging consumes).
+      let admitted = false;
+      for (const event of held) if (filter.admit(event)) admitted = true;
+      if (admitted) this.#queue.add(text);
+    }
+  }
+
+  #keyOf(object: KubeObject): ObjectKey {
+    return this.keyFor(object.metadata.namespace ?? '', object.metadata.name ?? '');
+  }
+
+  #ownerKey(object: KubeObject): ObjectKey | undefined {
     const { group, kind } = this.#options.for;
     const owner = (object.metadata.ownerReferences ?? []).find((reference) => reference.controller === true);
-    if (!owner || owner.kind !== kind || splitApiVersion(owner.apiVersion).group !== group) return;
-    this.enqueue({ group, kind, namespace: object.metadata.namespace ?? '', name: owner.name });
+    if (!owner || owner.kind !== kind || splitApiVersion(owner.apiVersion).group !== group) return undefined;
+    return this.keyFor(object.metadata.namespace ?? '', owner.name);
   }
 }

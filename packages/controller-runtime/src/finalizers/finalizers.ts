@@ -5,7 +5,7 @@
  */
 import type { KubeObject } from '@scoby/kube-objects';
 import { isConflict, isNotFound } from '../client/api-error.ts';
-import type { DynamicClient, ResourceRef } from '../client/dynamic-client.ts';
+import type { CallOptions, DynamicClient, ResourceRef } from '../client/dynamic-client.ts';
 
 const ATTEMPTS = 5;
 
@@ -15,7 +15,7 @@ export function hasFinalizer(object: KubeObject, finalizer: string): boolean {
 
 /**
  * Sets whether `object` carries `finalizer`. Returns the updated object (or `object` when nothing
- * had to change), or undefined when the object is gone.
+ * had to change), or undefined when the object is gone. With `signal`, nothing is sent once it has fired.
  */
 export async function setFinalizer(
   client: DynamicClient,
@@ -23,6 +23,7 @@ export async function setFinalizer(
   object: KubeObject,
   finalizer: string,
   present: boolean,
+  options: CallOptions = {},
 ): Promise<KubeObject | undefined> {
   let current = object;
   for (let attempt = 1; ; attempt++) {
@@ -30,14 +31,25 @@ export async function setFinalizer(
     if (hasFinalizer(current, finalizer) === present) return current;
     const finalizers = present ? [...others, finalizer] : others;
     try {
-      return await client.patch(resource, current.metadata.namespace, current.metadata.name ?? '', {
-        metadata: { finalizers, resourceVersion: current.metadata.resourceVersion },
-      });
+      return await client.patch(
+        resource,
+        current.metadata.namespace,
+        current.metadata.name ?? '',
+        {
+          metadata: { finalizers, resourceVersion: current.metadata.resourceVersion },
+        },
+        options,
+      );
     } catch (error) {
       if (isNotFound(error)) return undefined;
       if (!isConflict(error) || attempt === ATTEMPTS) throw error;
       try {
-        current = await client.get(resource, current.metadata.namespace, current.metadata.name ?? '');
+        current = await client.get(
+          resource,
+          current.metadata.namespace,
+          current.metadata.name ?? '',
+          options,
+        );
       } catch (readError) {
         if (isNotFound(readError)) return undefined;
         throw readError;

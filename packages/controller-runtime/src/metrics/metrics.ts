@@ -4,7 +4,7 @@
  * adds its own metrics to the same registry. Every metric is listed in docs/operations/metrics.md.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { ReconcileOutcome, WorkQueueObserver } from '../queue/work-queue.ts';
+import type { ReconcileMetricLabel, WorkQueueObserver } from '../queue/work-queue.ts';
 
 /** controller-runtime's reconcile time buckets (up to a minute), with its finer start. */
 const RECONCILE_BUCKETS = [
@@ -38,7 +38,7 @@ export interface MetricsOptions {
 }
 
 /** The reconcile's outcome as controller-runtime reports it; an abandoned reconcile is an error. */
-function resultOf(outcome: ReconcileOutcome): (typeof RESULTS)[number] {
+function resultOf(outcome: ReconcileMetricLabel): (typeof RESULTS)[number] {
   switch (outcome) {
     case 'success':
       return 'success';
@@ -46,6 +46,7 @@ function resultOf(outcome: ReconcileOutcome): (typeof RESULTS)[number] {
       return 'requeue_after';
     case 'error':
     case 'timeout':
+    case 'aborted':
       return 'error';
   }
 }

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { type BackoffPolicy, KeyedBackoff } from './backoff.ts';
 import { type Clock, realClock, type TimerHandle } from '../time/clock.ts';
 import { ConcurrencyLimit, type Slots } from './concurrency-limit.ts';
+import { isAbortError } from '../client/request-errors.ts';
 
 /**
  * What a reconcile tells the queue: nothing (done, wait for the next event), a requeue after a
@@ -28,8 +29,12 @@ export type Reconcile = (
   context: ReconcileContext,
 ) => Promise<ReconcileResult> | ReconcileResult;
 
-/** `timeout`: the reconcile did not finish within its deadline and was abandoned. */
-export type ReconcileOutcome = 'success' | 'requeue' | 'error' | 'timeout';
+/**
+ * How a run ended, for metrics and logs only (the `result` label): not a result a reconcile returns.
+ * `timeout`: it did not finish within its deadline and was abandoned; `aborted`: its signal fired
+ * (shutdown, lost leadership) and it stopped with an AbortError.
+ */
+export type ReconcileMetricLabel = 'success' | 'requeue' | 'error' | 'timeout' | 'aborted';
 
 /** A reconcile still running at its deadline: its slot was freed, whatever it returns later is ignored. */
 export class ReconcileTimeoutError extends Error {
@@ -40,6 +45,8 @@ export class ReconcileTimeoutError extends Error {
 }
 
 const ABANDONED = Symbol('abandoned');
+/** A reconcile that stopped with an AbortError after its signal fired: nothing to report or retry. */
+const ABORTED = Symbol('aborted');
 
 /** Hooks for metrics and logs. Every method is optional. */
 export interface WorkQueueObserver {
@@ -49,7 +56,7 @@ export interface WorkQueueObserver {
   added?(key: string): void;
   /** A reconcile started, `queueLatencyMs` after its key entered the queue. */
   started?(key: string, queueLatencyMs: number): void;
-  finished?(key: string, outcome: ReconcileOutcome, durationMs: number, error?: unknown): void;
+  finished?(key: string, outcome: ReconcileMetricLabel, durationMs: number, error?: unknown): void;
   /** A key was scheduled for a retry after a failure. */
   retried?(key: string, delayMs: number): void;
 }
@@ -254,7 +261,7 @@ export class WorkQueue {
   async #run(key: string, addedAt: number): Promise<void> {
     const startedAt = this.#clock.now();
     this.#observer.started?.(key, startedAt - addedAt);
-    let result: ReconcileResult | typeof ABANDONED;
+    let result: ReconcileResult | typeof ABANDONED | typeof ABORTED;
     const abort = new AbortController();
     const reconcileId = randomUUID();
     const logger = this.#logger?.child({ reconcileID: reconcileId, key });
@@ -264,8 +271,13 @@ export class WorkQueue {
       // Start on a later microtask so that add() never runs reconcile code inside the caller.
       result = await this.#withinDeadline(Promise.resolve().then(() => this.#reconcile(key, context)));
     } catch (error) {
-      (logger ?? this.#logger)?.error({ key, err: error }, 'reconcile failed');
-      result = { error };
+      if (abort.signal.aborted && isAbortError(error)) {
+        (logger ?? this.#logger)?.info({ key, reason: errorText(abort.signal.reason) }, 'reconcile aborted');
+        result = ABORTED;
+      } else {
+        (logger ?? this.#logger)?.error({ key, err: error }, 'reconcile failed');
+        result = { error };
+      }
     } finally {
       this.#running.delete(abort);
     }
@@ -283,6 +295,11 @@ export class WorkQueue {
       const backoffDelay = this.#backoff.next(key);
       if (!this.#shuttingDown) this.#retryAfter(key, backoffDelay);
       this.#observer.finished?.(key, 'timeout', durationMs, error);
+    } else if (result === ABORTED) {
+      // Aborted by shutdown there is nothing to retry; aborted otherwise, the key runs again.
+      const backoffDelay = this.#backoff.next(key);
+      if (!this.#shuttingDown) this.#retryAfter(key, backoffDelay);
+      this.#observer.finished?.(key, 'aborted', durationMs);
     } else if (result !== undefined && 'terminal' in result) {
       this.#backoff.reset(key);
       (logger ?? this.#logger)?.error({ key, err: result.terminal }, 'reconcile failed for good');
@@ -318,4 +335,8 @@ export class WorkQueue {
     });
     return Promise.race([running, deadline]).finally(() => this.#clock.clearTimeout(timer));
   }
+}
+
+function errorText(reason: unknown): string {
+  return reason instanceof Error ? reason.message : String(reason);
 }

@@ -15,6 +15,9 @@ import {
   type ObjectKey,
 } from '../../src/controller/object-key.ts';
 import { InformerFactory } from '../../src/informer/informer-factory.ts';
+import { writeStatus } from '../../src/status/status-writer.ts';
+import { setFinalizer } from '../../src/finalizers/finalizers.ts';
+import { deferred } from '../../src/testing/deferred.ts';
 import { eventually } from '../../src/testing/eventually.ts';
 
 const CONFIGMAPS: ResourceRef = { group: '', version: 'v1', resource: 'configmaps', namespaced: true };
@@ -114,6 +117,141 @@ describe('Controller', () => {
     release();
     await stopped;
     controller = undefined;
+  });
+});
+
+const configMap = (name: string, data: Record<string, string> = {}): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { namespace: 'default', name },
+  data,
+});
+
+describe('Controller watches and filters', () => {
+  it('maps another kind’s events to keys, on a handle it shares with others and does not release', async () => {
+    const reconciled: string[] = [];
+    const shared = factory.acquire({ resource: SECRETS });
+    controller = new Controller({
+      name: 'mapped',
+      factory,
+      for: { resource: CONFIGMAPS, group: '', kind: 'ConfigMap' },
+      watches: [
+        {
+          source: shared,
+          map: ({ type, object }) =>
+            type === 'add' ? [controller!.keyFor('default', `from-${object.metadata.name}`)] : [],
+        },
+      ],
+      reconcile: (key) => {
+        reconciled.push(key.name);
+      },
+    });
+    await controller.waitForSync(5_000);
+    await client.create(SECRETS, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { namespace: 'default', name: 's' },
+    });
+    await eventually(() => expect(reconciled).toEqual(['from-s']));
+    await controller.stop();
+    controller = undefined;
+    // The shared informer still runs for its other holder.
+    await client.create(SECRETS, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { namespace: 'default', name: 't' },
+    });
+    await eventually(() => expect(shared.informer.get('default', 't')).toBeDefined());
+    shared.release();
+  });
+
+  it('drops events its filter refuses, and judges those of a running key when that reconcile ends', async () => {
+    const reconciled: string[] = [];
+    const judged: string[] = [];
+    const gate = deferred();
+    let running = 0;
+    controller = new Controller({
+      name: 'filtered',
+      factory,
+      for: { resource: CONFIGMAPS, group: '', kind: 'ConfigMap' },
+      filter: {
+        holdWhileReconciling: true,
+        admit: ({ type, object }) => {
+          judged.push(`${type}:${(object as { data?: { v?: string } }).data?.v ?? ''}`);
+          return (object as { data?: { v?: string } }).data?.v !== 'echo';
+        },
+      },
+      reconcile: async (key) => {
+        reconciled.push(key.name);
+        if (running++ === 0) await gate.promise;
+      },
+    });
+    await controller.waitForSync(5_000);
+    const created = await client.create(CONFIGMAPS, configMap('a', { v: 'first' }));
+    await eventually(() => expect(reconciled).toEqual(['a']));
+    // Held while the first reconcile runs: an echo alone enqueues nothing when judged.
+    await client.patch(CONFIGMAPS, 'default', 'a', { data: { v: 'echo' } });
+    await eventually(() => expect(judged).toEqual(['add:first']));
+    gate.resolve();
+    await eventually(() => expect(judged).toEqual(['add:first', 'update:echo']));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(reconciled).toEqual(['a']);
+    // Not running: judged at once, and news enqueues.
+    await client.patch(CONFIGMAPS, 'default', 'a', { data: { v: 'news' } });
+    await eventually(() => expect(reconciled).toEqual(['a', 'a']));
+    expect(created.metadata.name).toBe('a');
+  });
+});
+
+describe('a reconcile’s signal cuts its writes', () => {
+  it('sends no status or finalizer write after its controller stops aborting, and the queue takes the AbortError as aborted', async () => {
+    const inFlight = deferred();
+    const errors: unknown[] = [];
+    const outcomes: string[] = [];
+    controller = new Controller({
+      name: 'aborting',
+      factory,
+      for: { resource: CONFIGMAPS, group: '', kind: 'ConfigMap' },
+      observer: { finished: (_key, outcome) => outcomes.push(outcome) },
+      reconcile: async (key, context) => {
+        const object = controller!.get(key)!;
+        // Something slow (a hook call) is in flight when the signal fires.
+        await inFlight.promise;
+        try {
+          await writeStatus(client, CONFIGMAPS, object, { seen: true }, { signal: context.signal });
+        } catch (error) {
+          errors.push(error);
+        }
+        await setFinalizer(client, CONFIGMAPS, object, 'example.com/f', true, { signal: context.signal });
+      },
+    });
+    await controller.waitForSync(5_000);
+    await client.create(CONFIGMAPS, configMap('a'));
+    await eventually(() => expect(server.requestLog.entries().some((e) => e.method === 'POST')).toBe(true));
+    const writesBefore = server.requestLog.entries().filter((entry) => entry.method !== 'GET').length;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const stopped = controller.stop({ abort: 'leadership lost' });
+    inFlight.resolve();
+    await stopped;
+    controller = undefined;
+    expect(server.requestLog.entries().filter((entry) => entry.method !== 'GET')).toHaveLength(writesBefore);
+    expect(errors).toHaveLength(1);
+    expect((errors[0] as Error).name).toBe('AbortError');
+    expect((errors[0] as Error).message).toMatch(/^PATCH .*\/status aborted: leadership lost$/);
+    expect(outcomes).toEqual(['aborted']);
+  });
+
+  it('cuts a write already sent when the signal fires before its answer', async () => {
+    const abort = new AbortController();
+    server.faults.blackHole();
+    const started = Date.now();
+    const pending = client.create(CONFIGMAPS, configMap('b'), undefined, { signal: abort.signal });
+    setTimeout(() => abort.abort(new Error('deadline')), 50);
+    await expect(pending).rejects.toMatchObject({
+      name: 'AbortError',
+      message: 'POST /api/v1/namespaces/default/configmaps aborted: deadline',
+    });
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
 

@@ -2,12 +2,11 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '@scoby/kube-objects';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- imported as a controller outside this package does
 import {
+  Controller,
   createRuntimeMetrics,
   DynamicClient,
-  objectKey,
-  SharedInformer,
+  InformerFactory,
   startOpsServer,
-  WorkQueue,
   type Logger,
   type ResourceRef,
 } from '@scoby/controller-runtime';
@@ -20,51 +19,51 @@ export const MIRRORED = 'example.com/mirror=true';
 export async function startMirrorController(kubeConfig: KubeConfig, logger: Logger) {
   const metrics = createRuntimeMetrics();
   const client = new DynamicClient(kubeConfig, { onResponse: metrics.recordRequest });
-  const sources = new SharedInformer({
-    lister: client,
-    resource: CONFIGMAPS,
-    labelSelector: MIRRORED,
-    logger,
-  });
+  const factory = new InformerFactory({ lister: client, logger });
 
-  // The reconcile reads the cache and writes the desired state; the queue retries it with backoff if it throws.
-  const reconcile = async (key: string) => {
-    const [namespace, name] = key.split('/') as [string, string];
-    const source = sources.get(namespace, name);
-    if (source === undefined) return; // deleted: the garbage collector removes the mirror it owns
-    const mirror: KubeObject = {
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: {
-        namespace,
-        name: `${name}-mirror`,
-        ownerReferences: [
-          { apiVersion: 'v1', kind: 'ConfigMap', name, uid: source.metadata.uid!, controller: true },
-        ],
-      },
-      data: (source as { data?: Record<string, string> }).data ?? {},
-    };
-    await client.apply(CONFIGMAPS, mirror, CONTROLLER);
-  };
-  const queue = new WorkQueue({
-    reconcile,
+  const controller: Controller = new Controller({
+    name: CONTROLLER,
+    factory,
+    // Every add, update and delete of a labelled ConfigMap enqueues it.
+    for: { resource: CONFIGMAPS, labelSelector: MIRRORED, group: '', kind: 'ConfigMap' },
+    // Reads the cache and writes the desired state; nothing more is sent once `signal` fired (its
+    // deadline, or the controller stopped aborting). A throw is retried with backoff.
+    reconcile: async (key, { signal }) => {
+      const source = controller.get(key);
+      if (source === undefined) return; // deleted: the garbage collector removes the mirror it owns
+      const mirror: KubeObject = {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: {
+          namespace: key.namespace,
+          name: `${key.name}-mirror`,
+          ownerReferences: [
+            {
+              apiVersion: 'v1',
+              kind: 'ConfigMap',
+              name: key.name,
+              uid: source.metadata.uid!,
+              controller: true,
+            },
+          ],
+        },
+        data: (source as { data?: Record<string, string> }).data ?? {},
+      };
+      await client.apply(CONFIGMAPS, mirror, CONTROLLER, { signal });
+    },
     concurrency: 2,
     observer: metrics.queueObserver(CONTROLLER, 2),
     logger,
   });
-  const enqueue = (object: KubeObject) =>
-    queue.add(objectKey(object.metadata.namespace, object.metadata.name!));
-  sources.addHandlers({ add: enqueue, update: enqueue });
 
   const ops = await startOpsServer({ port: 0, host: '127.0.0.1', registry: metrics.registry });
-  sources.start();
-  ops.setReady(await sources.waitForSync(30_000));
+  ops.setReady(await controller.waitForSync(30_000));
 
   return {
     opsPort: ops.port,
     async stop() {
-      sources.stop();
-      await queue.shutdown();
+      await controller.stop();
+      factory.stopAll();
       await ops.close();
       client.close();
     },

@@ -43,6 +43,20 @@ describe('writeStatus', () => {
     );
     expect(statusPatches()).toHaveLength(1);
   });
+
+  it('with `partial`, writes the given fields and leaves the others as stored', async () => {
+    const created: KubeObject = await client.create(NAMESPACES, {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'shop' },
+    });
+    const stored = created.status as Record<string, unknown>;
+    expect(stored).toEqual({ phase: 'Active' });
+    const conditions = [{ type: 'Checked', status: 'False' }];
+    const written = await writeStatus(client, NAMESPACES, created, { conditions }, { partial: true });
+    expect(written?.status).toEqual({ phase: 'Active', conditions });
+    expect(statusPatches()).toEqual([{ status: { conditions } }]);
+  });
 });
 
 describe('statusMergePatch', () => {

@@ -1,23 +1,13 @@
 /**
- * `scoby run`: the controller process. Settings from flags and environment (loadConfig), the cluster
- * from a kubeconfig, in-cluster, or the embedded API server, checked before the controller starts;
- * /metrics, /healthz, /livez and /readyz; console or JSON logs; on SIGTERM or SIGINT a graceful stop
- * (no new work, in-flight reconciles finished, Lease released) bounded by the grace period, and an
- * immediate exit on a second signal.
+ * `scoby run`: flags and environment checked into settings (loadConfig), the form-factor plugins
+ * loaded, the logger made, and with --embedded an API server of its own (and a sample); then the
+ * controller process runs (process/run-process.ts) until a termination signal.
  */
 import { resolve } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { loadClusterDomain } from '@scoby/address';
-import { startController } from '../../process/manager.ts';
-import {
-  COMPONENT,
-  type CommandLineOptions,
-  createMetrics,
-  type Environment,
-  loadConfig,
-} from '../../config/index.ts';
-import { createLogger, loadKubeConfig, type Logger, startOpsServer } from '@scoby/controller-runtime';
-import { checkCluster, type ClusterCheck } from '../../config/cluster-check.ts';
+import { COMPONENT, type CommandLineOptions, type Environment, loadConfig } from '../../config/index.ts';
+import { createLogger, loadKubeConfig } from '@scoby/controller-runtime';
+import { runProcess } from '../../process/run-process.ts';
 import { DEFAULT_KUBECONFIG_OUT, EMBEDDED_NAMESPACE } from '../defaults.ts';
 import type { CliIo } from '../io.ts';
 import { loadFormFactors } from '../plugins.ts';
@@ -30,49 +20,6 @@ export interface RunOptions extends CommandLineOptions {
   cluster?: EmbeddedClusterKind;
   kubeconfigOut?: string;
   sample?: boolean;
-}
-
-const READINESS_INTERVAL_MS = 500;
-/** Waits between start-up checks: five attempts within 15 s, then the process exits (and is restarted). */
-export const STARTUP_RETRY_DELAYS_MS = [1_000, 2_000, 4_000, 8_000];
-const STARTUP_REQUEST_TIMEOUT_MS = 10_000;
-
-function delay(ms: number): { done: Promise<void>; cancel(): void } {
-  let timer: NodeJS.Timeout | undefined;
-  const done = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  return { done, cancel: () => clearTimeout(timer) };
-}
-
-/**
- * Runs the start-up checks until they pass, a signal arrives, or the attempts run out; one error
- * line per failed attempt saying what is wrong and what to do.
- */
-async function waitForCluster(
-  check: () => Promise<ClusterCheck>,
-  logger: Logger,
-  stopRequested: Promise<string>,
-): Promise<ClusterCheck | { ok: false; signal: string }> {
-  const attempts = STARTUP_RETRY_DELAYS_MS.length + 1;
-  for (let attempt = 1; ; attempt++) {
-    const outcome = await Promise.race([
-      check(),
-      stopRequested.then((signal) => ({ ok: false as const, signal })),
-    ]);
-    if (outcome.ok || 'signal' in outcome) return outcome;
-    const retryMs = STARTUP_RETRY_DELAYS_MS[attempt - 1];
-    const next = retryMs === undefined ? 'giving up' : `retrying in ${retryMs / 1000}s`;
-    logger.error(
-      { attempt, attempts },
-      `cannot start: ${outcome.problem}; ${outcome.fix} (attempt ${attempt} of ${attempts}, ${next})`,
-    );
-    if (retryMs === undefined) return outcome;
-    const wait = delay(retryMs);
-    const signal = await Promise.race([wait.done.then(() => undefined), stopRequested]);
-    wait.cancel();
-    if (signal !== undefined) return { ok: false, signal };
-  }
 }
 
 /** Embedded mode needs no set-up, so Scoby's namespace defaults there. */
@@ -131,104 +78,29 @@ export async function runController(options: RunOptions, io: CliIo): Promise<num
     await embedded?.stop();
     return fail([`cannot start the embedded cluster: ${(error as Error).message}`]);
   }
-  const checked = await waitForCluster(
-    () => checkCluster(loadCluster, { requestTimeoutMs: STARTUP_REQUEST_TIMEOUT_MS }),
-    logger,
-    stopRequested,
-  );
-  if (!checked.ok) {
-    await embedded?.stop();
-    if ('signal' in checked) {
-      logger.info({ signal: checked.signal }, 'stopped before the controller started');
-      return 0;
-    }
-    return 1;
-  }
-  const kubeConfig = checked.kubeConfig;
-
-  const metrics = createMetrics({ processMetrics: true });
-  let ops;
-  // The controller starts after the ops server: until then there is nothing to be unhealthy about.
-  let healthProblems = (): string[] => [];
-  try {
-    ops = await startOpsServer({
-      ...config.opsAddress,
-      registry: metrics.registry,
-      healthProblems: () => healthProblems(),
-    });
-  } catch (error) {
-    await embedded?.stop();
-    return fail([`--metrics-bind-address: ${(error as Error).message}`]);
-  }
-  const clusterDomain = config.clusterDomain ?? (await loadClusterDomain({ environment: io.env }));
-  const controller = startController({
-    kubeConfig,
-    scobyNamespace: config.scobyNamespace,
-    workingNamespaces: config.workingNamespaces,
-    clusterDomain,
-    concurrency: config.concurrency,
+  const started = embedded;
+  return runProcess({
+    config,
     plugins: formFactors.plugins,
-    hookFormFactorFormat: config.hookFormFactorFormat,
-    hookAddressRefreshMs: config.hookAddressRefreshMs,
-    leaderElection: config.leaderElection,
-    resyncMs: config.resyncMs,
-    requestTimeoutMs: config.apiRequestTimeoutMs,
-    reconcileTimeoutMs: config.reconcileTimeoutMs,
-    watchSilenceMs: config.watchSilenceMs,
+    formFactorNames: formFactors.registry.names(),
     logger,
-    metrics,
+    env: io.env,
+    loadCluster,
+    stopRequested,
+    terminationSignal: () => io.terminationSignal(),
+    fail,
+    ...(started
+      ? {
+          cleanup: () => started.stop(),
+          ...(options.sample
+            ? {
+                whileRunning: (signal: AbortSignal) =>
+                  void runSample(started.client, logger, signal).catch((error: unknown) =>
+                    logger.error({ err: error }, 'sample failed'),
+                  ),
+              }
+            : {}),
+        }
+      : {}),
   });
-  healthProblems = () => controller.healthProblems();
-  const readiness = setInterval(() => ops.setReady(controller.isReady()), READINESS_INTERVAL_MS);
-  logger.info(
-    {
-      scobyNamespace: config.scobyNamespace,
-      workingNamespaces: config.workingNamespaces ?? 'all',
-      clusterDomain,
-      formFactors: formFactors.registry.names(),
-      leaderElection: config.leaderElection.enabled,
-      opsPort: ops.port,
-    },
-    'scoby controller started',
-  );
-  const sampleRun = new AbortController();
-  if (options.sample && embedded) {
-    runSample(embedded.client, logger, sampleRun.signal).catch((error: unknown) =>
-      logger.error({ err: error }, 'sample failed'),
-    );
-  }
-
-  const signal = await stopRequested;
-  const graceMs = config.gracefulShutdownTimeoutMs;
-  logger.info(
-    { signal, gracePeriod: `${graceMs / 1000}s` },
-    'shutting down: finishing in-flight reconciles (a second signal exits at once)',
-  );
-  clearInterval(readiness);
-  ops.setReady(false);
-  sampleRun.abort();
-  const graceful = (async () => {
-    await controller.stop();
-    await ops.close();
-    await embedded?.stop();
-    logger.info('stopped');
-    return 0;
-  })();
-  const grace = delay(graceMs);
-  const code = await Promise.race([
-    graceful,
-    grace.done.then(() => {
-      logger.error(
-        { gracePeriod: `${graceMs / 1000}s` },
-        'graceful shutdown did not finish within the grace period: exiting anyway',
-      );
-      return 1;
-    }),
-    io.terminationSignal().then((second) => {
-      logger.warn({ signal: second }, 'second signal: exiting at once');
-      return 1;
-    }),
-  ]);
-  grace.cancel();
-  return code;
 }

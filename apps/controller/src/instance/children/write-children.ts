@@ -18,8 +18,10 @@ import { selectPrunable } from './prune.ts';
 import { desiredHash, isControlledBy, isUpToDate, withDesiredHash } from './update-detection.ts';
 import {
   ApiError,
+  type CallOptions,
   type DynamicClient,
   errorMessage,
+  isAbortError,
   isAlreadyExists,
   isConflict,
   isNotFound,
@@ -89,10 +91,19 @@ class ChildWriter {
   readonly #resource: ResourceRef;
   readonly #desired: KubeObject;
   readonly #owner: ChildOwner;
+  /** The reconcile's cancellation: no request is sent once it has fired. */
+  readonly #call: CallOptions;
   /** The desired object's hash, computed once (it is not cheap), when first needed. */
   #hash: string | undefined;
 
-  constructor(client: DynamicClient, resource: ResourceRef, desired: KubeObject, owner: ChildOwner) {
+  constructor(
+    client: DynamicClient,
+    resource: ResourceRef,
+    desired: KubeObject,
+    owner: ChildOwner,
+    call: CallOptions,
+  ) {
+    this.#call = call;
     this.#client = client;
     this.#resource = resource;
     this.#desired = desired;
@@ -121,6 +132,8 @@ class ChildWriter {
         if ('observed' in outcome) return outcome;
         current = outcome.refused;
       } catch (error) {
+        // An aborted reconcile stops here: no further write, and no failure to record.
+        if (isAbortError(error)) throw error;
         return { error: `${describe(this.#desired)}: ${errorMessage(error)}` };
       }
       if (attempt === 2) {
@@ -136,6 +149,7 @@ class ChildWriter {
         this.#resource,
         this.#desired.metadata.namespace,
         this.#desired.metadata.name ?? '',
+        this.#call,
       );
     } catch (error) {
       if (isNotFound(error)) return undefined;
@@ -154,7 +168,7 @@ class ChildWriter {
     try {
       this.writes++;
       const written = withDesiredHash(this.#desired, this.#desiredHash());
-      created = await this.#client.create(this.#resource, written, FIELD_MANAGER);
+      created = await this.#client.create(this.#resource, written, FIELD_MANAGER, this.#call);
     } catch (error) {
       if (isAlreadyExists(error)) return { refused: UNREAD };
       throw error;
@@ -175,7 +189,7 @@ class ChildWriter {
     const expected = { ...written, metadata: { ...written.metadata, uid: adopted.metadata.uid } };
     try {
       this.writes++;
-      const applied = await this.#client.apply(this.#resource, expected, FIELD_MANAGER);
+      const applied = await this.#client.apply(this.#resource, expected, FIELD_MANAGER, this.#call);
       this.action ??= 'updated';
       return { observed: applied };
     } catch (error) {
@@ -200,10 +214,13 @@ class ChildWriter {
       const { namespace, name = '' } = current.metadata;
       try {
         this.writes++;
-        return await this.#client.patch(this.#resource, namespace, name, patch, { contentType: JSON_PATCH });
+        return await this.#client.patch(this.#resource, namespace, name, patch, {
+          contentType: JSON_PATCH,
+          ...this.#call,
+        });
       } catch (error) {
         if (!(error instanceof ApiError) || error.code !== 422 || attempt === 3) throw error;
-        current = await this.#client.get(this.#resource, namespace, name);
+        current = await this.#client.get(this.#resource, namespace, name, this.#call);
       }
     }
   }
@@ -215,6 +232,7 @@ export async function writeChildren(
   children: Readonly<Record<string, KubeObject>>,
   owner: ChildOwner,
   selector: Record<string, string>,
+  call: CallOptions = {},
 ): Promise<ChildrenOutcome> {
   const errors: string[] = [];
   const observed: Record<string, KubeObject | undefined> = {};
@@ -230,9 +248,11 @@ export async function writeChildren(
       writes++;
       await client.delete(resource, stale.metadata.namespace, stale.metadata.name ?? '', {
         preconditions: { uid },
+        ...call,
       });
       changes.push({ action: 'pruned', child: childName(stale) });
     } catch (error) {
+      if (isAbortError(error)) throw error;
       // A failed uid precondition (409) means our child is gone and another object holds the name.
       if (!isNotFound(error) && !isConflict(error)) errors.push(`${describe(stale)}: ${errorMessage(error)}`);
     }
@@ -244,7 +264,7 @@ export async function writeChildren(
       errors.push(`${describe(desired)}: the cluster does not serve ${desired.apiVersion} ${desired.kind}`);
       continue;
     }
-    const writer = new ChildWriter(client, resource, desired, owner);
+    const writer = new ChildWriter(client, resource, desired, owner, call);
     const outcome = await writer.write(
       store.get(desired.apiVersion, desired.kind, owner.namespace, desired.metadata.name ?? ''),
     );

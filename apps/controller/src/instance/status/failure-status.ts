@@ -17,8 +17,11 @@ export interface FailureStatusInput {
   now: string;
 }
 
-/** `{status: …}` to merge-patch onto the status subresource; only conditions and observedGeneration. */
-export function failureStatusPatch(input: FailureStatusInput): { status: Status } | undefined {
+/**
+ * The fields to write over the stored status (the runtime's writeStatus with `partial`): conditions
+ * and observedGeneration only; undefined when there is nothing to record.
+ */
+export function failureStatus(input: FailureStatusInput): Status | undefined {
   const storedConditions =
     typeof input.stored === 'object' && input.stored !== null && !Array.isArray(input.stored)
       ? (input.stored as Status).conditions
@@ -33,5 +36,5 @@ export function failureStatusPatch(input: FailureStatusInput): { status: Status 
       now: input.now,
     },
   );
-  return Object.keys(status).length > 0 ? { status } : undefined;
+  return Object.keys(status).length > 0 ? status : undefined;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StatusFeatures } from '../../../src/crd/inspect.ts';
-import { failureStatusPatch } from '../../../src/instance/status/failure-status.ts';
+import { failureStatus } from '../../../src/instance/status/failure-status.ts';
 
 const ALL: StatusFeatures = {
   subresource: true,
@@ -41,47 +41,45 @@ describe('the status that records a failure when the full status cannot be writt
       ],
     };
     expect(
-      failureStatusPatch({ stored, failure, generation: 2, conditionTypes: TYPES, features: ALL, now: NOW }),
+      failureStatus({ stored, failure, generation: 2, conditionTypes: TYPES, features: ALL, now: NOW }),
     ).toEqual({
-      status: {
-        conditions: [
-          {
-            type: 'DeploymentReady',
-            status: 'True',
-            reason: 'MinimumReplicasAvailable',
-            message: '',
-            lastTransitionTime: THEN,
-          },
-          {
-            type: 'Ready',
-            status: 'False',
-            reason: 'StatusWriteFailed',
-            message: failure.message,
-            lastTransitionTime: NOW,
-          },
-          {
-            type: 'ServiceReady',
-            status: 'True',
-            reason: 'ServiceExist',
-            message: '',
-            lastTransitionTime: THEN,
-          },
-        ],
-        observedGeneration: 2,
-      },
+      conditions: [
+        {
+          type: 'DeploymentReady',
+          status: 'True',
+          reason: 'MinimumReplicasAvailable',
+          message: '',
+          lastTransitionTime: THEN,
+        },
+        {
+          type: 'Ready',
+          status: 'False',
+          reason: 'StatusWriteFailed',
+          message: failure.message,
+          lastTransitionTime: NOW,
+        },
+        {
+          type: 'ServiceReady',
+          status: 'True',
+          reason: 'ServiceExist',
+          message: '',
+          lastTransitionTime: THEN,
+        },
+      ],
+      observedGeneration: 2,
     });
   });
 
   it('initialises the conditions when none are stored, and leaves out what the CRD cannot hold', () => {
     expect(
-      failureStatusPatch({
+      failureStatus({
         stored: undefined,
         failure,
         generation: 1,
         conditionTypes: TYPES,
         features: ALL,
         now: NOW,
-      })?.status.conditions,
+      })?.conditions,
     ).toEqual([
       { type: 'DeploymentReady', status: 'Unknown', reason: 'UNKNOWN', message: '', lastTransitionTime: NOW },
       {
@@ -95,7 +93,7 @@ describe('the status that records a failure when the full status cannot be writt
     ]);
     const withoutConditions = { ...ALL, conditionFields: [] };
     expect(
-      failureStatusPatch({
+      failureStatus({
         stored: {},
         failure,
         generation: 3,
@@ -103,9 +101,9 @@ describe('the status that records a failure when the full status cannot be writt
         features: withoutConditions,
         now: NOW,
       }),
-    ).toEqual({ status: { observedGeneration: 3 } });
+    ).toEqual({ observedGeneration: 3 });
     expect(
-      failureStatusPatch({
+      failureStatus({
         stored: {},
         failure,
         generation: 3,
