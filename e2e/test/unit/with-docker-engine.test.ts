@@ -27,9 +27,14 @@ function fakeBin(programs: Record<string, string>): string {
   return bin;
 }
 
-function run(bin: string, args: string[], cache = mkdtempSync(join(tmpdir(), 'scoby-cache-'))) {
+function run(
+  bin: string,
+  args: string[],
+  cache = mkdtempSync(join(tmpdir(), 'scoby-cache-')),
+  env: Record<string, string> = {},
+) {
   const result = spawnSync('/bin/bash', [SCRIPT, ...args], {
-    env: { PATH: bin, HOME: cache, SCOBY_CACHE_DIR: cache },
+    env: { PATH: bin, HOME: cache, SCOBY_CACHE_DIR: cache, ...env },
     encoding: 'utf8',
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -45,6 +50,19 @@ describe('with-docker-engine.sh', () => {
     expect(result).toEqual({
       status: 5,
       stdout: 'command ran\n',
+      stderr: 'with-docker-engine: using the Docker engine that is already running\n',
+    });
+  });
+
+  it('with SCOBY_DOCKER_ENGINE_DIR, asks the engine of that folder and hands its socket to the command', () => {
+    const engine = mkdtempSync(join(tmpdir(), 'scoby-engine-dir-'));
+    const bin = fakeBin({ docker: `[ "$DOCKER_HOST" = "unix://${engine}/docker.sock" ]` });
+    const result = run(bin, ['/bin/sh', '-c', 'echo "$DOCKER_HOST"'], undefined, {
+      SCOBY_DOCKER_ENGINE_DIR: engine,
+    });
+    expect(result).toEqual({
+      status: 0,
+      stdout: `unix://${engine}/docker.sock\n`,
       stderr: 'with-docker-engine: using the Docker engine that is already running\n',
     });
   });
