@@ -7,15 +7,10 @@
 #   machines reach no container registry, so nothing is pulled), print why and exit 0.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-cd "$here/.."
 
-if_possible=()
-if [ "${1:-}" = "--if-possible" ]; then
-  if_possible=(--if-possible)
-fi
-if [ "${SCOBY_E2E_K3S_ENGINE:-}" != "up" ]; then
-  SCOBY_E2E_K3S_ENGINE=up exec "$here/with-docker-engine.sh" "${if_possible[@]}" "$here/$(basename "$0")" "$@"
-fi
+# shellcheck source=in-docker-engine.sh
+source "$here/in-docker-engine.sh"
+cd "$here/.."
 
 say() { echo "e2e-k3s: $*" >&2; }
 image="${K3S_IMAGE:-$(node --import tsx -e "import('./src/settings.ts').then((m) => console.log(m.DEFAULT_K3S_IMAGE))")}"
