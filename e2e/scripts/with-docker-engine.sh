@@ -49,8 +49,17 @@ fi
 
 engine_answers() { docker version --format '{{.Server.Version}}' >/dev/null 2>&1; }
 
+# Published ports on loopback only (--ip=127.0.0.1, as the engine started below): testcontainers would
+# look for them at the bridge's gateway wherever /.dockerenv exists (as on these machines).
+loopback_ports() {
+  if [ "$(docker network inspect bridge --format '{{index .Options "com.docker.network.bridge.host_binding_ipv4"}}' 2>/dev/null)" = 127.0.0.1 ]; then
+    export TESTCONTAINERS_HOST_OVERRIDE="${TESTCONTAINERS_HOST_OVERRIDE:-127.0.0.1}"
+  fi
+}
+
 if engine_answers; then
   say "using the Docker engine that is already running"
+  loopback_ports
   "$@"
   exit $?
 fi
@@ -118,8 +127,6 @@ for _ in $(seq 1 120); do
 done
 engine_answers || unavailable "dockerd did not answer within 60 s (log: $log)"
 say "started dockerd (pid $dockerd_pid, loopback only, ${DOCKER_HOST:-unix:///var/run/docker.sock}, log $log) in $((($(date +%s%N) - started) / 1000000)) ms"
-# Published ports are on loopback only, and testcontainers would look for them at the bridge's gateway
-# wherever /.dockerenv exists (as on these machines).
-export TESTCONTAINERS_HOST_OVERRIDE="${TESTCONTAINERS_HOST_OVERRIDE:-127.0.0.1}"
+loopback_ports
 
 "$@"

@@ -67,6 +67,16 @@ describe('with-docker-engine.sh', () => {
     });
   });
 
+  it('points testcontainers at 127.0.0.1 when the running engine publishes ports on loopback only', () => {
+    const printOverride = ['/bin/sh', '-c', 'echo "override=$TESTCONTAINERS_HOST_OVERRIDE"'];
+    const loopback = fakeBin({ docker: '[ "$1 $2" = "network inspect" ] && echo 127.0.0.1\nexit 0' });
+    expect(run(loopback, printOverride)).toMatchObject({ status: 0, stdout: 'override=127.0.0.1\n' });
+    expect(run(fakeBin({ docker: 'exit 0' }), printOverride)).toMatchObject({
+      status: 0,
+      stdout: 'override=\n',
+    });
+  });
+
   it('says why no engine can be started and exits 3 without running the command', () => {
     expect(run(fakeBin({ docker: 'exit 1' }), COMMAND)).toEqual({
       status: 3,
