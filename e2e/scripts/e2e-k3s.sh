@@ -13,7 +13,7 @@ source "$here/in-docker-engine.sh"
 cd "$here/.."
 
 say() { echo "e2e-k3s: $*" >&2; }
-image="${K3S_IMAGE:-$(node --import tsx -e "import('./src/settings.ts').then((m) => console.log(m.DEFAULT_K3S_IMAGE))")}"
+image="${K3S_IMAGE:-$(node --conditions=@scoby/source --import tsx -e "import('./src/settings.ts').then((m) => console.log(m.DEFAULT_K3S_IMAGE))")}"
 if ! docker image inspect "$image" >/dev/null 2>&1; then
   if [ ${#if_possible[@]} -gt 0 ]; then
     say "skipped: the k3s image $image is not in the Docker engine (load one with docker load, or set K3S_IMAGE; see e2e/README.md)"
