@@ -1,19 +1,46 @@
-import { defineConfig, mergeConfig } from 'vitest/config';
+import { defineConfig, mergeConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import shared from '../vitest.shared.ts';
 
 // kwok runs real controllers and k3s real pods: scenarios there need minutes, not seconds.
 const TIMEOUT_MS: Record<string, number> = { memory: 60_000, kwok: 180_000 };
 const timeoutMs = TIMEOUT_MS[process.env.E2E_CLUSTER ?? 'memory'] ?? 600_000;
 
+/** Scenarios that replace the installed controller: they run once every other scenario has finished. */
+const AFTER_SUITE = 'test/after-suite/**/*.test.ts';
+
+function project(
+  name: string,
+  include: string[],
+  exclude: string[],
+  groupOrder: number,
+  maxWorkers: number,
+): TestProjectInlineConfiguration {
+  return {
+    ssr: shared.ssr,
+    test: {
+      ...shared.test,
+      name,
+      include,
+      exclude: ['**/node_modules/**', ...exclude],
+      testTimeout: timeoutMs,
+      hookTimeout: timeoutMs,
+      maxWorkers,
+      sequence: { groupOrder },
+    },
+  };
+}
+
+// One cluster for both groups: the global set-up is the root's (projects inherit what it provides).
 export default mergeConfig(
   shared,
   defineConfig({
     test: {
       name: 'e2e',
       globalSetup: ['./src/global-setup.ts'],
-      testTimeout: timeoutMs,
-      hookTimeout: timeoutMs,
-      maxWorkers: 2,
+      projects: [
+        project('e2e', shared.test?.include ?? [], [AFTER_SUITE], 0, 2),
+        project('e2e-after-suite', [AFTER_SUITE], [], 1, 1),
+      ],
     },
   }),
 );

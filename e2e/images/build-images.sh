@@ -15,9 +15,8 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
-if [ "${SCOBY_IMAGES_ENGINE:-}" != "up" ]; then
-  SCOBY_IMAGES_ENGINE=up exec "$repo/e2e/scripts/with-docker-engine.sh" "$0" "$@"
-fi
+# shellcheck source=../scripts/in-docker-engine.sh
+source "$repo/e2e/scripts/in-docker-engine.sh"
 cd "$repo"
 
 NODE_VERSION=24.21.0

@@ -9,9 +9,8 @@
 # Usage: e2e/images/probe-node-traps.sh (starts a Docker engine for the run if none answers)
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-if [ "${SCOBY_PROBE_ENGINE:-}" != "up" ]; then
-  SCOBY_PROBE_ENGINE=up exec "$here/../scripts/with-docker-engine.sh" "$0" "$@"
-fi
+# shellcheck source=../scripts/in-docker-engine.sh
+source "$here/../scripts/in-docker-engine.sh"
 image=scoby.local/debian-node:bookworm
 docker image inspect "$image" >/dev/null 2>&1 || { echo "probe: $image is missing: npm run images" >&2; exit 2; }
 name="scoby-probe-$$"

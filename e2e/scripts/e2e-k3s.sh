@@ -7,18 +7,13 @@
 #   machines reach no container registry, so nothing is pulled), print why and exit 0.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
+
+# shellcheck source=in-docker-engine.sh
+source "$here/in-docker-engine.sh"
 cd "$here/.."
 
-if_possible=()
-if [ "${1:-}" = "--if-possible" ]; then
-  if_possible=(--if-possible)
-fi
-if [ "${SCOBY_E2E_K3S_ENGINE:-}" != "up" ]; then
-  SCOBY_E2E_K3S_ENGINE=up exec "$here/with-docker-engine.sh" "${if_possible[@]}" "$here/$(basename "$0")" "$@"
-fi
-
 say() { echo "e2e-k3s: $*" >&2; }
-image="${K3S_IMAGE:-$(node --import tsx -e "import('./src/settings.ts').then((m) => console.log(m.DEFAULT_K3S_IMAGE))")}"
+image="${K3S_IMAGE:-$(node --conditions=@scoby/source --import tsx -e "import('./src/settings.ts').then((m) => console.log(m.DEFAULT_K3S_IMAGE))")}"
 if ! docker image inspect "$image" >/dev/null 2>&1; then
   if [ ${#if_possible[@]} -gt 0 ]; then
     say "skipped: the k3s image $image is not in the Docker engine (load one with docker load, or set K3S_IMAGE; see e2e/README.md)"

@@ -7,15 +7,10 @@
 #   else (an image that does not build, a node that does not start, a failing scenario) fails.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-cd "$here/../.."
 
-if_possible=()
-if [ "${1:-}" = "--if-possible" ]; then
-  if_possible=(--if-possible)
-fi
-if [ "${SCOBY_E2E_NODE_ENGINE:-}" != "up" ]; then
-  SCOBY_E2E_NODE_ENGINE=up exec "$here/with-docker-engine.sh" "${if_possible[@]}" "$here/$(basename "$0")" "$@"
-fi
+# shellcheck source=in-docker-engine.sh
+source "$here/in-docker-engine.sh"
+cd "$here/../.."
 
 say() { echo "e2e-node: $*" >&2; }
 started=$SECONDS

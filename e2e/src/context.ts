@@ -7,6 +7,8 @@ export interface E2eContext {
   provider: ProviderName;
   kubeconfigYaml: string;
   controllerImage: string | undefined;
+  /** The address a hook served by the test process listens on, and its URL names: the controller reaches it there. */
+  hookHost: string;
 }
 
 declare module 'vitest' {
@@ -18,6 +20,11 @@ declare module 'vitest' {
 export function clusterForScenario(): ClusterHandle {
   const context = inject('e2e');
   return new ClusterHandle(context.kubeconfigYaml, context.provider);
+}
+
+/** See E2eContext.hookHost. */
+export function hookHost(): string {
+  return inject('e2e').hookHost;
 }
 
 export function controllerImage(): string | undefined {

@@ -3,19 +3,25 @@ import { createServer } from 'node:http';
 
 export interface GarbageHook {
   url: string;
+  /** Every request it answered, as `METHOD path`. */
+  requests: string[];
   close(): Promise<void>;
 }
 
-export async function startGarbageHook(body = 'this is not JSON {'): Promise<GarbageHook> {
+/** Listens on `host` (where the controller reaches it: see hookHost()). */
+export async function startGarbageHook(host: string, body = 'this is not JSON {'): Promise<GarbageHook> {
+  const requests: string[] = [];
   const server = createServer((request, response) => {
+    requests.push(`${request.method} ${request.url}`);
     request.resume();
     request.on('end', () => response.writeHead(200, { 'Content-Type': 'text/plain' }).end(body));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
   return {
-    url: `http://127.0.0.1:${port}/`,
+    url: `http://${host}:${port}/`,
+    requests,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -30,6 +30,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       provider: cluster.provider,
       kubeconfigYaml: cluster.kubeconfigYaml,
       controllerImage: settings.controllerImage,
+      hookHost: cluster.addressFromPods ?? '127.0.0.1',
     });
     return async () => {
       await stopController();

@@ -1,5 +1,5 @@
 export { ClusterHandle, type EventView } from './handle.ts';
-export { clusterForScenario, controllerImage, type E2eContext } from './context.ts';
+export { clusterForScenario, controllerImage, hookHost, type E2eContext } from './context.ts';
 export { KubeApiError, KubeClient, FIELD_MANAGER, type Resource } from './kube/client.ts';
 export { parseManifests, readManifests } from './kube/manifests.ts';
 export { adapterOf, conditionOf, conditionsOf, podSpecOf, statusOf, type ConditionView } from './objects.ts';

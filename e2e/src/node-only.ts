@@ -8,15 +8,3 @@ export function realPodsOrReason(): string | undefined {
   console.log(`[e2e] skipped: ${reason}`);
   return reason;
 }
-
-/**
- * Why a scenario that needs Scoby in the test process (a hook served by the test on 127.0.0.1, the
- * controller Deployment of deploy/ applied next to it) cannot run where the chart's pods are the
- * controller; undefined elsewhere. The reason is printed.
- */
-export function inProcessControllerOnly(what: string, instead: string): string | undefined {
-  if (inject('e2e').provider !== 'node') return undefined;
-  const reason = `${what}: on E2E_CLUSTER=node the controller is the chart's pod; ${instead}`;
-  console.log(`[e2e] skipped: ${reason}`);
-  return reason;
-}

@@ -1,27 +1,16 @@
 /**
- * deploy/: what a user applies to install Scoby. The manifests say exactly what the controller may do,
- * and the cluster accepts them. On k3s the controller Deployment itself is applied only when
- * E2E_CONTROLLER_IMAGE names an image the suite can load into k3s; then its two replicas must become
- * ready (probes, RBAC for the Lease and the informers).
+ * deploy/: what a user applies to install Scoby. The manifests say exactly what the controller may do;
+ * test/after-suite/deploy-apply.test.ts applies them (after every other scenario, since on the node
+ * container they replace the chart's controller).
  */
 import type { KubeObject } from '@scoby/kube-objects';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  clusterForScenario,
-  controllerImage,
-  deployManifests,
-  podSpecOf,
-  type ClusterHandle,
-} from '../src/index.ts';
-import { inProcessControllerOnly } from '../src/node-only.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { deployManifests, podSpecOf } from '../src/index.ts';
 
-let cluster: ClusterHandle;
 let manifests: KubeObject[];
 beforeAll(async () => {
-  cluster = clusterForScenario();
   manifests = await deployManifests();
 });
-afterAll(() => cluster.close());
 
 const find = (kind: string, name: string) =>
   manifests.find((object) => object.kind === kind && object.metadata.name === name);
@@ -109,40 +98,4 @@ describe('install manifests', () => {
       },
     });
   });
-
-  const chartInstalled = inProcessControllerOnly(
-    'applying deploy/ (and removing its Deployment afterwards)',
-    'it would take over the objects of the chart that installed it',
-  );
-  it.skipIf(chartInstalled !== undefined)('are accepted by the cluster', async () => {
-    const image = controllerImage();
-    // kwok's pods are simulated like the in-memory server's; k3s would really run the image.
-    const withController = cluster.provider !== 'k3s' || image !== undefined;
-    const toApply = manifests
-      .filter((object) => withController || object.kind !== 'Deployment')
-      .map((object) =>
-        object.kind === 'Deployment' && image !== undefined ? withImage(object, image) : object,
-      );
-    const applied = await cluster.apply(toApply);
-    expect(applied.map((object) => object.metadata.uid !== undefined)).toEqual(toApply.map(() => true));
-    if (!withController) return;
-    const ready = await cluster.waitForObject(
-      'apps/v1',
-      'Deployment',
-      'scoby-system',
-      'scoby-controller',
-      'to have two ready replicas',
-      (object) => (object.status as { readyReplicas?: number } | undefined)?.readyReplicas === 2,
-    );
-    expect((ready.status as { availableReplicas?: number }).availableReplicas).toBe(2);
-    // Two controllers must not keep reconciling next to the one the suite runs in-process.
-    await cluster.remove(ready);
-  });
 });
-
-function withImage(deployment: KubeObject, image: string): KubeObject {
-  const copy = structuredClone(deployment);
-  const [container] = podSpecOf(copy)?.containers as Record<string, unknown>[];
-  if (container !== undefined) container.image = image;
-  return copy;
-}

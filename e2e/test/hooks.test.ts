@@ -1,8 +1,11 @@
 /**
  * Hooks with the example hook app: it reshapes the Deployment (adds EXAMPLE_HOOK=on), reports its own
- * condition, and gates deletion until the instance carries an Approved=True condition.
+ * condition, and gates deletion until the instance carries an Approved=True condition. The hook runs in
+ * the test process on the address where the controller reaches it (hookHost(): 127.0.0.1 next to an
+ * in-process controller, the machine's address as pods see it on the node container); its request log
+ * shows what it was asked.
  */
-import { createExampleHook } from '@scoby/example-hook';
+import { createExampleHook, type RequestLogLine } from '@scoby/example-hook';
 import type { HookServer } from '@scoby/hooks-v1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approve } from '../src/approval.ts';
@@ -12,26 +15,26 @@ import {
   clusterForScenario,
   conditionOf,
   conditionsOf,
+  hookHost,
   registeredKindYaml,
   statusOf,
   type ClusterHandle,
 } from '../src/index.ts';
-import { inProcessControllerOnly } from '../src/node-only.ts';
 
 const KIND = { group: 'hooks.e2e.scoby.dev', kind: 'Mailer', plural: 'mailers' };
 const INSTANCE = ['hooks.e2e.scoby.dev/v1', 'Mailer', 'hooks', 'orders'] as const;
 
-const skipped = inProcessControllerOnly(
-  'the example hook served by the test process on 127.0.0.1',
-  'test/node/in-cluster-hook.test.ts runs it in the cluster instead',
-);
-
 let cluster: ClusterHandle;
 let hook: HookServer;
+const requestLog: RequestLogLine[] = [];
 beforeAll(async () => {
-  if (skipped !== undefined) return;
   cluster = clusterForScenario();
-  hook = await createExampleHook({ conditionType: 'HookChecked', finalizeWhenCondition: 'Approved' });
+  hook = await createExampleHook({
+    host: hookHost(),
+    conditionType: 'HookChecked',
+    finalizeWhenCondition: 'Approved',
+    logRequest: (line) => requestLog.push(line),
+  });
   await cluster.apply(registeredKindYaml(KIND, 'hooks'));
   await cluster.apply(`
 apiVersion: scoby.triggermesh.io/v1alpha1
@@ -59,7 +62,7 @@ afterAll(async () => {
   await hook?.close();
 });
 
-describe.skipIf(skipped !== undefined)('hooks', () => {
+describe('hooks', () => {
   it('publishes the hook URL on the registration', async () => {
     const registration = await cluster.waitForObject(
       'scoby.triggermesh.io/v1alpha1',
@@ -100,6 +103,14 @@ describe.skipIf(skipped !== undefined)('hooks', () => {
       { type: 'HookChecked', status: 'True', reason: 'HookOK', message: 'checked by the example hook' },
       { type: 'Ready', status: 'Unknown', reason: 'UNKNOWN', message: '' },
     ]);
+    console.log(`[e2e] hook ${hook.url} request log: ${JSON.stringify(requestLog)}`);
+    expect(requestLog).toContainEqual({
+      phase: 'pre-reconcile',
+      instance: 'Mailer hooks/orders',
+      children: ['deployment'],
+      answer: 'ok',
+    });
+    expect(requestLog.filter((line) => line.phase !== 'pre-reconcile')).toEqual([]);
   });
 
   it('keeps a deleted instance until the finalize hook agrees', async () => {
@@ -129,5 +140,17 @@ describe.skipIf(skipped !== undefined)('hooks', () => {
     await approve(cluster, INSTANCE);
     await cluster.waitForGone(...INSTANCE);
     await cluster.waitForGone('apps/v1', 'Deployment', 'hooks', 'mailer-orders');
+    const finalizeCalls = requestLog.filter((line) => line.phase === 'finalize');
+    console.log(`[e2e] finalize calls seen by the hook: ${JSON.stringify(finalizeCalls)}`);
+    expect(finalizeCalls[0]).toEqual({
+      phase: 'finalize',
+      instance: 'Mailer hooks/orders',
+      answer: 'waiting for condition Approved',
+    });
+    expect(finalizeCalls.at(-1)).toEqual({
+      phase: 'finalize',
+      instance: 'Mailer hooks/orders',
+      answer: 'ok',
+    });
   });
 });

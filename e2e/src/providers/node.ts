@@ -63,6 +63,18 @@ async function waitForNodeAndDns(container: StartedTestContainer): Promise<void>
   }
 }
 
+/**
+ * The machine as the node's pods reach it: the node's default gateway, the engine bridge's address on
+ * this machine. Pods go out through the node's own NAT (the CNI's ipMasq) to its eth0, so a server of
+ * the test process listening there is reached by the controller's pods.
+ */
+async function machineAddress(container: StartedTestContainer): Promise<string> {
+  const route = await run(container, ['ip', '-4', 'route', 'show', 'default'], 'default route');
+  const gateway = /^default via (\d+\.\d+\.\d+\.\d+)/m.exec(route)?.[1];
+  if (gateway === undefined) throw new Error(`the node has no IPv4 default route: ${route.trim()}`);
+  return gateway;
+}
+
 export async function startNodeCluster(
   image: string,
   preload: readonly string[],
@@ -89,6 +101,8 @@ export async function startNodeCluster(
     log(
       `node: Ready with cluster DNS after ${((Date.now() - started) / 1000).toFixed(1)} s (images loaded: ${preload.join(', ') || 'none'})`,
     );
+    const addressFromPods = await machineAddress(container);
+    log(`node: pods reach this machine at ${addressFromPods} (the node's default gateway)`);
     const inside = await run(container, ['cat', ADMIN_KUBECONFIG], 'admin kubeconfig');
     const kubeconfigYaml = kubeconfigWithServer(
       inside,
@@ -97,6 +111,7 @@ export async function startNodeCluster(
     return {
       provider: 'node',
       kubeconfigYaml,
+      addressFromPods,
       stop: async () => void (await container.stop()),
     };
   } catch (error) {

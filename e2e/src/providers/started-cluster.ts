@@ -10,5 +10,10 @@ export interface StartedCluster {
    * deploy/10-rbac.yaml, so a verb missing there fails a scenario. Absent: the admin kubeconfig.
    */
   readonly controllerKubeconfigYaml?: string;
+  /**
+   * Where the controller reaches a server of the test process (a hook): the machine's address as the
+   * cluster's pods see it. Absent: 127.0.0.1, the controller runs in the test process.
+   */
+  readonly addressFromPods?: string;
   stop(): Promise<void>;
 }

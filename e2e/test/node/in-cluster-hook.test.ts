@@ -166,7 +166,14 @@ describe.skipIf(skipped !== undefined)('a hook in the cluster, referenced by ref
     );
     await approve(cluster, INSTANCE);
     await cluster.waitForGone(...INSTANCE);
-    const finalizeCalls = (await hookLog()).filter((call) => call.phase === 'finalize');
+    // The pod's log reaches the API through containerd's log file: the last line may trail the answer.
+    const finalizeCalls = await cluster.waitFor(
+      'the hook to log the finalize call it agreed to',
+      async () => {
+        const calls = (await hookLog()).filter((call) => call.phase === 'finalize');
+        return calls.at(-1)?.answer === 'ok' ? calls : undefined;
+      },
+    );
     console.log(`[e2e] finalize calls seen by the hook: ${JSON.stringify(finalizeCalls)}`);
     expect(finalizeCalls[0]).toEqual({
       phase: 'finalize',

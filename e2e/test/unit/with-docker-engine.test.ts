@@ -27,9 +27,14 @@ function fakeBin(programs: Record<string, string>): string {
   return bin;
 }
 
-function run(bin: string, args: string[], cache = mkdtempSync(join(tmpdir(), 'scoby-cache-'))) {
+function run(
+  bin: string,
+  args: string[],
+  cache = mkdtempSync(join(tmpdir(), 'scoby-cache-')),
+  env: Record<string, string> = {},
+) {
   const result = spawnSync('/bin/bash', [SCRIPT, ...args], {
-    env: { PATH: bin, HOME: cache, SCOBY_CACHE_DIR: cache },
+    env: { PATH: bin, HOME: cache, SCOBY_CACHE_DIR: cache, ...env },
     encoding: 'utf8',
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -46,6 +51,29 @@ describe('with-docker-engine.sh', () => {
       status: 5,
       stdout: 'command ran\n',
       stderr: 'with-docker-engine: using the Docker engine that is already running\n',
+    });
+  });
+
+  it('with SCOBY_DOCKER_ENGINE_DIR, asks the engine of that folder and hands its socket to the command', () => {
+    const engine = mkdtempSync(join(tmpdir(), 'scoby-engine-dir-'));
+    const bin = fakeBin({ docker: `[ "$DOCKER_HOST" = "unix://${engine}/docker.sock" ]` });
+    const result = run(bin, ['/bin/sh', '-c', 'echo "$DOCKER_HOST"'], undefined, {
+      SCOBY_DOCKER_ENGINE_DIR: engine,
+    });
+    expect(result).toEqual({
+      status: 0,
+      stdout: `unix://${engine}/docker.sock\n`,
+      stderr: 'with-docker-engine: using the Docker engine that is already running\n',
+    });
+  });
+
+  it('points testcontainers at 127.0.0.1 when the running engine publishes ports on loopback only', () => {
+    const printOverride = ['/bin/sh', '-c', 'echo "override=$TESTCONTAINERS_HOST_OVERRIDE"'];
+    const loopback = fakeBin({ docker: '[ "$1 $2" = "network inspect" ] && echo 127.0.0.1\nexit 0' });
+    expect(run(loopback, printOverride)).toMatchObject({ status: 0, stdout: 'override=127.0.0.1\n' });
+    expect(run(fakeBin({ docker: 'exit 0' }), printOverride)).toMatchObject({
+      status: 0,
+      stdout: 'override=\n',
     });
   });
 
