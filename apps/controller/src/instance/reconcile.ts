@@ -233,6 +233,11 @@ export class InstanceReconciler {
         }
         const ignored = accepted.ignoredChanges;
         this.#warnOnChange(run, 'HookObjectChangesIgnored', instance, ignored === undefined ? [] : [ignored]);
+        const repeated = accepted.repeatedConditions;
+        if (
+          this.#warnOnChange(run, 'HookConditionRepeated', instance, repeated === undefined ? [] : [repeated])
+        )
+          this.#deps.logger?.warn({ instance: run.key, kind: instance.kind }, repeated);
         working = accepted.status;
         desired = accepted.children;
       } else {
@@ -356,13 +361,15 @@ export class InstanceReconciler {
     }
   }
 
-  #warnOnChange(run: Run, reason: string, instance: KubeObject, messages: readonly string[]): void {
+  /** Warning Events for messages that changed since the last reconcile of the instance; true when any was sent. */
+  #warnOnChange(run: Run, reason: string, instance: KubeObject, messages: readonly string[]): boolean {
     const slot = `${run.key}\u0000${reason}`;
     const fingerprint = messages.join('\n');
-    if ((this.#warned.get(slot) ?? '') === fingerprint) return;
+    if ((this.#warned.get(slot) ?? '') === fingerprint) return false;
     if (fingerprint === '') this.#warned.delete(slot);
     else this.#warned.set(slot, fingerprint);
     for (const message of messages) this.#emit(run, instance, 'Warning', reason, message);
+    return messages.length > 0;
   }
 
   async #callHook(config: InstanceConfig, call: HookCall): Promise<HookResult> {
