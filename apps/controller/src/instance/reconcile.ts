@@ -10,6 +10,7 @@ import type { KubeObject } from '@scoby/kube-objects';
 import { FINALIZER } from '@scoby/registration';
 import type { Logger } from 'pino';
 import { formatTime } from '../status/conditions.ts';
+import { takeOverLegacyFields } from '../field-manager/take-over.ts';
 import { startWorkingStatus, type FailureReason, type Status } from './status/instance-status.ts';
 import { failureStatus } from './status/failure-status.ts';
 import { statusPathAllowed } from '../crd/status-paths.ts';
@@ -186,6 +187,15 @@ export class InstanceReconciler {
   ): Promise<ReconcileResult> {
     const deps = this.#deps;
     let instance = cached;
+    const takenOver = await takeOverLegacyFields(deps.client, config.instanceResource, instance, {
+      ...(run.signal === undefined ? {} : { signal: run.signal }),
+      ...(deps.logger === undefined ? {} : { logger: deps.logger }),
+    });
+    if (takenOver !== undefined) {
+      this.#superseded.wrote(run.key, instance.metadata.resourceVersion, takenOver.metadata.resourceVersion);
+      this.ownWrites.wrote(takenOver);
+      instance = takenOver;
+    }
     const wantsFinalizer = config.hook?.finalize === true;
     if (hasFinalizer(instance, FINALIZER) !== wantsFinalizer) {
       const updated = await this.#setFinalizer(config, instance, run, wantsFinalizer);

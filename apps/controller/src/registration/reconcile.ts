@@ -4,6 +4,7 @@
  */
 import { unservedApiMessage, type FormFactorRegistry } from '@scoby/formfactor';
 import { compactJson, type KubeObject } from '@scoby/kube-objects';
+import type { Logger } from 'pino';
 import {
   crdAlreadyRegisteredMessage,
   crdClusterScopedMessage,
@@ -15,6 +16,7 @@ import {
   type NormalizedRegistrationSpec,
 } from '@scoby/registration';
 import { inspectCrd, type CrdInfo } from '../crd/inspect.ts';
+import { takeOverLegacyFields } from '../field-manager/take-over.ts';
 import { statusPathAllowed } from '../crd/status-paths.ts';
 import {
   formatTime,
@@ -114,6 +116,7 @@ export interface RegistrationWorld {
   /** A release started by a reconcile of the registration has ended: reconcile it again. */
   releaseSettled(registrationName: string): void;
   now(): Date;
+  logger?: Logger;
 }
 
 function apiErrorNotFound(name: string): string {
@@ -173,6 +176,14 @@ export class RegistrationReconciler {
     if (!world.crdsSynced()) return { requeueAfterMs: CRD_CACHE_SYNC_POLL_MS };
     if (registration.metadata.deletionTimestamp) return this.#delete(registration, call);
     let current = registration;
+    const takenOver = await takeOverLegacyFields(world.client, REGISTRATION_RESOURCE, current, {
+      ...call,
+      ...(world.logger === undefined ? {} : { logger: world.logger }),
+    });
+    if (takenOver !== undefined) {
+      this.#superseded.wrote(name, registration.metadata.resourceVersion, takenOver.metadata.resourceVersion);
+      current = takenOver as CRDRegistration;
+    }
     if (!(current.metadata.finalizers ?? []).includes(FINALIZER)) {
       current = ((await setFinalizer(world.client, REGISTRATION_RESOURCE, current, FINALIZER, true, call)) ??
         current) as CRDRegistration;
