@@ -16,6 +16,7 @@ import {
   type NormalizedRegistrationSpec,
 } from '@scoby/registration';
 import { inspectCrd, type CrdInfo } from '../crd/inspect.ts';
+import { specPathProblems } from '../crd/spec-paths.ts';
 import { takeOverLegacyFields } from '../field-manager/take-over.ts';
 import { statusPathAllowed } from '../crd/status-paths.ts';
 import {
@@ -23,6 +24,7 @@ import {
   initializeConditions,
   setConditionValues,
   settleConditions,
+  type ConditionValue,
 } from '../status/conditions.ts';
 import {
   type DynamicClient,
@@ -44,6 +46,8 @@ import { BackgroundJobs } from './background-jobs.ts';
 import {
   registrationConditions,
   restartOfStartedGeneration,
+  SPEC_PATH_NOT_IN_SCHEMA,
+  SPEC_PATHS_CONDITION,
   type ControllerOutcome,
   type RegistrationFindings,
 } from './conditions.ts';
@@ -208,6 +212,8 @@ export class RegistrationReconciler {
         ? { kind: 'found', servesVersion: info.version !== undefined }
         : { kind: 'missing', message: apiErrorNotFound(crdName) },
     };
+    if (validation.ok && crdObject && info?.version !== undefined)
+      findings.specPaths = specPathProblems(current.spec, crdObject, info.version);
     let hookUrl: string | undefined;
     if (validation.ok && info?.version !== undefined) {
       const checked = await this.#startController(current, validation.spec, {
@@ -351,6 +357,26 @@ export class RegistrationReconciler {
     );
   }
 
+  /**
+   * §5.5: a Warning Event and a log line when the spec paths the CRD's schema lacks change (a
+   * registration whose paths stay wrong is not reported again on every reconcile).
+   */
+  #warnOfSpecPaths(
+    registration: CRDRegistration,
+    stored: unknown,
+    warning: ConditionValue | undefined,
+  ): void {
+    if (warning === undefined) return;
+    const before = Array.isArray(stored)
+      ? (stored as { type?: unknown; message?: unknown }[]).find(
+          (entry) => entry.type === SPEC_PATHS_CONDITION,
+        )
+      : undefined;
+    if (before?.message === warning.message) return;
+    this.#world.events.emit(registration, 'Warning', SPEC_PATH_NOT_IN_SCHEMA, warning.message);
+    this.#world.logger?.warn({ registration: registration.metadata.name ?? '' }, warning.message);
+  }
+
   /** §6.6. */
   async #delete(registration: CRDRegistration, call: CallOptions): Promise<ReconcileResult> {
     const world = this.#world;
@@ -419,11 +445,13 @@ export class RegistrationReconciler {
     const now = formatTime(world.now());
     const stored = (registration.status ?? {}) as Record<string, unknown>;
     const values = registrationConditions(findings);
+    const types = values.SpecPathsInSchema ? [...CONDITION_TYPES, SPEC_PATHS_CONDITION] : CONDITION_TYPES;
     const conditions = settleConditions(
-      setConditionValues(initializeConditions(stored.conditions, CONDITION_TYPES, now), { ...values }),
+      setConditionValues(initializeConditions(stored.conditions, types, now), { ...values }),
       stored.conditions,
       now,
     );
+    this.#warnOfSpecPaths(registration, stored.conditions, values.SpecPathsInSchema);
     const annotations = { ...((stored.annotations as Record<string, string> | undefined) ?? {}) };
     if (hookUrl === null) delete annotations.hookURL;
     else if (hookUrl !== undefined) annotations.hookURL = hookUrl;
