@@ -7,6 +7,7 @@
  */
 import { stripManagedFields } from '@scoby/controller-runtime';
 import type { KubeObject } from '@scoby/kube-objects';
+import { FINALIZER } from '@scoby/registration';
 import { type FieldSet, unionOfFields } from './field-sets.ts';
 
 /** The manager kube-apiserver records for a write with neither `fieldManager` nor User-Agent. */
@@ -143,8 +144,9 @@ export function takeOverPatch(
 
 /**
  * The informers' transform: managedFields dropped (they are most of an object's size), except on
- * the rare object where `unknown` still holds fields, which the reconcile hands over once.
+ * the rare object where `unknown` still holds Scoby's fields, which the reconcile hands over once.
  */
 export function stripManagedFieldsUnlessLegacy<T extends KubeObject>(object: T): T {
-  return entriesOf(object).some(isLegacy) ? object : stripManagedFields(object);
+  const legacy = entriesOf(object).some(isLegacy) && takenOverEntries(object, '', FINALIZER) !== undefined;
+  return legacy ? object : stripManagedFields(object);
 }
