@@ -6,6 +6,8 @@ export interface RequestLogEntry {
   user: string | undefined;
   query: Record<string, string>;
   contentType: string | undefined;
+  /** The User-Agent header; undefined without one. */
+  userAgent: string | undefined;
   /** Parsed JSON (or YAML for apply patches) when it parses, the raw text otherwise; undefined without a body. */
   body: unknown;
   code: number;

@@ -1,4 +1,4 @@
-export { buildInfo, COMPONENT } from './build-info.ts';
+export { buildInfo, COMPONENT, FIELD_MANAGER, userAgent } from './build-info.ts';
 export { buildCommandLine, parseCommandLine, type CommandLineOptions } from './command-line.ts';
 export {
   DEFAULT_CONCURRENCY,

@@ -5,7 +5,7 @@
 import type { FormFactorPlugin } from '@scoby/formfactor';
 import type { HookCall, HookSuccess } from '@scoby/hooks-v1/client';
 import type { KubeObject } from '@scoby/kube-objects';
-import { applyHookStatus, type Status } from './status/instance-status.ts';
+import { applyHookStatus, repeatedConditionsMessage, type Status } from './status/instance-status.ts';
 import type { HookTarget } from './instance-config.ts';
 import { tooDeepAnswerPart } from './hook-answer-depth.ts';
 
@@ -47,6 +47,8 @@ export interface AcceptedAnswer {
   children: Record<string, KubeObject>;
   /** The `HookObjectChangesIgnored` message, when the hook tried to change more than status. */
   ignoredChanges?: string;
+  /** The `HookConditionRepeated` message, when the hook sent a conditionsFromHook type twice or more. */
+  repeatedConditions?: string;
 }
 
 /** An answer Scoby cannot take: its message, as docs/spec/hooks-v1.md §6.4 words a malformed 2xx answer. */
@@ -68,14 +70,18 @@ export function acceptHookAnswer(
   const tooDeep = tooDeepAnswerPart(hookStatus, answer.children);
   if (tooDeep !== undefined)
     return { ok: false, message: `pre-reconcile hook: invalid response: ${tooDeep}` };
+  const applied = hookStatus
+    ? applyHookStatus(working, hookStatus, conditions.hookConditionTypes, conditions.conditionTypes, now)
+    : { status: working, repeatedTypes: [] };
   return {
     ok: true,
-    status: hookStatus
-      ? applyHookStatus(working, hookStatus, conditions.hookConditionTypes, conditions.conditionTypes, now)
-      : working,
+    status: applied.status,
     children: answer.children ?? children,
     ...(ignored.length > 0
       ? { ignoredChanges: `hook changes to ${ignored.join(', ')} are ignored; only status is applied` }
+      : {}),
+    ...(applied.repeatedTypes.length > 0
+      ? { repeatedConditions: repeatedConditionsMessage(applied.repeatedTypes) }
       : {}),
   };
 }

@@ -10,6 +10,7 @@ import type { KubeObject } from '@scoby/kube-objects';
 import { FINALIZER } from '@scoby/registration';
 import type { Logger } from 'pino';
 import { formatTime } from '../status/conditions.ts';
+import { takeOverLegacyFields } from '../field-manager/take-over.ts';
 import { startWorkingStatus, type FailureReason, type Status } from './status/instance-status.ts';
 import { failureStatus } from './status/failure-status.ts';
 import { statusPathAllowed } from '../crd/status-paths.ts';
@@ -186,6 +187,15 @@ export class InstanceReconciler {
   ): Promise<ReconcileResult> {
     const deps = this.#deps;
     let instance = cached;
+    const takenOver = await takeOverLegacyFields(deps.client, config.instanceResource, instance, {
+      ...(run.signal === undefined ? {} : { signal: run.signal }),
+      ...(deps.logger === undefined ? {} : { logger: deps.logger }),
+    });
+    if (takenOver !== undefined) {
+      this.#superseded.wrote(run.key, instance.metadata.resourceVersion, takenOver.metadata.resourceVersion);
+      this.ownWrites.wrote(takenOver);
+      instance = takenOver;
+    }
     const wantsFinalizer = config.hook?.finalize === true;
     if (hasFinalizer(instance, FINALIZER) !== wantsFinalizer) {
       const updated = await this.#setFinalizer(config, instance, run, wantsFinalizer);
@@ -233,6 +243,11 @@ export class InstanceReconciler {
         }
         const ignored = accepted.ignoredChanges;
         this.#warnOnChange(run, 'HookObjectChangesIgnored', instance, ignored === undefined ? [] : [ignored]);
+        const repeated = accepted.repeatedConditions;
+        if (
+          this.#warnOnChange(run, 'HookConditionRepeated', instance, repeated === undefined ? [] : [repeated])
+        )
+          this.#deps.logger?.warn({ instance: run.key, kind: instance.kind }, repeated);
         working = accepted.status;
         desired = accepted.children;
       } else {
@@ -356,13 +371,15 @@ export class InstanceReconciler {
     }
   }
 
-  #warnOnChange(run: Run, reason: string, instance: KubeObject, messages: readonly string[]): void {
+  /** Warning Events for messages that changed since the last reconcile of the instance; true when any was sent. */
+  #warnOnChange(run: Run, reason: string, instance: KubeObject, messages: readonly string[]): boolean {
     const slot = `${run.key}\u0000${reason}`;
     const fingerprint = messages.join('\n');
-    if ((this.#warned.get(slot) ?? '') === fingerprint) return;
+    if ((this.#warned.get(slot) ?? '') === fingerprint) return false;
     if (fingerprint === '') this.#warned.delete(slot);
     else this.#warned.set(slot, fingerprint);
     for (const message of messages) this.#emit(run, instance, 'Warning', reason, message);
+    return messages.length > 0;
   }
 
   async #callHook(config: InstanceConfig, call: HookCall): Promise<HookResult> {

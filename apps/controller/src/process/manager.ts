@@ -16,13 +16,15 @@ import {
   InformerFactory,
   LeaderElector,
   QueueHealth,
-  stripManagedFields,
 } from '@scoby/controller-runtime';
+import { stripManagedFieldsUnlessLegacy } from '../field-manager/legacy-ownership.ts';
 import {
   COMPONENT,
   type ControllerMetrics,
   createMetrics,
   DEFAULT_RECONCILE_TIMEOUT_MS,
+  FIELD_MANAGER,
+  userAgent,
 } from '../config/index.ts';
 import { RegistrationController } from '../registration/controller.ts';
 import type { ControllerOptions, RunningController } from './options.ts';
@@ -34,6 +36,9 @@ export type { ControllerOptions, RunningController } from './options.ts';
  * it counts as stalled: only reconciles that never return can stall a queue.
  */
 const STALL_MARGIN_MS = 60_000;
+
+/** Who the controller's writes are from: its field manager, and a User-Agent with its version. */
+const CLIENT_IDENTITY = { fieldManager: FIELD_MANAGER, userAgent: userAgent() };
 
 export function builtInFormFactors(plugins: readonly FormFactorPlugin[]): FormFactorRegistry {
   const created = createFormFactorRegistry({
@@ -73,6 +78,7 @@ class Controller implements RunningController {
         ? { writeFence: { refusal: () => this.#elector?.writeRefusal() } }
         : {}),
       onForbidden: () => this.#work?.forbidden(),
+      ...CLIENT_IDENTITY,
     });
     this.#health = new QueueHealth(
       options.stallAfterMs ?? (options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS) + STALL_MARGIN_MS,
@@ -83,7 +89,8 @@ class Controller implements RunningController {
       workingNamespaces: options.workingNamespaces,
       // The caches hold every instance and child; the one reader of managedFields (the hand-over
       // of a created child's fields in write-children.ts) reads the object from the API server.
-      transform: stripManagedFields,
+      // Objects where `unknown` still holds fields keep theirs until the reconcile hands them over.
+      transform: stripManagedFieldsUnlessLegacy,
       ...(options.resyncMs === undefined ? {} : { resyncMs: options.resyncMs }),
       ...(options.watchSilenceMs === undefined ? {} : { watchSilenceMs: options.watchSilenceMs }),
       logger: options.logger,
@@ -102,6 +109,7 @@ class Controller implements RunningController {
       this.#leaseClient = new DynamicClient(options.kubeConfig, {
         requestTimeoutMs: Math.min(requestTimeoutMs, timings.renewDeadlineMs ?? DEFAULT_RENEW_DEADLINE_MS),
         onResponse,
+        ...CLIENT_IDENTITY,
       });
       const leaseName = options.leaderElection.leaseName;
       this.metrics.setLeader(leaseName, false);

@@ -7,6 +7,7 @@ import {
   RegistrationReason,
   waitingForCrdMessage,
 } from '@scoby/registration';
+import type { FieldProblem } from '../crd/spec-paths.ts';
 import type { ConditionValue } from '../status/conditions.ts';
 
 export type CrdLookup = { kind: 'found'; servesVersion: boolean } | { kind: 'missing'; message: string };
@@ -21,12 +22,25 @@ export interface RegistrationFindings {
   crd: CrdLookup;
   /** Absent when the checks did not run (invalid spec or CRD not usable). */
   controller?: ControllerOutcome;
+  /** Spec paths the CRD's schema lacks (crd/spec-paths.ts); absent or empty when there are none. */
+  specPaths?: readonly FieldProblem[];
 }
 
 export interface RegistrationConditionValues {
   CRDExists: ConditionValue;
   ControllerReady: ConditionValue;
   Ready: ConditionValue;
+  /** A warning, present only while a spec path is not in the CRD's schema; Ready does not read it. */
+  SpecPathsInSchema?: ConditionValue;
+}
+
+/** The warning condition's type and reason (docs/spec/registration.md §5.5). */
+export const SPEC_PATHS_CONDITION = 'SpecPathsInSchema';
+export const SPEC_PATH_NOT_IN_SCHEMA = 'SpecPathNotInSchema';
+
+/** `<field>: "<path>" is not in the schema of CRD "<name>" version <v>`, joined by `; `. */
+export function specPathsMessage(problems: readonly FieldProblem[]): string {
+  return problems.map((problem) => `${problem.path}: ${problem.message}`).join('; ');
 }
 
 const UNKNOWN = { status: 'Unknown', reason: RegistrationReason.Unknown, message: '' } as const;
@@ -79,5 +93,19 @@ export function registrationConditions(findings: RegistrationFindings): Registra
   const CRDExists = crdExists(findings);
   const ControllerReady = controllerReady(findings);
   const { status, reason, message } = computeRegistrationReady(CRDExists, ControllerReady);
-  return { CRDExists, ControllerReady, Ready: { status, reason, message } };
+  const specPaths = findings.specPaths ?? [];
+  return {
+    CRDExists,
+    ControllerReady,
+    Ready: { status, reason, message },
+    ...(specPaths.length > 0
+      ? {
+          SpecPathsInSchema: {
+            status: 'False',
+            reason: SPEC_PATH_NOT_IN_SCHEMA,
+            message: specPathsMessage(specPaths),
+          },
+        }
+      : {}),
+  };
 }

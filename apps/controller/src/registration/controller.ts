@@ -159,6 +159,7 @@ export class RegistrationController {
       hookRefreshMs: options.hookAddressRefreshMs ?? DEFAULT_HOOK_ADDRESS_REFRESH_MS,
       releaseSettled: (name) => this.#enqueue(name),
       now,
+      logger: options.logger,
     });
     this.#registrationReconciler = registrationReconciler;
     this.#controller = new Controller<CRDRegistration>({

@@ -4,6 +4,7 @@
  */
 import { unservedApiMessage, type FormFactorRegistry } from '@scoby/formfactor';
 import { compactJson, type KubeObject } from '@scoby/kube-objects';
+import type { Logger } from 'pino';
 import {
   crdAlreadyRegisteredMessage,
   crdClusterScopedMessage,
@@ -15,12 +16,15 @@ import {
   type NormalizedRegistrationSpec,
 } from '@scoby/registration';
 import { inspectCrd, type CrdInfo } from '../crd/inspect.ts';
+import { specPathProblems } from '../crd/spec-paths.ts';
+import { takeOverLegacyFields } from '../field-manager/take-over.ts';
 import { statusPathAllowed } from '../crd/status-paths.ts';
 import {
   formatTime,
   initializeConditions,
   setConditionValues,
   settleConditions,
+  type ConditionValue,
 } from '../status/conditions.ts';
 import {
   type DynamicClient,
@@ -42,6 +46,8 @@ import { BackgroundJobs } from './background-jobs.ts';
 import {
   registrationConditions,
   restartOfStartedGeneration,
+  SPEC_PATH_NOT_IN_SCHEMA,
+  SPEC_PATHS_CONDITION,
   type ControllerOutcome,
   type RegistrationFindings,
 } from './conditions.ts';
@@ -114,6 +120,7 @@ export interface RegistrationWorld {
   /** A release started by a reconcile of the registration has ended: reconcile it again. */
   releaseSettled(registrationName: string): void;
   now(): Date;
+  logger?: Logger;
 }
 
 function apiErrorNotFound(name: string): string {
@@ -173,6 +180,14 @@ export class RegistrationReconciler {
     if (!world.crdsSynced()) return { requeueAfterMs: CRD_CACHE_SYNC_POLL_MS };
     if (registration.metadata.deletionTimestamp) return this.#delete(registration, call);
     let current = registration;
+    const takenOver = await takeOverLegacyFields(world.client, REGISTRATION_RESOURCE, current, {
+      ...call,
+      ...(world.logger === undefined ? {} : { logger: world.logger }),
+    });
+    if (takenOver !== undefined) {
+      this.#superseded.wrote(name, registration.metadata.resourceVersion, takenOver.metadata.resourceVersion);
+      current = takenOver as CRDRegistration;
+    }
     if (!(current.metadata.finalizers ?? []).includes(FINALIZER)) {
       current = ((await setFinalizer(world.client, REGISTRATION_RESOURCE, current, FINALIZER, true, call)) ??
         current) as CRDRegistration;
@@ -197,6 +212,8 @@ export class RegistrationReconciler {
         ? { kind: 'found', servesVersion: info.version !== undefined }
         : { kind: 'missing', message: apiErrorNotFound(crdName) },
     };
+    if (validation.ok && crdObject && info?.version !== undefined)
+      findings.specPaths = specPathProblems(current.spec, crdObject, info.version);
     let hookUrl: string | undefined;
     if (validation.ok && info?.version !== undefined) {
       const checked = await this.#startController(current, validation.spec, {
@@ -340,6 +357,26 @@ export class RegistrationReconciler {
     );
   }
 
+  /**
+   * §5.5: a Warning Event and a log line when the spec paths the CRD's schema lacks change (a
+   * registration whose paths stay wrong is not reported again on every reconcile).
+   */
+  #warnOfSpecPaths(
+    registration: CRDRegistration,
+    stored: unknown,
+    warning: ConditionValue | undefined,
+  ): void {
+    if (warning === undefined) return;
+    const before = Array.isArray(stored)
+      ? (stored as { type?: unknown; message?: unknown }[]).find(
+          (entry) => entry.type === SPEC_PATHS_CONDITION,
+        )
+      : undefined;
+    if (before?.message === warning.message) return;
+    this.#world.events.emit(registration, 'Warning', SPEC_PATH_NOT_IN_SCHEMA, warning.message);
+    this.#world.logger?.warn({ registration: registration.metadata.name ?? '' }, warning.message);
+  }
+
   /** §6.6. */
   async #delete(registration: CRDRegistration, call: CallOptions): Promise<ReconcileResult> {
     const world = this.#world;
@@ -408,11 +445,13 @@ export class RegistrationReconciler {
     const now = formatTime(world.now());
     const stored = (registration.status ?? {}) as Record<string, unknown>;
     const values = registrationConditions(findings);
+    const types = values.SpecPathsInSchema ? [...CONDITION_TYPES, SPEC_PATHS_CONDITION] : CONDITION_TYPES;
     const conditions = settleConditions(
-      setConditionValues(initializeConditions(stored.conditions, CONDITION_TYPES, now), { ...values }),
+      setConditionValues(initializeConditions(stored.conditions, types, now), { ...values }),
       stored.conditions,
       now,
     );
+    this.#warnOfSpecPaths(registration, stored.conditions, values.SpecPathsInSchema);
     const annotations = { ...((stored.annotations as Record<string, string> | undefined) ?? {}) };
     if (hookUrl === null) delete annotations.hookURL;
     else if (hookUrl !== undefined) annotations.hookURL = hookUrl;

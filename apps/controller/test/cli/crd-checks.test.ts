@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { schemaHasPath } from '../../src/cli/validate/crd-checks.ts';
+import { schemaHasPath } from '../../src/crd/spec-paths.ts';
 
 const ROOT = {
   type: 'object',

@@ -11,11 +11,11 @@ import { DynamicClient, type ResourceRef, stripManagedFields } from '@scoby/cont
 import { crdFor } from '../support/cluster.ts';
 import { eventually } from '@scoby/controller-runtime/testing';
 import {
-  FIELD_MANAGER,
   writeChildren,
   type ChildOwner,
   type ChildStore,
 } from '../../src/instance/children/write-children.ts';
+import { FIELD_MANAGER } from '../../src/config/build-info.ts';
 
 const DEPLOYMENTS: ResourceRef = { group: 'apps', version: 'v1', resource: 'deployments', namespaced: true };
 const NAMESPACES: ResourceRef = { group: '', version: 'v1', resource: 'namespaces', namespaced: false };

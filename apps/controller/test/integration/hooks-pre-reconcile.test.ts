@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
+import { captureLogs } from '@scoby/controller-runtime/testing';
 import { crdFor, startTestCluster, type TestCluster } from '../support/cluster.ts';
 import { conditionOf, conditionsOf } from '../support/scoby.ts';
 import {
@@ -23,12 +24,13 @@ const TIME = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
 const SMTP_ENV = [{ name: 'SMTP_HOST', value: 'mail.internal' }];
 
 let cluster: TestCluster;
+const logs = captureLogs('info');
 let hook: ScriptedHook;
 /** The hook's behaviour per instance name; NO_CHANGE for the others. */
 const behaviour = new Map<string, HookScript>();
 
 beforeAll(async () => {
-  cluster = await startTestCluster();
+  cluster = await startTestCluster({ logger: logs.logger });
   hook = await startScriptedHook((request) =>
     (behaviour.get(request.body.object.metadata.name ?? '') ?? NO_CHANGE)(request),
   );
@@ -246,6 +248,38 @@ describe('applying a pre-reconcile answer (docs/spec/hooks-v1.md §5)', () => {
         message: 'hook changes to spec, metadata.labels are ignored; only status is applied',
       },
     ]);
+  });
+
+  it("takes the hook's entry for a repeated condition type, as docs/hooks.md's hook appends it, and says so", async () => {
+    // docs/hooks.md: the hook appends its QuotaChecked beside the Unknown one Scoby initialised.
+    behaviour.set('appended', (request) => {
+      const status = { ...(request.body.object.status as Record<string, unknown>) };
+      const conditions = status.conditions as unknown[];
+      status.conditions = [
+        ...conditions,
+        { type: 'QuotaChecked', status: 'True', reason: 'WithinQuota', message: '' },
+      ];
+      return { status: 200, body: { object: { status } } };
+    });
+    await createMailer('appended');
+    const ready = await mailer('appended', 'Ready', isReady);
+    expect(conditionsOf(ready)).toEqual([
+      { type: 'DeploymentReady', status: 'True', reason: 'MinimumReplicasAvailable', message: '' },
+      { type: 'QuotaChecked', status: 'True', reason: 'WithinQuota', message: '' },
+      { type: 'Ready', status: 'True', reason: 'CONDITIONSOK', message: '' },
+      { type: 'ServiceReady', status: 'True', reason: 'ServiceExist', message: '' },
+    ]);
+    const message =
+      "pre-reconcile hook: status.conditions repeats type QuotaChecked; the hook's entry is used (the last that differs from the one Scoby sent)";
+    // One Event while the answer keeps repeating the type, however many reconciles follow.
+    expect(
+      (await eventsOf(cluster, 'shop', 'appended')).filter(
+        (event) => event.reason === 'HookConditionRepeated',
+      ),
+    ).toEqual([{ type: 'Warning', reason: 'HookConditionRepeated', message }]);
+    expect(logs.lines().filter((line) => line.instance === 'shop/appended' && line.level === 'warn')).toEqual(
+      [expect.objectContaining({ level: 'warn', instance: 'shop/appended', kind: 'Mailer', msg: message })],
+    );
   });
 
   it('creates a child the hook adds, owned and labelled, and prunes it once the hook stops returning it', async () => {

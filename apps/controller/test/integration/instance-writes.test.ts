@@ -191,7 +191,7 @@ describe('one cluster, all namespaces', () => {
     ).toEqual([
       {
         method: 'PATCH',
-        query: {},
+        query: { fieldManager: 'scoby-controller' },
         contentType: 'application/json-patch+json',
         body: [
           { op: 'test', path: '/metadata/managedFields/0/manager', value: 'scoby-controller' },

@@ -72,11 +72,26 @@ export interface DynamicClientOptions {
   writeFence?: WriteFence;
   /** Told of every 403 answer: the permissions it had may have been taken away. */
   onForbidden?: () => void;
+  /**
+   * The field manager of every POST, PUT and PATCH that names none itself. Without one
+   * kube-apiserver names the writer after the User-Agent, or `unknown` when there is none.
+   */
+  fieldManager?: string;
+  /** The User-Agent header of every request, e.g. `scoby-controller/0.1.0 (scoby)`. */
+  userAgent?: string;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** The writes that take a `fieldManager` (DeleteOptions has none). */
+const MANAGED_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+function withoutUndefined(query: RequestOptions['query']): Record<string, string> {
+  const defined: Record<string, string> = {};
+  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) defined[key] = value;
+  return defined;
+}
 
 export interface DeleteOptions extends CallOptions {
   propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
@@ -124,6 +139,8 @@ export class DynamicClient {
   readonly #onResponse: RequestObserver | undefined;
   readonly #writeFence: WriteFence | undefined;
   readonly #onForbidden: (() => void) | undefined;
+  readonly #fieldManager: string | undefined;
+  readonly #userAgent: string | undefined;
   /** How to cut off each write that was sent and is not answered yet. */
   readonly #writesInFlight = new Set<(reason: string) => void>();
 
@@ -139,6 +156,8 @@ export class DynamicClient {
     this.#onResponse = options.onResponse;
     this.#writeFence = options.writeFence;
     this.#onForbidden = options.onForbidden;
+    this.#fieldManager = options.fieldManager;
+    this.#userAgent = options.userAgent;
   }
 
   get kubeConfig(): KubeConfig {
@@ -146,7 +165,10 @@ export class DynamicClient {
   }
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-    const search = searchOf(options.query);
+    const managed = this.#fieldManager !== undefined && MANAGED_METHODS.has(method);
+    const search = searchOf(
+      managed ? { fieldManager: this.#fieldManager, ...withoutUndefined(options.query) } : options.query,
+    );
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     const connection = await this.#connection.current();
     const send = (sentWith: Connection) =>
@@ -195,6 +217,7 @@ export class DynamicClient {
       agent: connection.agent,
       headers: {
         ...connection.headers,
+        ...(this.#userAgent === undefined ? {} : { 'User-Agent': this.#userAgent }),
         Accept: 'application/json',
         // Node frames DELETE bodies only with an explicit length (it does not chunk them by default).
         ...(body === undefined

@@ -238,6 +238,7 @@ export async function handleRequest(
         user,
         query: Object.fromEntries(url.searchParams),
         contentType,
+        userAgent: request.headers['user-agent'],
         code: 'reply' in outcome ? outcome.reply.code : 200,
         injected: outcome.injected === true,
       },

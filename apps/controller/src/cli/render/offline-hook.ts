@@ -61,10 +61,14 @@ export async function callPreReconcile(
   if (answer.ok) {
     const accepted = acceptHookAnswer(answer, state.working, state.children, state.conditionSet, state.now);
     if (!accepted.ok) return { ok: false, failure: { reason: 'HookFailed', message: accepted.message } };
-    const warnings =
-      accepted.ignoredChanges === undefined
+    const warnings = [
+      ...(accepted.ignoredChanges === undefined
         ? []
-        : [{ reason: 'HookObjectChangesIgnored', message: accepted.ignoredChanges }];
+        : [{ reason: 'HookObjectChangesIgnored', message: accepted.ignoredChanges }]),
+      ...(accepted.repeatedConditions === undefined
+        ? []
+        : [{ reason: 'HookConditionRepeated', message: accepted.repeatedConditions }]),
+    ];
     return { ok: true, status: accepted.status, children: accepted.children, warnings };
   }
   if (!answer.continue) return { ok: false, failure: { reason: 'HookFailed', message: answer.message } };

@@ -6,6 +6,7 @@
  * it when there is one), as client-go's csaupgrade does for kubectl.
  */
 import type { KubeObject } from '@scoby/kube-objects';
+import { unionOfFields } from '../../field-manager/field-sets.ts';
 
 type JsonPatchOperation =
   { op: 'test' | 'replace'; path: string; value: unknown } | { op: 'remove'; path: string };
@@ -27,16 +28,6 @@ function entryIndex(entries: readonly unknown[], manager: string, operation: 'Up
     const { manager: name, operation: op, subresource } = entry as ManagedFieldsEntry;
     return name === manager && op === operation && (subresource === undefined || subresource === '');
   });
-}
-
-/** The union of two FieldsV1 sets (nested maps whose leaves are `{}`). */
-function unionOfFields(a: unknown, b: unknown): unknown {
-  if (!isRecord(a)) return b;
-  if (!isRecord(b)) return a;
-  const union: Record<string, unknown> = { ...a };
-  for (const [key, value] of Object.entries(b))
-    union[key] = key in union ? unionOfFields(union[key], value) : value;
-  return union;
 }
 
 /** The patch giving `manager`'s Update entry to its Apply entry; undefined when it has none. */

@@ -14,6 +14,7 @@
  */
 import type { KubeObject } from '@scoby/kube-objects';
 import { adoptUpdatedFieldsPatch } from './field-ownership.ts';
+import { FIELD_MANAGER } from '../../config/build-info.ts';
 import { selectPrunable } from './prune.ts';
 import { desiredHash, isControlledBy, isUpToDate, withDesiredHash } from './update-detection.ts';
 import {
@@ -29,7 +30,6 @@ import {
   type ResourceRef,
 } from '@scoby/controller-runtime';
 
-export const FIELD_MANAGER = 'scoby-controller';
 
 export interface ChildStore {
   /** Resource of a kind the controller manages; undefined when the cluster does not serve it. */

@@ -40,6 +40,33 @@ function hookCondition(type: string, entry: Record<string, unknown>): Condition 
   };
 }
 
+function sameValue(entry: Record<string, unknown>, condition: Condition): boolean {
+  return (
+    entry.status === condition.status &&
+    entry.reason === condition.reason &&
+    entry.message === condition.message
+  );
+}
+
+/**
+ * The hook's entry for a type among those it sent. A hook that builds on the status it received and
+ * appends its own entry sends the type twice, Scoby's echo and its own: the last entry that differs
+ * from Scoby's is the hook's; when none differs, the hook agreed with Scoby's.
+ */
+function hookEntry(
+  entries: readonly Record<string, unknown>[],
+  scoby: Condition,
+): Record<string, unknown> | undefined {
+  const own = entries.filter((entry) => !sameValue(entry, scoby));
+  return own.at(-1) ?? entries.at(-1);
+}
+
+export interface HookStatusOutcome {
+  status: Status;
+  /** conditionsFromHook types the hook sent more than once, in type order. */
+  repeatedTypes: string[];
+}
+
 /**
  * §8.10: the hook's status replaces the working status, except conditions: hook-declared types come
  * from the hook (when it sent them), every other type keeps Scoby's entry.
@@ -50,19 +77,28 @@ export function applyHookStatus(
   hookConditionTypes: readonly string[],
   conditionTypes: readonly string[],
   now: string,
-): Status {
+): HookStatusOutcome {
   const before = (working.conditions ?? []) as Condition[];
   const sent = Array.isArray(hookStatus.conditions) ? hookStatus.conditions.filter(isObject) : [];
+  const repeatedTypes: string[] = [];
   const merged = before.map((condition) => {
     if (!hookConditionTypes.includes(condition.type)) return condition;
-    const entry = sent.find((candidate) => candidate.type === condition.type);
+    const entries = sent.filter((candidate) => candidate.type === condition.type);
+    if (entries.length > 1) repeatedTypes.push(condition.type);
+    const entry = hookEntry(entries, condition);
     return entry
       ? { ...hookCondition(condition.type, entry), lastTransitionTime: condition.lastTransitionTime }
       : condition;
   });
   const next = structuredClone(hookStatus);
   next.conditions = initializeConditions(merged, conditionTypes, now);
-  return next;
+  return { status: next, repeatedTypes: repeatedTypes.sort() };
+}
+
+/** The Warning Event `HookConditionRepeated`'s message (docs/spec/children-and-status.md §8.10). */
+export function repeatedConditionsMessage(types: readonly string[]): string {
+  const names = types.join(', ');
+  return `pre-reconcile hook: status.conditions repeats type ${names}; the hook's entry is used (the last that differs from the one Scoby sent)`;
 }
 
 /**

@@ -153,7 +153,8 @@ describe('hook status (§8.10)', () => {
       ['DeploymentReady', 'QuotaChecked', 'Ready'],
       NOW,
     );
-    expect(next).toEqual({
+    expect(next.repeatedTypes).toEqual([]);
+    expect(next.status).toEqual({
       annotations: { note: 'x' },
       conditions: [
         { type: 'DeploymentReady', status: 'True', reason: 'A', message: '', lastTransitionTime: T0 },
@@ -161,6 +162,54 @@ describe('hook status (§8.10)', () => {
         { type: 'Ready', status: 'Unknown', reason: 'UNKNOWN', message: '', lastTransitionTime: NOW },
       ],
     });
+  });
+});
+
+describe('a hook answer that repeats a condition type (§8.10)', () => {
+  const types = ['DeploymentReady', 'QuotaChecked', 'Ready'];
+  const working = () => startWorkingStatus({}, types, NOW);
+  const echoed = {
+    type: 'QuotaChecked',
+    status: 'Unknown',
+    reason: 'UNKNOWN',
+    message: '',
+    lastTransitionTime: NOW,
+  };
+  const own = { type: 'QuotaChecked', status: 'True', reason: 'WithinQuota', message: '' };
+  const quota = (status: Record<string, unknown>) =>
+    (status.conditions as { type: string }[]).find((condition) => condition.type === 'QuotaChecked');
+
+  it.each([
+    { order: "appended after the echo of Scoby's entry", sent: [echoed, own] },
+    { order: "placed before the echo of Scoby's entry", sent: [own, echoed] },
+  ])("takes the hook's entry when it is $order, and names the type", ({ sent }) => {
+    const next = applyHookStatus(working(), { conditions: sent }, ['QuotaChecked'], types, NOW);
+    expect(quota(next.status)).toEqual({ ...own, lastTransitionTime: NOW });
+    expect(next.repeatedTypes).toEqual(['QuotaChecked']);
+  });
+
+  it('takes the last entry when every one repeats what Scoby sent', () => {
+    const next = applyHookStatus(
+      working(),
+      { conditions: [echoed, { ...echoed }] },
+      ['QuotaChecked'],
+      types,
+      NOW,
+    );
+    expect(quota(next.status)).toEqual(echoed);
+    expect(next.repeatedTypes).toEqual(['QuotaChecked']);
+  });
+
+  it("takes the last of two entries that both differ from Scoby's", () => {
+    const last = { ...own, reason: 'Recounted' };
+    const next = applyHookStatus(working(), { conditions: [own, last] }, ['QuotaChecked'], types, NOW);
+    expect(quota(next.status)).toEqual({ ...last, lastTransitionTime: NOW });
+  });
+
+  it('does not name a repeated type the hook may not set', () => {
+    const ready = { type: 'Ready', status: 'True', reason: 'Forged', message: '' };
+    const next = applyHookStatus(working(), { conditions: [ready, ready] }, ['QuotaChecked'], types, NOW);
+    expect(next.repeatedTypes).toEqual([]);
   });
 });
 
