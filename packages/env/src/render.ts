@@ -37,6 +37,7 @@ export async function renderEnv(input: RenderInput, lookups: RenderLookups): Pro
       sourceMap: {},
       warnings: [],
       errors: [`internal error while rendering: ${error instanceof Error ? error.message : String(error)}`],
+      needsSpecChange: false,
     };
   }
 }
@@ -65,6 +66,7 @@ function renderResolved(
     volumes: [],
     volumeMounts: [],
     errors: [...plan.problems],
+    clusterErrors: 0,
   };
   renderAddedEnv(plan.config.add.toEnv, lookups, out);
   if (spec.error !== undefined) out.errors.push(spec.error);
@@ -85,6 +87,7 @@ function renderResolved(
     sourceMap: {},
     warnings,
     errors: out.errors,
+    needsSpecChange: out.errors.length > 0 && out.clusterErrors === 0,
   };
   return withLazySourceMap(result, out.candidates);
 }

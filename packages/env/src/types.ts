@@ -44,4 +44,9 @@ export interface RenderResult {
   warnings: EnvNameCollision[];
   /** Render errors in docs/spec/env.md §9 order; non-empty means the render failed. */
   errors: string[];
+  /**
+   * True when there are errors and every one comes from the instance's spec or the registration
+   * (docs/spec/env.md §9): rendering again gives the same errors until one of those changes.
+   */
+  needsSpecChange: boolean;
 }

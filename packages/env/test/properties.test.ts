@@ -149,7 +149,9 @@ describe('properties', () => {
           'sourceMap',
           'warnings',
           'errors',
+          'needsSpecChange',
         ]);
+        if (result.errors.length === 0) expect(result.needsSpecChange).toBe(false);
         expect(result.errors.every((error) => !error.startsWith('internal error'))).toBe(true);
       }),
       { numRuns: 400 },

@@ -213,6 +213,8 @@ export class InstanceReconciler {
     if (!rendered.ok) {
       const failure: Failure = { reason: 'RenderFailed', message: rendered.errors.join('; ') };
       await this.#recordFailure(config, instance, working, failure, run);
+      // Rendering the same spec with the same registration fails the same way: retrying is load.
+      if (rendered.needsSpecChange) return this.#park(config, instance, failure, run);
       return retry(failure);
     }
     working = rendered.status;
@@ -389,14 +391,20 @@ export class InstanceReconciler {
   ): Promise<ReconcileResult> {
     const failure: Failure = { reason: 'HookFailed', message: answer.message };
     await this.#writeFailedStatus(config, instance, working, failure, run);
-    const key = run.key;
-    if (answer.permanent) {
-      this.#parking.park(key, parkingFingerprint(instance, config.revision));
-      return { terminal: new InstanceReconcileError(failure) };
-    }
+    if (answer.permanent) return this.#park(config, instance, failure, run);
     if (answer.retryAfterMs === undefined) return retry(failure);
-    this.#retryAfter.hold(key, config.revision, this.#deps.now().getTime() + answer.retryAfterMs);
+    this.#retryAfter.hold(run.key, config.revision, this.#deps.now().getTime() + answer.retryAfterMs);
     return retry(failure, answer.retryAfterMs);
+  }
+
+  /**
+   * Parks the instance (docs/spec/hooks-v1.md §6.3): a failure only a change of its spec, labels,
+   * annotations or the registration can fix ends the reconcile terminal, and triggers that change
+   * none of those do nothing until then.
+   */
+  #park(config: InstanceConfig, instance: KubeObject, failure: Failure, run: Run): ReconcileResult {
+    this.#parking.park(run.key, parkingFingerprint(instance, config.revision));
+    return { terminal: new InstanceReconcileError(failure) };
   }
 
   /**
