@@ -30,7 +30,10 @@ export interface EnvNameCollision {
 }
 
 export interface RenderResult {
-  /** Sorted by name in byte order. */
+  /**
+   * Sorted by name in byte order, except that a variable whose value refers to another with `$(NAME)`
+   * comes after it (docs/spec/env.md §8).
+   */
   env: EnvVar[];
   /** Sorted by volume name in byte order. */
   volumes: Volume[];
