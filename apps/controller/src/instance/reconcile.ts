@@ -19,6 +19,7 @@ import {
   hasFinalizer,
   isAbortError,
   isNotFound,
+  loadRefusal,
   type ReconcileResult,
   setFinalizer,
   SupersededVersions,
@@ -173,6 +174,9 @@ export class InstanceReconciler {
         : await this.#reconcileLive(config, children, cached, run);
     } catch (error) {
       if (isAbortError(error)) throw error;
+      // Refused for load: recording it would send the overloaded server a status write and an
+      // Event; the runtime retries after the server's Retry-After.
+      if (loadRefusal(error)) return { error };
       return this.#recordUnexpected(config, cached, error, run);
     }
   }
@@ -327,7 +331,7 @@ export class InstanceReconciler {
       this.ownWrites.wrote(updated);
       return updated;
     } catch (error) {
-      if (isAbortError(error)) throw error;
+      if (isAbortError(error) || loadRefusal(error)) throw error;
       const action = present ? 'adding' : 'removing';
       throw new Error(`${action} finalizer ${FINALIZER} failed: ${errorMessage(error)}`, { cause: error });
     }
@@ -427,7 +431,7 @@ export class InstanceReconciler {
       if (written !== undefined) this.#wroteStatus(instance, written);
     } catch (error) {
       if (isNotFound(error)) return;
-      if (isAbortError(error)) throw error;
+      if (isAbortError(error) || loadRefusal(error)) throw error;
       throw new StatusWriteError(error, options.failure);
     }
   }
@@ -481,6 +485,7 @@ export class InstanceReconciler {
       await this.#writeFailureStatus(config, instance, failure, run);
     } catch (fallbackError) {
       if (isAbortError(fallbackError)) throw fallbackError;
+      if (loadRefusal(fallbackError)) return { error: fallbackError };
       const message = errorMessage(
         fallbackError instanceof StatusWriteError ? fallbackError.cause : fallbackError,
       );

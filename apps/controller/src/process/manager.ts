@@ -7,6 +7,7 @@ import { deploymentFormFactor } from '@scoby/formfactor-deployment';
 import { knativeServiceFormFactor } from '@scoby/formfactor-ksvc';
 import { AnswerBudget } from '@scoby/hooks-v1/client';
 import {
+  DEFAULT_API_RATE_LIMIT,
   DEFAULT_RENEW_DEADLINE_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
   defaultIdentity,
@@ -68,6 +69,8 @@ class Controller implements RunningController {
     this.client = new DynamicClient(options.kubeConfig, {
       requestTimeoutMs,
       onResponse,
+      rateLimit: options.apiRateLimit ?? DEFAULT_API_RATE_LIMIT,
+      onRateLimited: this.metrics.recordRateLimiterWait,
       // Every write of the controller (children, status, finalizers, Events) passes the fence.
       ...(options.leaderElection.enabled
         ? { writeFence: { refusal: () => this.#elector?.writeRefusal() } }

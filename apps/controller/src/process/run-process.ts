@@ -85,6 +85,7 @@ export async function runProcess(options: ProcessOptions): Promise<number> {
     leaderElection: config.leaderElection,
     resyncMs: config.resyncMs,
     requestTimeoutMs: config.apiRequestTimeoutMs,
+    apiRateLimit: config.apiRateLimit,
     reconcileTimeoutMs: config.reconcileTimeoutMs,
     watchSilenceMs: config.watchSilenceMs,
     logger,

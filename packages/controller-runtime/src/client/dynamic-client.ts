@@ -18,6 +18,7 @@ import {
   WriteRefusedError,
 } from './request-errors.ts';
 import { type OpenWatch, readWatch, type WatchHandlers } from './watch-request.ts';
+import { type ApiRateLimit, TokenBucket } from './rate-limiter.ts';
 
 export interface ResourceRef {
   group: string;
@@ -72,6 +73,10 @@ export interface DynamicClientOptions {
   writeFence?: WriteFence;
   /** Told of every 403 answer: the permissions it had may have been taken away. */
   onForbidden?: () => void;
+  /** The client-side rate limit of requests other than watches; absent: none. */
+  rateLimit?: ApiRateLimit;
+  /** Told how long each request waited for the rate limit (ms), as client-go's rate limiter metric. */
+  onRateLimited?: (method: string, host: string, waitedMs: number) => void;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -126,6 +131,8 @@ export class DynamicClient {
   readonly #onForbidden: (() => void) | undefined;
   /** How to cut off each write that was sent and is not answered yet. */
   readonly #writesInFlight = new Set<(reason: string) => void>();
+  readonly #bucket: TokenBucket | undefined;
+  readonly #onRateLimited: DynamicClientOptions['onRateLimited'];
 
   constructor(kubeConfig: KubeConfig, options: DynamicClientOptions = {}) {
     const cluster = kubeConfig.getCurrentCluster();
@@ -139,6 +146,8 @@ export class DynamicClient {
     this.#onResponse = options.onResponse;
     this.#writeFence = options.writeFence;
     this.#onForbidden = options.onForbidden;
+    this.#bucket = options.rateLimit === undefined ? undefined : new TokenBucket(options.rateLimit);
+    this.#onRateLimited = options.onRateLimited;
   }
 
   get kubeConfig(): KubeConfig {
@@ -146,6 +155,7 @@ export class DynamicClient {
   }
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    await this.#rateLimit(method, path, options.signal);
     const search = searchOf(options.query);
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     const connection = await this.#connection.current();
@@ -176,6 +186,25 @@ export class DynamicClient {
       }
       throw error;
     }
+  }
+
+  /** Waits for the rate limit's token; a caller's signal firing meanwhile ends the wait and the request. */
+  async #rateLimit(method: string, path: string, signal: AbortSignal | undefined): Promise<void> {
+    if (this.#bucket === undefined) return;
+    const waitMs = this.#bucket.reserve();
+    this.#onRateLimited?.(method, this.#server.host, waitMs);
+    if (waitMs <= 0) return;
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(new RequestAbortedError(method, path, signal?.reason));
+      };
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, waitMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
   }
 
   /** Host and path as options: parsing a URL per request was a measurable share of the controller CPU. */
