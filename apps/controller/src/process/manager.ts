@@ -59,6 +59,8 @@ class Controller implements RunningController {
   /** One for the process, across leadership terms: what hook answers may hold at once. */
   readonly #answerBudget = new AnswerBudget();
   #work: RegistrationController | undefined;
+  /** Registration controllers whose stop is under way (their hook calls can still be cut). */
+  readonly #stopping = new Set<RegistrationController>();
   #leading = false;
 
   constructor(options: ControllerOptions) {
@@ -172,11 +174,22 @@ class Controller implements RunningController {
     );
   }
 
+  cutHookCalls(): void {
+    this.#work?.cutHookCalls();
+    for (const stopping of this.#stopping) stopping.cutHookCalls();
+  }
+
   async #stopWork(): Promise<void> {
     this.#leading = false;
     const work = this.#work;
     this.#work = undefined;
-    await work?.stop();
+    if (work === undefined) return;
+    this.#stopping.add(work);
+    try {
+      await work.stop();
+    } finally {
+      this.#stopping.delete(work);
+    }
   }
 }
 

@@ -50,6 +50,11 @@ export interface RunningController {
   /** Why the process is not healthy (a stalled work queue), one sentence each; empty when it is. */
   healthProblems(): string[];
   /**
+   * Cuts every hook call in flight (and later ones): the reconciles waiting on them end without
+   * recording anything. A stopping process calls it when half its grace period has passed.
+   */
+  cutHookCalls(): void;
+  /**
    * Graceful: stops taking work, finishes in-flight reconciles, releases the Lease. With
    * `releaseLease: false` the Lease is left to expire, as after a crash (failover tests).
    */

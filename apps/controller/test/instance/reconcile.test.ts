@@ -302,6 +302,7 @@ function world(instance: KubeObject = mailer()): World {
   const now = { value: NOW };
   let script: HookScript = () => ({ ok: true });
   const hooks: HookClient = {
+    cutCalls: () => undefined,
     call: async (call) => {
       hookCalls.push(call);
       return script(call);

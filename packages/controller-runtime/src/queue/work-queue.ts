@@ -273,7 +273,8 @@ export class WorkQueue {
       // Start on a later microtask so that add() never runs reconcile code inside the caller.
       result = await this.#withinDeadline(Promise.resolve().then(() => this.#reconcile(key, context)));
     } catch (error) {
-      if (abort.signal.aborted && isAbortError(error)) {
+      // Aborted by its signal, or by what the shutdown cut (a call the reconcile waited on).
+      if ((abort.signal.aborted || this.#shuttingDown) && isAbortError(error)) {
         (logger ?? this.#logger)?.info({ key, reason: errorText(abort.signal.reason) }, 'reconcile aborted');
         result = ABORTED;
       } else {
