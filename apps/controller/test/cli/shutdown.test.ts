@@ -155,36 +155,40 @@ describe('scoby run --embedded shutdown', () => {
     embedded.client.close();
   }, 120_000);
 
-  it('ends on SIGTERM within the grace period with an instance parked in deletion', async () => {
-    const hook = await startScriptedHook((request) =>
-      request.body.phase === 'finalize'
-        ? errorReply(422, { message: 'the mailbox still holds mail', permanent: true })
-        : NO_CHANGE(request),
-    );
-    const embedded = await startEmbedded(await mkdtemp(join(tmpdir(), 'scoby-shutdown-')), '10s');
-    await hookRegistration(embedded, hook.url, ['finalize']);
-    const greeters = await embedded.client.resourceFor('samples.scoby.dev/v1alpha1', 'Greeter');
-    await eventually('the finalizer on the sample', async () => {
-      const hello = await embedded.client.get(greeters!, 'default', 'hello');
-      return hello.metadata.finalizers?.includes('scoby.triggermesh.io/finalizer') ? true : undefined;
-    });
-    await embedded.client.delete(greeters!, 'default', 'hello');
-    await eventually('the finalize hook refused', () =>
-      hook.callsFor('finalize').length > 0 ? true : undefined,
-    );
-    // Parked: the hook is not called again, the instance stays with its deletion timestamp.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    expect(hook.callsFor('finalize')).toHaveLength(1);
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'ends on %s within the grace period with an instance parked in deletion',
+    async (signal) => {
+      const hook = await startScriptedHook((request) =>
+        request.body.phase === 'finalize'
+          ? errorReply(422, { message: 'the mailbox still holds mail', permanent: true })
+          : NO_CHANGE(request),
+      );
+      const embedded = await startEmbedded(await mkdtemp(join(tmpdir(), 'scoby-shutdown-')), '10s');
+      await hookRegistration(embedded, hook.url, ['finalize']);
+      const greeters = await embedded.client.resourceFor('samples.scoby.dev/v1alpha1', 'Greeter');
+      await eventually('the finalizer on the sample', async () => {
+        const hello = await embedded.client.get(greeters!, 'default', 'hello');
+        return hello.metadata.finalizers?.includes('scoby.triggermesh.io/finalizer') ? true : undefined;
+      });
+      await embedded.client.delete(greeters!, 'default', 'hello');
+      await eventually('the finalize hook refused', () =>
+        hook.callsFor('finalize').length > 0 ? true : undefined,
+      );
+      // Parked: the hook is not called again, the instance stays with its deletion timestamp.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(hook.callsFor('finalize')).toHaveLength(1);
 
-    const stopping = Date.now();
-    embedded.scoby.child.kill('SIGTERM');
-    const finished = await embedded.scoby.exited;
-    expect({ code: finished.code, signal: finished.signal }).toEqual({ code: 0, signal: null });
-    expect(Date.now() - stopping).toBeLessThan(10_000);
-    expect(logLines(finished.stdout).map((line) => line.msg)).toContain('stopped');
-    embedded.client.close();
-    await hook.close();
-  }, 120_000);
+      const stopping = Date.now();
+      embedded.scoby.child.kill(signal);
+      const finished = await embedded.scoby.exited;
+      expect({ code: finished.code, signal: finished.signal }).toEqual({ code: 0, signal: null });
+      expect(Date.now() - stopping).toBeLessThan(10_000);
+      expect(logLines(finished.stdout).map((line) => line.msg)).toContain('stopped');
+      embedded.client.close();
+      await hook.close();
+    },
+    120_000,
+  );
 
   it('cuts hook calls still waiting at half the grace period and ends within it', async () => {
     const hook = await silentHook();
