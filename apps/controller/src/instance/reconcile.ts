@@ -21,6 +21,7 @@ import {
   isNotFound,
   loadRefusal,
   type ReconcileResult,
+  serverRetryAfterMs,
   setFinalizer,
   SupersededVersions,
   writeStatus,
@@ -174,9 +175,7 @@ export class InstanceReconciler {
         : await this.#reconcileLive(config, children, cached, run);
     } catch (error) {
       if (isAbortError(error)) throw error;
-      // Refused for load: recording it would send the overloaded server a status write and an
-      // Event; the runtime retries after the server's Retry-After.
-      if (loadRefusal(error)) return { error };
+      if (loadRefusal(error)) return this.#refusedForLoad(config, key, error);
       return this.#recordUnexpected(config, cached, error, run);
     }
   }
@@ -402,6 +401,18 @@ export class InstanceReconciler {
   }
 
   /**
+   * A request refused for load (docs/spec/children-and-status.md §1 step 12): recording it would
+   * send the overloaded server a status write and an Event, so nothing is. The instance waits for
+   * the server's Retry-After, also when events of its children or of itself come meanwhile.
+   */
+  #refusedForLoad(config: InstanceConfig, key: string, error: unknown): ReconcileResult {
+    const retryAfterMs = serverRetryAfterMs(error);
+    if (retryAfterMs === undefined) return { error };
+    this.#retryAfter.hold(key, config.revision, this.#deps.now().getTime() + retryAfterMs);
+    return { error, retryAfterMs };
+  }
+
+  /**
    * Parks the instance (docs/spec/hooks-v1.md §6.3): a failure only a change of its spec, labels,
    * annotations or the registration can fix ends the reconcile terminal, and triggers that change
    * none of those do nothing until then.
@@ -485,7 +496,7 @@ export class InstanceReconciler {
       await this.#writeFailureStatus(config, instance, failure, run);
     } catch (fallbackError) {
       if (isAbortError(fallbackError)) throw fallbackError;
-      if (loadRefusal(fallbackError)) return { error: fallbackError };
+      if (loadRefusal(fallbackError)) return this.#refusedForLoad(config, run.key, fallbackError);
       const message = errorMessage(
         fallbackError instanceof StatusWriteError ? fallbackError.cause : fallbackError,
       );
