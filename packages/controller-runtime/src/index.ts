@@ -9,7 +9,16 @@
  */
 
 // client: API requests, watches, errors, kubeconfig
-export { ApiError, errorMessage, isAlreadyExists, isConflict, isNotFound } from './client/api-error.ts';
+export {
+  ApiError,
+  errorMessage,
+  isAlreadyExists,
+  isConflict,
+  isNotFound,
+  loadRefusal,
+  serverRetryAfterMs,
+} from './client/api-error.ts';
+export { DEFAULT_API_RATE_LIMIT, type ApiRateLimit } from './client/rate-limiter.ts';
 export {
   APPLY_PATCH,
   DEFAULT_REQUEST_TIMEOUT_MS,

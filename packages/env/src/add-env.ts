@@ -12,7 +12,7 @@ export function renderAddedEnv(
   out: RenderOutput,
 ): void {
   items.forEach((item, index) => {
-    const env = addedEnv(item, lookups, out.errors);
+    const env = addedEnv(item, lookups, out);
     if (env !== undefined)
       out.candidates.push({ env, tier: TIER_ADD, source: 'add.toEnv', rank: index, literal: undefined });
   });
@@ -21,7 +21,7 @@ export function renderAddedEnv(
 function addedEnv(
   item: NormalizedAddToEnv,
   lookups: Pick<RenderLookups, 'controllerConfigMap' | 'controllerNamespace'>,
-  errors: string[],
+  out: RenderOutput,
 ): EnvVar | undefined {
   const { name, value, valueFrom, valueFromControllerConfigMap } = item;
   if (value !== undefined) return { name, value };
@@ -43,7 +43,9 @@ function addedEnv(
   const configMap = `ConfigMap "${lookups.controllerNamespace}/${configMapName}"`;
   if (data !== undefined && Object.hasOwn(data, key)) return { name, value: data[key] as string };
   if (optional !== true) {
-    errors.push(
+    // The ConfigMap may be created or given the key without any change to the instance.
+    out.clusterErrors++;
+    out.errors.push(
       `add.toEnv "${name}": ${configMap} ${data === undefined ? 'not found' : `has no key "${key}"`}`,
     );
   }

@@ -64,7 +64,7 @@ function renderToEnv(
     const formatted = formatValue(value);
     if (formatted !== undefined) emitFromSpec(formatted);
   } else if (builtInFunc.name === 'resolveAddress') {
-    const url = resolvedUrl(path, value, addresses, out.errors);
+    const url = resolvedUrl(path, value, addresses, out);
     if (url !== undefined) emitFromSpec(url);
   }
 }
@@ -84,10 +84,10 @@ function resolvedUrl(
   path: string,
   value: unknown,
   addresses: ResolvedAddresses,
-  errors: string[],
+  out: RenderOutput,
 ): string | undefined {
   if (!isPlainObject(value)) {
-    errors.push(
+    out.errors.push(
       `${path}: resolveAddress: expected an object with ref and/or uri, got ${jsonTypeName(value)}`,
     );
     return undefined;
@@ -95,7 +95,9 @@ function resolvedUrl(
   const resolution = addresses.get(path);
   if (resolution === undefined) throw new Error(`the address at "${path}" was not resolved before rendering`);
   if (resolution.ok) return resolution.url;
-  errors.push(`${path}: resolveAddress: ${resolution.message}`);
+  // The addressed object may appear or gain its address without any change to the instance.
+  out.clusterErrors++;
+  out.errors.push(`${path}: resolveAddress: ${resolution.message}`);
   return undefined;
 }
 

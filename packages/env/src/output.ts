@@ -7,4 +7,9 @@ export interface RenderOutput {
   volumes: Volume[];
   volumeMounts: VolumeMount[];
   errors: string[];
+  /**
+   * Errors that another object can clear (a controller ConfigMap, an addressed object): rendering
+   * again without a change to the spec or the registration may succeed.
+   */
+  clusterErrors: number;
 }

@@ -3,6 +3,7 @@ import { NO_ADDRESSES, resolveAddresses, type ResolvedAddresses } from './addres
 import { compareByteOrder, isPlainObject, jsonTypeName } from '@scoby/kube-objects';
 import { renderDefaults } from './default-rendering.ts';
 import { settleEnv } from './collisions.ts';
+import { orderForExpansion } from './expansion-order.ts';
 import { withLazySourceMap } from './source-map.ts';
 import type { RenderOutput } from './output.ts';
 import { renderInstructions } from './from-spec.ts';
@@ -37,6 +38,7 @@ export async function renderEnv(input: RenderInput, lookups: RenderLookups): Pro
       sourceMap: {},
       warnings: [],
       errors: [`internal error while rendering: ${error instanceof Error ? error.message : String(error)}`],
+      needsSpecChange: false,
     };
   }
 }
@@ -53,7 +55,10 @@ function readSpec(raw: unknown): Spec {
   return { value: {}, error: `spec: expected an object, got ${jsonTypeName(raw)}` };
 }
 
-/** Everything after address resolution, in the §9 order: add.toEnv, spec, then paths in byte order. */
+/**
+ * Everything after address resolution, in the §9 order: add.toEnv, spec, then paths in byte order;
+ * env in the §8 order.
+ */
 function renderResolved(
   plan: Plan,
   spec: Spec,
@@ -65,6 +70,7 @@ function renderResolved(
     volumes: [],
     volumeMounts: [],
     errors: [...plan.problems],
+    clusterErrors: 0,
   };
   renderAddedEnv(plan.config.add.toEnv, lookups, out);
   if (spec.error !== undefined) out.errors.push(spec.error);
@@ -79,12 +85,13 @@ function renderResolved(
   const { env, warnings } = settleEnv(out.candidates);
   const byName = (a: { name: string }, b: { name: string }): number => compareByteOrder(a.name, b.name);
   const result = {
-    env,
+    env: orderForExpansion(env),
     volumes: out.volumes.sort(byName),
     volumeMounts: out.volumeMounts.sort(byName),
     sourceMap: {},
     warnings,
     errors: out.errors,
+    needsSpecChange: out.errors.length > 0 && out.clusterErrors === 0,
   };
   return withLazySourceMap(result, out.candidates);
 }

@@ -30,7 +30,10 @@ export interface EnvNameCollision {
 }
 
 export interface RenderResult {
-  /** Sorted by name in byte order. */
+  /**
+   * Sorted by name in byte order, except that a variable whose value refers to another with `$(NAME)`
+   * comes after it (docs/spec/env.md §8).
+   */
   env: EnvVar[];
   /** Sorted by volume name in byte order. */
   volumes: Volume[];
@@ -44,4 +47,9 @@ export interface RenderResult {
   warnings: EnvNameCollision[];
   /** Render errors in docs/spec/env.md §9 order; non-empty means the render failed. */
   errors: string[];
+  /**
+   * True when there are errors and every one comes from the instance's spec or the registration
+   * (docs/spec/env.md §9): rendering again gives the same errors until one of those changes.
+   */
+  needsSpecChange: boolean;
 }

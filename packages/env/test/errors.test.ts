@@ -65,6 +65,47 @@ describe('render errors (docs/spec/env.md §9)', () => {
   });
 });
 
+describe('which render errors only a spec or registration change can fix (docs/spec/env.md §9)', () => {
+  const specReference = {
+    fromSpec: {
+      toEnv: [{ path: 'spec.db', valueFrom: { secretPath: { name: 'spec.db.secret', key: 'spec.db.key' } } }],
+    },
+  };
+  const address = {
+    fromSpec: {
+      toEnv: [{ path: 'spec.sink', valueFrom: { builtInFunc: { name: 'resolveAddress' as const } } }],
+    },
+  };
+  const controllerConfigMap = {
+    add: { toEnv: [{ name: 'F', valueFromControllerConfigMap: { name: 'flags', key: 'f' } }] },
+  };
+
+  it.each([
+    ['a spec that is not an object', 'text', {}],
+    ['a reference to an absent spec value', { db: { key: 'k' } }, specReference],
+    ['a reference value that is not a string', { db: { secret: 42, key: 'k' } }, specReference],
+    ['resolveAddress on a non-object', { sink: 'http://x' }, address],
+  ])('needs a spec change for %s', async (_case, spec, parts) => {
+    const result = await render(spec, parts);
+    expect(result.errors).toHaveLength(1);
+    expect(result.needsSpecChange).toBe(true);
+  });
+
+  it.each([
+    ['an address that does not resolve', { sink: { uri: 'x' } }, address],
+    ['a missing controller ConfigMap', {}, controllerConfigMap],
+    ['a spec error beside a missing controller ConfigMap', 'text', controllerConfigMap],
+  ])('may clear without one for %s', async (_case, spec, parts) => {
+    const result = await render(spec, parts);
+    expect(result.errors.length).toBeGreaterThan(0);
+    expect(result.needsSpecChange).toBe(false);
+  });
+
+  it('is false when rendering succeeds', async () => {
+    expect((await render({ a: 1 })).needsSpecChange).toBe(false);
+  });
+});
+
 describe('failure containment', () => {
   it('turns an unexpected exception into a render error instead of rejecting', async () => {
     const result = await renderEnv(
@@ -88,6 +129,7 @@ describe('failure containment', () => {
       sourceMap: {},
       warnings: [],
       errors: ['internal error while rendering: cache not synced'],
+      needsSpecChange: false,
     });
   });
 

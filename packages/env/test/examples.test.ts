@@ -40,6 +40,7 @@ describe('worked examples (docs/spec/env.md §10)', () => {
       },
       warnings: [],
       errors: [],
+      needsSpecChange: false,
     });
   });
 
@@ -68,6 +69,7 @@ describe('worked examples (docs/spec/env.md §10)', () => {
       },
       warnings: [],
       errors: [],
+      needsSpecChange: false,
     });
   });
 
@@ -86,6 +88,7 @@ describe('worked examples (docs/spec/env.md §10)', () => {
       sourceMap: { 'spec.authority': 'ca.example.org', 'spec.region': 'eu-west-1' },
       warnings: [],
       errors: [],
+      needsSpecChange: false,
     });
   });
 
@@ -130,6 +133,7 @@ describe('worked examples (docs/spec/env.md §10)', () => {
       },
       warnings: [],
       errors: [],
+      needsSpecChange: false,
     });
   });
 
@@ -156,6 +160,7 @@ describe('worked examples (docs/spec/env.md §10)', () => {
       sourceMap: { 'spec.name': 'orders', 'spec.retryPolicy': policy },
       warnings: [],
       errors: [],
+      needsSpecChange: false,
     });
   });
 
@@ -191,6 +196,7 @@ describe('worked examples (docs/spec/env.md §10)', () => {
       },
       warnings: [],
       errors: [],
+      needsSpecChange: false,
     });
   });
 
@@ -238,6 +244,7 @@ describe('worked examples (docs/spec/env.md §10)', () => {
       sourceMap: { 'spec.database': 'orders' },
       warnings: [],
       errors: [],
+      needsSpecChange: false,
     });
   });
 
@@ -296,6 +303,7 @@ describe('worked examples (docs/spec/env.md §10)', () => {
       },
       warnings: [],
       errors: [],
+      needsSpecChange: false,
     });
     expect([...world.calls].sort()).toEqual([
       [mirror, 'shop'],
@@ -337,6 +345,7 @@ describe('worked examples (docs/spec/env.md §10)', () => {
         ),
       ],
       errors: [],
+      needsSpecChange: false,
     });
   });
 
@@ -367,6 +376,7 @@ describe('worked examples (docs/spec/env.md §10)', () => {
         ),
       ],
       errors: [],
+      needsSpecChange: false,
     });
   });
 
@@ -386,6 +396,7 @@ describe('worked examples (docs/spec/env.md §10)', () => {
       sourceMap: { 'spec.port': '8080' },
       warnings: [],
       errors: [],
+      needsSpecChange: false,
     });
   });
 
@@ -457,6 +468,7 @@ describe('worked examples (docs/spec/env.md §10)', () => {
       sourceMap: { 'spec.title': 'Welcome' },
       warnings: [],
       errors: [],
+      needsSpecChange: false,
     });
   });
 
@@ -485,6 +497,7 @@ describe('worked examples (docs/spec/env.md §10)', () => {
       sourceMap: {},
       warnings: [],
       errors: ['spec: expected an object, got string'],
+      needsSpecChange: true,
     });
   });
 });

@@ -304,6 +304,7 @@ describe('add.toEnv (docs/spec/env.md §6.6)', () => {
       sourceMap: {},
       warnings: [],
       errors: [],
+      needsSpecChange: false,
     });
   });
 
@@ -417,6 +418,7 @@ describe('volumes (docs/spec/env.md §6.5, §6.7)', () => {
       sourceMap: {},
       warnings: [],
       errors: [],
+      needsSpecChange: false,
     });
   });
 

@@ -3,7 +3,12 @@
  * client, its answer budget and the request and answer types. Hook authors use `@scoby/hooks-v1/sdk`.
  */
 export type * from './types.ts';
-export { createHookClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_USER_AGENT } from './client.ts';
+export {
+  createHookClient,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_USER_AGENT,
+  HookCallCutError,
+} from './client.ts';
 export type { HookClient, HookClientOptions } from './client.ts';
 export {
   AnswerBudget,

@@ -28,9 +28,24 @@ export interface HookClientOptions {
 }
 
 export interface HookClient {
+  /** Rejects with an AbortError (and only then) when the call was cut by cutCalls. */
   call(call: HookCall): Promise<HookResult>;
+  /**
+   * Cuts every call in flight and every later one: they reject with an AbortError instead of
+   * waiting for their hook (up to its timeout). For a stopping process, whose reconciles must not
+   * wait on hooks past its grace period.
+   */
+  cutCalls(): void;
   /** Closes the kept-alive connections. */
   close(): void;
+}
+
+/** A hook call cut by HookClient.cutCalls; named AbortError as fetch's is. */
+export class HookCallCutError extends Error {
+  constructor(call: HookCall) {
+    super(`the ${call.phase} call to ${call.url} was cut: the controller is stopping`);
+    this.name = 'AbortError';
+  }
 }
 
 export function createHookClient(options: HookClientOptions = {}): HookClient {
@@ -44,6 +59,7 @@ export function createHookClient(options: HookClientOptions = {}): HookClient {
   const format = options.formFactorFormat ?? 'string';
   const now = options.now ?? Date.now;
   const answerBudget = options.answerBudget ?? new AnswerBudget();
+  const cutting = new AbortController();
 
   async function call(hookCall: HookCall): Promise<HookResult> {
     let payload: string;
@@ -61,7 +77,9 @@ export function createHookClient(options: HookClientOptions = {}): HookClient {
         timeoutMs: hookCall.timeoutMs,
         maxResponseBytes,
         reservation,
+        signal: cutting.signal,
       });
+      if (outcome.kind === 'cut') throw new HookCallCutError(hookCall);
       return interpret(outcome, hookCall, now());
     } finally {
       reservation.release();
@@ -70,6 +88,9 @@ export function createHookClient(options: HookClientOptions = {}): HookClient {
 
   return {
     call,
+    cutCalls() {
+      cutting.abort();
+    },
     close() {
       agents.http.destroy();
       agents.https.destroy();
@@ -81,6 +102,8 @@ function interpret(outcome: TransportOutcome, call: HookCall, nowMs: number): Ho
   switch (outcome.kind) {
     case 'timeout':
       return transientFailure(timeoutMessage(call.phase, call.url, call.timeoutMs));
+    case 'cut':
+      throw new HookCallCutError(call);
     case 'failed':
       return transientFailure(transportErrorMessage(call.phase, call.url, outcome.cause));
     case 'response':

@@ -30,11 +30,14 @@ export interface PostOptions {
   maxResponseBytes: number;
   /** Pays for the response body in the process-wide answer budget as it arrives. */
   reservation: AnswerReservation;
+  /** Cuts the call (its connection destroyed) when it fires: the outcome is `cut`. */
+  signal?: AbortSignal;
 }
 
 export type TransportOutcome =
   | { kind: 'response'; status: number; headers: http.IncomingHttpHeaders; body: string }
   | { kind: 'timeout' }
+  | { kind: 'cut' }
   | { kind: 'failed'; cause: string };
 
 export function postJson(target: string, payload: string, options: PostOptions): Promise<TransportOutcome> {
@@ -51,13 +54,19 @@ export function postJson(target: string, payload: string, options: PostOptions):
       return;
     }
 
+    if (options.signal?.aborted) {
+      resolve({ kind: 'cut' });
+      return;
+    }
     let settled = false;
     const settle = (outcome: TransportOutcome): void => {
       if (settled) return;
       settled = true;
       cancelDeadline();
+      options.signal?.removeEventListener('abort', cut);
       resolve(outcome);
     };
+    const cut = (): void => abandon({ kind: 'cut' });
     const abandon = (outcome: TransportOutcome): void => {
       settle(outcome);
       request.destroy();
@@ -131,6 +140,7 @@ export function postJson(target: string, payload: string, options: PostOptions):
     request.on('error', (error) =>
       settle(responding ? brokenResponse(error) : { kind: 'failed', cause: describeError(error) }),
     );
+    options.signal?.addEventListener('abort', cut, { once: true });
     request.end(payload);
   });
 }

@@ -224,3 +224,24 @@ describe('transport failures (§6.4)', () => {
     });
   });
 });
+
+describe('cutting calls (a stopping controller)', () => {
+  it('cuts a call in flight and every later one with an AbortError, at once', async () => {
+    const silent = (server = await startRawServer(() => undefined));
+    const hookClient = (client = createHookClient());
+    const started = performance.now();
+    const waiting = hookClient.call(preReconcileCall(silent.url, { timeoutMs: 600_000 }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    hookClient.cutCalls();
+    const cut = await waiting.then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
+    expect(cut).toMatchObject({
+      name: 'AbortError',
+      message: `the pre-reconcile call to ${silent.url} was cut: the controller is stopping`,
+    });
+    expect(performance.now() - started).toBeLessThan(5_000);
+    await expect(hookClient.call(finalizeCall(silent.url))).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});

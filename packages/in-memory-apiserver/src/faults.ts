@@ -44,6 +44,8 @@ const REASONS: Record<number, string> = {
   504: 'Timeout',
 };
 
+const NOT_WATCH: readonly Verb[] = ['get', 'list', 'create', 'update', 'patch', 'delete', 'deletecollection'];
+
 function matches(fault: ArmedFault, request: RequestFacts, user: string | undefined): boolean {
   const { match, verbs } = fault;
   return (
@@ -93,6 +95,12 @@ export interface Faults {
   setLatency(ms: number): void;
   /** The next `count` (default 1) requests matching get HTTP `code` as a Status (reason derived from the code). */
   failNext(match: FaultMatch, options: { code: number; count?: number; message?: string }): void;
+  /**
+   * Until the returned `stop` is called, every request matching (watches excepted: they are not
+   * throttled by priority and fairness either) gets `code` (429 by default, or 503) with a
+   * `Retry-After: retryAfterSeconds` header, as kube-apiserver's priority and fairness answers under load.
+   */
+  throttle(match: FaultMatch, options: { retryAfterSeconds: number; code?: 429 | 503 }): () => void;
   /** The next `count` updates and patches matching get 409 Conflict, as if someone else kept writing. */
   conflictStorm(match: Omit<FaultMatch, 'verb'>, count: number): void;
   /**
@@ -145,6 +153,26 @@ export class FaultInjector implements FaultHooks {
       remaining: options.count ?? 1,
       reply: () => statusReply(options.code, reason, message),
     });
+  }
+
+  throttle(match: FaultMatch, options: { retryAfterSeconds: number; code?: 429 | 503 }): () => void {
+    const code = options.code ?? 429;
+    const reason = REASONS[code] ?? 'TooManyRequests';
+    const { verb, ...where } = match;
+    const verbs: readonly Verb[] = verb === undefined ? NOT_WATCH : [verb];
+    const refused = statusReply(code, reason, 'Too many requests, please try again later.', {
+      retryAfterSeconds: options.retryAfterSeconds,
+    });
+    const fault: ArmedFault = {
+      match: where,
+      verbs,
+      remaining: Number.POSITIVE_INFINITY,
+      reply: () => ({ ...refused, headers: { 'Retry-After': String(options.retryAfterSeconds) } }),
+    };
+    this.armed.push(fault);
+    return () => {
+      this.armed = this.armed.filter((candidate) => candidate !== fault);
+    };
   }
 
   conflictStorm(match: Omit<FaultMatch, 'verb'>, count: number): void {

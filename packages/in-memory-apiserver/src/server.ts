@@ -196,6 +196,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<In
     faults: {
       setLatency: (ms) => faults.setLatency(ms),
       failNext: (match, failure) => faults.failNext(match, failure),
+      throttle: (match, options) => faults.throttle(match, options),
       conflictStorm: (match, count) => faults.conflictStorm(match, count),
       blackHole: (blackHole = {}) => {
         const heal = faults.blackHole(blackHole);

@@ -290,6 +290,14 @@ leaderElection:
 # Reconciles running at once per registration (--concurrency); null: the controller's default (8).
 concurrency: null
 
+# Client-side rate limit of API requests, watches excepted; null: the controller's default
+# (5000 requests/s, burst 10000: above what a healthy cluster's busiest convergence sends).
+apiRateLimit:
+  # --kube-api-qps: requests per second on average; 0: no limit.
+  qps: null
+  # --kube-api-burst: requests allowed at once after a quiet spell.
+  burst: null
+
 # Durations such as 30s, 5m, 1h30m; empty: the controller's default (scoby run --help).
 timeouts:
   # --api-request-timeout (30s): abandon an API request not answered within this.

@@ -39,7 +39,10 @@ export class Component {
     this.logFile = logFile;
     const out = openSync(logFile, 'a');
     try {
-      this.#child = spawn(binary, args, { stdio: ['ignore', out, out] });
+      // A process group of its own: Ctrl-C in a terminal signals the whole foreground group, and
+      // the component must outlive its parent's graceful stop (which still writes to the API
+      // server, e.g. releasing its Lease). The parent stops it; the reaper kills it if the parent dies.
+      this.#child = spawn(binary, args, { stdio: ['ignore', out, out], detached: true });
     } finally {
       closeSync(out);
     }

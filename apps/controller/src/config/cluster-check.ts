@@ -13,7 +13,12 @@ export interface StartupProblem {
   fix: string;
 }
 
-export type ClusterCheck = { ok: true; kubeConfig: KubeConfig } | ({ ok: false } & StartupProblem);
+/**
+ * `final`: trying again cannot help (the credentials could not be loaded: a missing or unreadable
+ * kubeconfig file is not something the cluster fixes by coming up).
+ */
+export type ClusterCheck =
+  { ok: true; kubeConfig: KubeConfig } | ({ ok: false; final?: boolean } & StartupProblem);
 
 const REGISTRATIONS_PATH = '/apis/scoby.triggermesh.io/v1alpha1/crdregistrations';
 
@@ -48,6 +53,7 @@ export async function checkCluster(
   } catch (error) {
     return {
       ok: false,
+      final: true,
       problem: `no usable cluster credentials: ${errorMessage(error)}`,
       fix: 'pass --kubeconfig, set KUBECONFIG, or run in a Pod with a ServiceAccount',
     };

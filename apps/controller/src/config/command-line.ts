@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { DEFAULT_API_RATE_LIMIT } from '@scoby/controller-runtime';
 
 /** The command-line flags, as commander hands them over (before validation by loadConfig). */
 export interface CommandLineOptions {
@@ -11,6 +12,8 @@ export interface CommandLineOptions {
   resyncPeriod?: string;
   hookAddressRefresh?: string;
   apiRequestTimeout?: string;
+  kubeApiQps?: string;
+  kubeApiBurst?: string;
   reconcileTimeout?: string;
   watchSilenceTimeout?: string;
   logLevel?: string;
@@ -56,6 +59,14 @@ export function buildCommandLine(): Command {
     .option(
       '--api-request-timeout <duration>',
       'abandon an API request not answered within this (default 30s)',
+    )
+    .option(
+      '--kube-api-qps <n>',
+      `client-side limit of API requests per second (watches excepted), 0 for none (default ${DEFAULT_API_RATE_LIMIT.qps})`,
+    )
+    .option(
+      '--kube-api-burst <n>',
+      `API requests allowed at once above --kube-api-qps after a quiet spell (default ${DEFAULT_API_RATE_LIMIT.burst})`,
     )
     .option(
       '--reconcile-timeout <duration>',

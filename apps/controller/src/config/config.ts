@@ -1,4 +1,6 @@
 import {
+  type ApiRateLimit,
+  DEFAULT_API_RATE_LIMIT,
   DEFAULT_REQUEST_TIMEOUT_MS,
   DEFAULT_WATCH_SILENCE_MS,
   LOG_FORMATS,
@@ -36,6 +38,8 @@ export interface ControllerConfig {
   hookAddressRefreshMs: number;
   /** How long one API request may go unanswered. */
   apiRequestTimeoutMs: number;
+  /** The client-side rate limit of API requests (`--kube-api-qps`, `--kube-api-burst`); qps 0: none. */
+  apiRateLimit: ApiRateLimit;
   /** How long one reconcile may run before its slot is freed. */
   reconcileTimeoutMs: number;
   /** How long a watch may deliver nothing, not even a bookmark, before it is restarted. */
@@ -118,6 +122,7 @@ export function loadConfig(
     DEFAULT_WATCH_SILENCE_MS,
     fail,
   );
+  const apiRateLimit = readApiRateLimit(flags.kubeApiQps, flags.kubeApiBurst, fail);
   const zapDevel = readZapDevel(flags.zapDevel, fail);
   const logLevel = readLogLevel(flags, env.LOG_LEVEL, zapDevel === true, fail);
   const logFormat = readLogFormat(flags, zapDevel === true, facts.stdoutIsTerminal === true, fail);
@@ -138,6 +143,7 @@ export function loadConfig(
     resyncMs === undefined ||
     hookAddressRefreshMs === undefined ||
     apiRequestTimeoutMs === undefined ||
+    apiRateLimit === undefined ||
     reconcileTimeoutMs === undefined ||
     watchSilenceMs === undefined ||
     logLevel === undefined ||
@@ -165,6 +171,7 @@ export function loadConfig(
       resyncMs,
       hookAddressRefreshMs,
       apiRequestTimeoutMs,
+      apiRateLimit,
       reconcileTimeoutMs,
       watchSilenceMs,
       logLevel,
@@ -227,6 +234,26 @@ function readConcurrency(value: string | undefined, fail: Fail): number | undefi
     return fail('--concurrency', `must be a positive integer, got "${value}"`);
   }
   return parsed;
+}
+
+function readApiRateLimit(
+  qpsValue: string | undefined,
+  burstValue: string | undefined,
+  fail: Fail,
+): ApiRateLimit | undefined {
+  const qps = qpsValue === undefined ? DEFAULT_API_RATE_LIMIT.qps : Number(qpsValue.trim());
+  if (qpsValue !== undefined && (qpsValue.trim() === '' || !Number.isFinite(qps) || qps < 0)) {
+    return fail(
+      '--kube-api-qps',
+      `must be a number of requests per second, 0 for no limit, got "${qpsValue}"`,
+    );
+  }
+  if (burstValue === undefined) return { qps, burst: DEFAULT_API_RATE_LIMIT.burst };
+  const burst = /^\d+$/.test(burstValue.trim()) ? Number(burstValue.trim()) : NaN;
+  if (!Number.isSafeInteger(burst) || burst < 1) {
+    return fail('--kube-api-burst', `must be a positive integer, got "${burstValue}"`);
+  }
+  return { qps, burst };
 }
 
 function readPlugins(

@@ -20,7 +20,9 @@ import {
   hasFinalizer,
   isAbortError,
   isNotFound,
+  loadRefusal,
   type ReconcileResult,
+  serverRetryAfterMs,
   setFinalizer,
   SupersededVersions,
   writeStatus,
@@ -174,6 +176,7 @@ export class InstanceReconciler {
         : await this.#reconcileLive(config, children, cached, run);
     } catch (error) {
       if (isAbortError(error)) throw error;
+      if (loadRefusal(error)) return this.#refusedForLoad(config, key, error);
       return this.#recordUnexpected(config, cached, error, run);
     }
   }
@@ -223,6 +226,8 @@ export class InstanceReconciler {
     if (!rendered.ok) {
       const failure: Failure = { reason: 'RenderFailed', message: rendered.errors.join('; ') };
       await this.#recordFailure(config, instance, working, failure, run);
+      // Rendering the same spec with the same registration fails the same way: retrying is load.
+      if (rendered.needsSpecChange) return this.#park(config, instance, failure, run);
       return retry(failure);
     }
     working = rendered.status;
@@ -340,7 +345,7 @@ export class InstanceReconciler {
       this.ownWrites.wrote(updated);
       return updated;
     } catch (error) {
-      if (isAbortError(error)) throw error;
+      if (isAbortError(error) || loadRefusal(error)) throw error;
       const action = present ? 'adding' : 'removing';
       throw new Error(`${action} finalizer ${FINALIZER} failed: ${errorMessage(error)}`, { cause: error });
     }
@@ -406,14 +411,32 @@ export class InstanceReconciler {
   ): Promise<ReconcileResult> {
     const failure: Failure = { reason: 'HookFailed', message: answer.message };
     await this.#writeFailedStatus(config, instance, working, failure, run);
-    const key = run.key;
-    if (answer.permanent) {
-      this.#parking.park(key, parkingFingerprint(instance, config.revision));
-      return { terminal: new InstanceReconcileError(failure) };
-    }
+    if (answer.permanent) return this.#park(config, instance, failure, run);
     if (answer.retryAfterMs === undefined) return retry(failure);
-    this.#retryAfter.hold(key, config.revision, this.#deps.now().getTime() + answer.retryAfterMs);
+    this.#retryAfter.hold(run.key, config.revision, this.#deps.now().getTime() + answer.retryAfterMs);
     return retry(failure, answer.retryAfterMs);
+  }
+
+  /**
+   * A request refused for load (docs/spec/children-and-status.md §1 step 12): recording it would
+   * send the overloaded server a status write and an Event, so nothing is. The instance waits for
+   * the server's Retry-After, also when events of its children or of itself come meanwhile.
+   */
+  #refusedForLoad(config: InstanceConfig, key: string, error: unknown): ReconcileResult {
+    const retryAfterMs = serverRetryAfterMs(error);
+    if (retryAfterMs === undefined) return { error };
+    this.#retryAfter.hold(key, config.revision, this.#deps.now().getTime() + retryAfterMs);
+    return { error, retryAfterMs };
+  }
+
+  /**
+   * Parks the instance (docs/spec/hooks-v1.md §6.3): a failure only a change of its spec, labels,
+   * annotations or the registration can fix ends the reconcile terminal, and triggers that change
+   * none of those do nothing until then.
+   */
+  #park(config: InstanceConfig, instance: KubeObject, failure: Failure, run: Run): ReconcileResult {
+    this.#parking.park(run.key, parkingFingerprint(instance, config.revision));
+    return { terminal: new InstanceReconcileError(failure) };
   }
 
   /**
@@ -436,7 +459,7 @@ export class InstanceReconciler {
       if (written !== undefined) this.#wroteStatus(instance, written);
     } catch (error) {
       if (isNotFound(error)) return;
-      if (isAbortError(error)) throw error;
+      if (isAbortError(error) || loadRefusal(error)) throw error;
       throw new StatusWriteError(error, options.failure);
     }
   }
@@ -490,6 +513,7 @@ export class InstanceReconciler {
       await this.#writeFailureStatus(config, instance, failure, run);
     } catch (fallbackError) {
       if (isAbortError(fallbackError)) throw fallbackError;
+      if (loadRefusal(fallbackError)) return this.#refusedForLoad(config, run.key, fallbackError);
       const message = errorMessage(
         fallbackError instanceof StatusWriteError ? fallbackError.cause : fallbackError,
       );

@@ -21,7 +21,13 @@ export interface RenderTarget {
 }
 
 export type InstanceRender =
-  | { ok: false; errors: string[]; warnings: string[] }
+  | {
+      ok: false;
+      errors: string[];
+      warnings: string[];
+      /** Only a change of the instance's spec or of the registration can fix the errors (docs/spec/env.md §9). */
+      needsSpecChange: boolean;
+    }
   | {
       ok: true;
       children: Record<string, KubeObject>;
@@ -38,7 +44,8 @@ export async function renderInstance(
 ): Promise<InstanceRender> {
   const rendered = await renderEnv({ instance, config: target.spec.parameterConfiguration }, lookups);
   const warnings = rendered.warnings.map((warning) => warning.message);
-  if (rendered.errors.length > 0) return { ok: false, errors: rendered.errors, warnings };
+  if (rendered.errors.length > 0)
+    return { ok: false, errors: rendered.errors, warnings, needsSpecChange: rendered.needsSpecChange };
   const children = target.plugin.render(
     renderInputFor({
       block: target.spec.formFactor.config,

@@ -1,6 +1,7 @@
 /**
- * Retry-After from a hook (docs/spec/hooks-v1.md §6.4): the next attempt for the instance happens only after
- * the delay the hook asked for. Reconciles triggered in between (Scoby's own HookFailed status write
+ * Retry-After from a hook (docs/spec/hooks-v1.md §6.4) or from the API server refusing a request for load
+ * (docs/spec/children-and-status.md §1 step 12): the next attempt for the instance happens only after
+ * the delay asked for. Reconciles triggered in between (Scoby's own HookFailed status write
  * among them) must not call the hook early; a new effective configuration (a new hook URL, a new
  * registration generation) lifts the wait, as it un-parks instances.
  */

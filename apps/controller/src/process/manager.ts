@@ -7,6 +7,7 @@ import { deploymentFormFactor } from '@scoby/formfactor-deployment';
 import { knativeServiceFormFactor } from '@scoby/formfactor-ksvc';
 import { AnswerBudget } from '@scoby/hooks-v1/client';
 import {
+  DEFAULT_API_RATE_LIMIT,
   DEFAULT_RENEW_DEADLINE_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
   defaultIdentity,
@@ -63,6 +64,8 @@ class Controller implements RunningController {
   /** One for the process, across leadership terms: what hook answers may hold at once. */
   readonly #answerBudget = new AnswerBudget();
   #work: RegistrationController | undefined;
+  /** Registration controllers whose stop is under way (their hook calls can still be cut). */
+  readonly #stopping = new Set<RegistrationController>();
   #leading = false;
 
   constructor(options: ControllerOptions) {
@@ -73,6 +76,8 @@ class Controller implements RunningController {
     this.client = new DynamicClient(options.kubeConfig, {
       requestTimeoutMs,
       onResponse,
+      rateLimit: options.apiRateLimit ?? DEFAULT_API_RATE_LIMIT,
+      onRateLimited: this.metrics.recordRateLimiterWait,
       // Every write of the controller (children, status, finalizers, Events) passes the fence.
       ...(options.leaderElection.enabled
         ? { writeFence: { refusal: () => this.#elector?.writeRefusal() } }
@@ -177,11 +182,22 @@ class Controller implements RunningController {
     );
   }
 
+  cutHookCalls(): void {
+    this.#work?.cutHookCalls();
+    for (const stopping of this.#stopping) stopping.cutHookCalls();
+  }
+
   async #stopWork(): Promise<void> {
     this.#leading = false;
     const work = this.#work;
     this.#work = undefined;
-    await work?.stop();
+    if (work === undefined) return;
+    this.#stopping.add(work);
+    try {
+      await work.stop();
+    } finally {
+      this.#stopping.delete(work);
+    }
   }
 }
 

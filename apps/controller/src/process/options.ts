@@ -6,7 +6,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { FormFactorPlugin } from '@scoby/formfactor';
 import type { FormFactorFormat } from '@scoby/hooks-v1/client';
 import type { Logger } from 'pino';
-import type { DynamicClient } from '@scoby/controller-runtime';
+import type { ApiRateLimit, DynamicClient } from '@scoby/controller-runtime';
 import type { ControllerMetrics, LeaderElectionConfig } from '../config/index.ts';
 
 export interface ControllerOptions {
@@ -28,6 +28,8 @@ export interface ControllerOptions {
   resyncMs?: number;
   /** How long one API request may go unanswered before it is abandoned (default 30 s). */
   requestTimeoutMs?: number;
+  /** The client-side rate limit of API requests (default DEFAULT_API_RATE_LIMIT; qps 0: none). */
+  apiRateLimit?: ApiRateLimit;
   /** A watch that delivers neither an event nor a bookmark for this long is restarted (default 90 s). */
   watchSilenceMs?: number;
   /** A reconcile still running after this long frees its slot and is retried (default 5 min). */
@@ -47,6 +49,11 @@ export interface RunningController {
   isReady(): boolean;
   /** Why the process is not healthy (a stalled work queue), one sentence each; empty when it is. */
   healthProblems(): string[];
+  /**
+   * Cuts every hook call in flight (and later ones): the reconciles waiting on them end without
+   * recording anything. A stopping process calls it when half its grace period has passed.
+   */
+  cutHookCalls(): void;
   /**
    * Graceful: stops taking work, finishes in-flight reconciles, releases the Lease. With
    * `releaseLease: false` the Lease is left to expire, as after a crash (failover tests).

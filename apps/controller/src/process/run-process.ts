@@ -2,7 +2,8 @@
  * The controller process from a checked configuration to its exit: the cluster checked before the
  * controller starts, the ops server (/metrics, /healthz, /livez, /readyz) and readiness, the
  * controller, and on SIGTERM or SIGINT a graceful stop (no new work, in-flight reconciles finished,
- * Lease released) bounded by the grace period, with an immediate exit on a second signal. The CLI
+ * hook calls still waiting at half the grace period cut, Lease released) bounded by the grace
+ * period, with an immediate exit on a second signal. The CLI
  * (`scoby run`) parses flags and settings and calls this.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -85,6 +86,7 @@ export async function runProcess(options: ProcessOptions): Promise<number> {
     leaderElection: config.leaderElection,
     resyncMs: config.resyncMs,
     requestTimeoutMs: config.apiRequestTimeoutMs,
+    apiRateLimit: config.apiRateLimit,
     reconcileTimeoutMs: config.reconcileTimeoutMs,
     watchSilenceMs: config.watchSilenceMs,
     logger,
@@ -115,6 +117,10 @@ export async function runProcess(options: ProcessOptions): Promise<number> {
   clearInterval(readiness);
   ops.setReady(false);
   running.abort();
+  // In-flight reconciles get half the grace period to finish; hook calls still waiting then are
+  // cut, so that a hook that never answers (its timeout may be days) cannot hold the exit.
+  const hookPatience = delay(graceMs / 2);
+  void hookPatience.done.then(() => controller.cutHookCalls());
   const graceful = (async () => {
     await controller.stop();
     await ops.close();
@@ -138,5 +144,6 @@ export async function runProcess(options: ProcessOptions): Promise<number> {
     }),
   ]);
   grace.cancel();
+  hookPatience.cancel();
   return code;
 }

@@ -1,6 +1,7 @@
 /**
  * The process's start-up checks: retried until they pass, a termination signal arrives, or the
- * attempts run out, with one error line per failed attempt saying what is wrong and what to do.
+ * attempts run out, with one error line per failed attempt saying what is wrong and what to do. A
+ * failure no retry can fix (credentials that cannot be loaded) is said once and ends start-up.
  */
 import type { Logger } from '@scoby/controller-runtime';
 import type { ClusterCheck } from '../config/cluster-check.ts';
@@ -28,6 +29,10 @@ export async function waitForCluster(
       stopRequested.then((signal) => ({ ok: false as const, signal })),
     ]);
     if (outcome.ok || 'signal' in outcome) return outcome;
+    if (outcome.final === true) {
+      logger.error(`cannot start: ${outcome.problem}; ${outcome.fix}`);
+      return outcome;
+    }
     const retryMs = STARTUP_RETRY_DELAYS_MS[attempt - 1];
     const next = retryMs === undefined ? 'giving up' : `retrying in ${retryMs / 1000}s`;
     logger.error(

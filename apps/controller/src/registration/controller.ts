@@ -207,6 +207,14 @@ export class RegistrationController {
     return this.#controller.hasSynced() && this.#configMaps.informer.hasSynced();
   }
 
+  /**
+   * Cuts every hook call in flight and later: a reconcile waiting on a hook (whose timeout may be
+   * days) ends without recording anything instead of holding a stopping process past its grace period.
+   */
+  cutHookCalls(): void {
+    this.#hookClient.cutCalls();
+  }
+
   async stop(): Promise<void> {
     await this.#controller.stop();
     this.#unwatchHealth();

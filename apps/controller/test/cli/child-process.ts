@@ -18,14 +18,19 @@ export interface Running {
   exited: Promise<Finished>;
 }
 
+/**
+ * `processGroup`: the child leads a process group of its own, as a command started in a terminal
+ * does; `process.kill(-pid, 'SIGINT')` then is the terminal's Ctrl-C (the whole group signalled).
+ */
 export function startScoby(
   args: readonly string[],
-  options: { cwd: string; env?: Record<string, string> },
+  options: { cwd: string; env?: Record<string, string>; processGroup?: boolean },
 ): Running {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.processGroup === true,
   });
   let stdout = '';
   let stderr = '';

@@ -1,7 +1,8 @@
 /**
  * Shutdown always ends: after `scoby run --embedded` served API traffic, including a watch
- * and a half-sent request from a separate client, SIGTERM ends the process; a reconcile stuck in a
- * hook that never answers cannot hold it past the grace period; a second signal exits at once.
+ * and a half-sent request from a separate client, SIGTERM ends the process; so it does with an
+ * instance parked in deletion; a reconcile stuck in a hook that never answers has its call cut at
+ * half the grace period, so the stop ends within it; a second signal exits at once.
  */
 import { mkdtemp } from 'node:fs/promises';
 import { createServer, connect, type Server, type Socket } from 'node:net';
@@ -11,6 +12,7 @@ import { KubeConfig, Watch } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DynamicClient } from '@scoby/controller-runtime';
 import { startScoby, type Running } from './child-process.ts';
+import { errorReply, NO_CHANGE, startScriptedHook } from '../support/hooks-server.ts';
 
 interface LogLine {
   level: string;
@@ -25,10 +27,14 @@ function logLines(stdout: string): LogLine[] {
     .map((line) => JSON.parse(line) as LogLine);
 }
 
-async function eventually<T>(what: string, probe: () => T | undefined, timeoutMs = 60_000): Promise<T> {
+async function eventually<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 60_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = probe();
+    const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -92,6 +98,28 @@ async function stuckReconcile({ client }: Embedded, hookUrl: string): Promise<vo
   );
 }
 
+/** Gives the registration `greeter` a hook at `hookUrl` with `capabilities`. */
+async function hookRegistration(
+  { client }: Embedded,
+  hookUrl: string,
+  capabilities: string[],
+): Promise<void> {
+  const registrations = await client.resourceFor('scoby.triggermesh.io/v1alpha1', 'CRDRegistration');
+  const greeter = await client.get(registrations!, undefined, 'greeter');
+  await client.apply(
+    registrations!,
+    {
+      ...greeter,
+      metadata: { name: 'greeter', uid: greeter.metadata.uid },
+      spec: {
+        ...(greeter.spec as Record<string, unknown>),
+        hook: { version: 'v1', address: { uri: hookUrl }, capabilities },
+      },
+    },
+    'shutdown-test',
+  );
+}
+
 const running: Running[] = [];
 afterEach(() => {
   for (const scoby of running.splice(0)) scoby.child.kill('SIGKILL');
@@ -127,9 +155,44 @@ describe('scoby run --embedded shutdown', () => {
     embedded.client.close();
   }, 120_000);
 
-  it('exits after the grace period when a reconcile never finishes', async () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'ends on %s within the grace period with an instance parked in deletion',
+    async (signal) => {
+      const hook = await startScriptedHook((request) =>
+        request.body.phase === 'finalize'
+          ? errorReply(422, { message: 'the mailbox still holds mail', permanent: true })
+          : NO_CHANGE(request),
+      );
+      const embedded = await startEmbedded(await mkdtemp(join(tmpdir(), 'scoby-shutdown-')), '10s');
+      await hookRegistration(embedded, hook.url, ['finalize']);
+      const greeters = await embedded.client.resourceFor('samples.scoby.dev/v1alpha1', 'Greeter');
+      await eventually('the finalizer on the sample', async () => {
+        const hello = await embedded.client.get(greeters!, 'default', 'hello');
+        return hello.metadata.finalizers?.includes('scoby.triggermesh.io/finalizer') ? true : undefined;
+      });
+      await embedded.client.delete(greeters!, 'default', 'hello');
+      await eventually('the finalize hook refused', () =>
+        hook.callsFor('finalize').length > 0 ? true : undefined,
+      );
+      // Parked: the hook is not called again, the instance stays with its deletion timestamp.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(hook.callsFor('finalize')).toHaveLength(1);
+
+      const stopping = Date.now();
+      embedded.scoby.child.kill(signal);
+      const finished = await embedded.scoby.exited;
+      expect({ code: finished.code, signal: finished.signal }).toEqual({ code: 0, signal: null });
+      expect(Date.now() - stopping).toBeLessThan(10_000);
+      expect(logLines(finished.stdout).map((line) => line.msg)).toContain('stopped');
+      embedded.client.close();
+      await hook.close();
+    },
+    120_000,
+  );
+
+  it('cuts hook calls still waiting at half the grace period and ends within it', async () => {
     const hook = await silentHook();
-    const embedded = await startEmbedded(await mkdtemp(join(tmpdir(), 'scoby-shutdown-')), '2s');
+    const embedded = await startEmbedded(await mkdtemp(join(tmpdir(), 'scoby-shutdown-')), '4s');
     await stuckReconcile(embedded, hook.url);
     await eventually('the hook called', () => (hook.sockets.length > 0 ? true : undefined));
 
@@ -137,22 +200,21 @@ describe('scoby run --embedded shutdown', () => {
     embedded.scoby.child.kill('SIGTERM');
     const finished = await embedded.scoby.exited;
     const elapsed = Date.now() - stopping;
-    expect({ code: finished.code, signal: finished.signal }).toEqual({ code: 1, signal: null });
-    // Two seconds of grace, then the exit: well before the hook's ten minutes.
+    // A graceful stop: the hook's call (ten minutes of timeout) is cut after 2 s, well within the 4 s.
+    expect({ code: finished.code, signal: finished.signal }).toEqual({ code: 0, signal: null });
     expect(elapsed).toBeGreaterThanOrEqual(2_000);
-    expect(elapsed).toBeLessThan(30_000);
+    expect(elapsed).toBeLessThan(4_000 + 2_000);
     const lines = logLines(finished.stdout);
     expect(lines.find((line) => line.msg.startsWith('shutting down'))).toMatchObject({
       level: 'info',
       signal: 'SIGTERM',
-      gracePeriod: '2s',
+      gracePeriod: '4s',
       msg: 'shutting down: finishing in-flight reconciles (a second signal exits at once)',
     });
-    expect(lines.at(-1)).toMatchObject({
-      level: 'error',
-      gracePeriod: '2s',
-      msg: 'graceful shutdown did not finish within the grace period: exiting anyway',
-    });
+    expect(lines.map((line) => line.msg)).not.toContain(
+      'graceful shutdown did not finish within the grace period: exiting anyway',
+    );
+    expect(lines.at(-1)).toMatchObject({ level: 'info', msg: 'stopped' });
     embedded.client.close();
     for (const socket of hook.sockets) socket.destroy();
     hook.server.close();

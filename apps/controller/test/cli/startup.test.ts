@@ -1,7 +1,8 @@
 /**
- * Start-up failures of `scoby run`: no credentials, an unreachable API server and a
- * missing CRDRegistration CRD each give one line per attempt saying what is wrong and what to do,
- * five attempts in about 15 s, then exit code 1: no stack traces, no controller started.
+ * Start-up failures of `scoby run`: an unreachable API server and a missing CRDRegistration CRD each
+ * give one line per attempt saying what is wrong and what to do, five attempts in about 15 s, then
+ * exit code 1; credentials that cannot be loaded (no kubeconfig, a missing file) give one line and
+ * exit code 1 at once. No stack traces, no controller started.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -36,6 +37,12 @@ function expectFailedStart(finished: Finished, problem: string): void {
   );
 }
 
+/** One line and exit 1: a retry (1 s later, with its own line) would have said it again. */
+function expectFinalFailure(finished: Finished, problem: string): void {
+  expect({ code: finished.code, stderr: finished.stderr }).toEqual({ code: 1, stderr: '' });
+  expect(messages(finished)).toEqual([{ level: 'error', msg: `cannot start: ${problem}` }]);
+}
+
 /** A port nothing listens on. */
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -56,12 +63,22 @@ describe.concurrent('scoby run start-up checks', () => {
       env: { HOME: dir, SCOBY_NAMESPACE: 'scoby-system', CLUSTER_DOMAIN: 'cluster.local' },
     });
 
-  it('says there are no credentials and what to do', async () => {
+  it('says there are no credentials and what to do, once, without retrying', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'scoby-startup-'));
     const finished = await run(dir, []);
-    expectFailedStart(
+    expectFinalFailure(
       finished,
       `no usable cluster credentials: KUBECONFIG is not set, ${join(dir, '.kube', 'config')} does not exist, and this is not a Pod; pass --kubeconfig, set KUBECONFIG, or run in a Pod with a ServiceAccount`,
+    );
+  }, 90_000);
+
+  it('says a --kubeconfig file is missing, once, without retrying', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'scoby-startup-'));
+    const missing = join(dir, 'nowhere', 'kubeconfig');
+    const finished = await run(dir, ['--kubeconfig', missing]);
+    expectFinalFailure(
+      finished,
+      `no usable cluster credentials: ENOENT: no such file or directory, open '${missing}'; pass --kubeconfig, set KUBECONFIG, or run in a Pod with a ServiceAccount`,
     );
   }, 90_000);
 

@@ -30,6 +30,7 @@ describe('loadConfig', () => {
       resyncMs: 36_000_000,
       hookAddressRefreshMs: 60_000,
       apiRequestTimeoutMs: 30_000,
+      apiRateLimit: { qps: 5_000, burst: 10_000 },
       reconcileTimeoutMs: 300_000,
       watchSilenceMs: 180_000,
       logLevel: 'info',
@@ -58,6 +59,10 @@ describe('loadConfig', () => {
         '45s',
         '--api-request-timeout',
         '10s',
+        '--kube-api-qps',
+        '2.5',
+        '--kube-api-burst',
+        '7',
         '--reconcile-timeout',
         '2m',
         '--watch-silence-timeout',
@@ -92,6 +97,7 @@ describe('loadConfig', () => {
       resyncMs: 5_400_000,
       hookAddressRefreshMs: 45_000,
       apiRequestTimeoutMs: 10_000,
+      apiRateLimit: { qps: 2.5, burst: 7 },
       reconcileTimeoutMs: 120_000,
       watchSilenceMs: 180_000,
       logLevel: 'debug',
@@ -270,6 +276,12 @@ describe('loadConfig', () => {
       '--api-request-timeout: must be greater than zero, got "0s"',
       '--reconcile-timeout: "forever" is not a duration (examples: 10h, 30m, 1h30m, 90s)',
       '--watch-silence-timeout: "-1m" is not a duration (examples: 10h, 30m, 1h30m, 90s)',
+    ]);
+    expect(errorsOf(['--kube-api-qps', '-1', '--kube-api-burst', '0'], BASE_ENV)).toEqual([
+      '--kube-api-qps: must be a number of requests per second, 0 for no limit, got "-1"',
+    ]);
+    expect(errorsOf(['--kube-api-qps', '0', '--kube-api-burst', 'many'], BASE_ENV)).toEqual([
+      '--kube-api-burst: must be a positive integer, got "many"',
     ]);
     expect(errorsOf([], { ...BASE_ENV, SCOBY_HOOK_ADDRESS_REFRESH: '60' })).toEqual([
       'SCOBY_HOOK_ADDRESS_REFRESH: "60" is not a duration (examples: 10h, 30m, 1h30m, 90s)',

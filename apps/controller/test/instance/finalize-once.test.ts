@@ -55,6 +55,7 @@ function world(answerPatch: (body: unknown) => KubeObject | undefined): World {
     },
   } as unknown as DynamicClient;
   const hooks: HookClient = {
+    cutCalls: () => undefined,
     call: async (call) => {
       finalizeCalls.push(call);
       return { ok: true };

@@ -302,6 +302,7 @@ function world(instance: KubeObject = mailer()): World {
   const now = { value: NOW };
   let script: HookScript = () => ({ ok: true });
   const hooks: HookClient = {
+    cutCalls: () => undefined,
     call: async (call) => {
       hookCalls.push(call);
       return script(call);
@@ -427,7 +428,7 @@ describe('an instance without a hook', () => {
     expect(w.events.at(-1)).toEqual(['Normal', 'Pruned', 'pruned Deployment shop/mailer-old']);
   });
 
-  it('Ready=False/RenderFailed when the spec lacks what parameterConfiguration reads', async () => {
+  it('Ready=False/RenderFailed, parked, when the spec lacks what parameterConfiguration reads', async () => {
     const cfg = config({
       parameterConfiguration: {
         fromSpec: {
@@ -444,7 +445,7 @@ describe('an instance without a hook', () => {
     const w2 = world(mailer({}, { credentials: { key: 'password' } }));
     const outcome = await w2.reconcile(cfg);
     const message = 'spec.credentials: valueFrom.secretPath.name: no value at "spec.credentials.secretName"';
-    expect(outcome).toEqual({ kind: 'retry', failure: { reason: 'RenderFailed', message } });
+    expect(outcome).toEqual({ kind: 'terminal', failure: { reason: 'RenderFailed', message } });
     expect(w2.events).toEqual([['Warning', 'RenderFailed', message]]);
     expect(readyOf(w2.api.instance)).toMatchObject({ status: 'False', reason: 'RenderFailed', message });
     expect(w2.api.writes.filter((write) => write.resource === 'deployments')).toEqual([]);

@@ -73,4 +73,29 @@ describe('scoby run --embedded --cluster kwok', () => {
     expect({ code: finished.code, signal: finished.signal }).toEqual({ code: 0, signal: null });
     expect(logLines(finished.stdout).map((line) => line.msg)).toContain('stopped');
   }, 240_000);
+
+  it('on Ctrl-C (SIGINT to the whole process group) releases its Lease before the control plane stops', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'scoby-embedded-kwok-'));
+    running = startScoby(
+      ['run', '--embedded', '--cluster', 'kwok', '--sample', '--metrics-bind-address', '127.0.0.1:0'],
+      {
+        cwd: dir,
+        env: { CLUSTER_DOMAIN: 'cluster.local', HOME: process.env.HOME ?? '' },
+        processGroup: true,
+      },
+    );
+    const scoby = running;
+    await eventually(
+      'the sample log line',
+      () => logLines(scoby.stdout()).find((line) => line.msg === 'sample reconciled'),
+      150_000,
+    );
+    process.kill(-scoby.child.pid!, 'SIGINT');
+    const finished = await scoby.exited;
+    const messages = logLines(finished.stdout).map((line) => String(line.msg));
+    expect({ code: finished.code, signal: finished.signal }).toEqual({ code: 0, signal: null });
+    expect(messages).toContain('released the leader lease');
+    expect(messages).not.toContain('could not release the leader lease; it will expire');
+    expect(messages.at(-1)).toBe('stopped');
+  }, 240_000);
 });

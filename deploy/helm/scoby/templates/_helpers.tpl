@@ -13,6 +13,12 @@ Arguments of `scoby run`. With the default values they are those of deploy/20-de
 {{- if not (kindIs "invalid" .Values.concurrency) }}
 - --concurrency={{ .Values.concurrency }}
 {{- end }}
+{{- if not (kindIs "invalid" .Values.apiRateLimit.qps) }}
+- --kube-api-qps={{ .Values.apiRateLimit.qps }}
+{{- end }}
+{{- if not (kindIs "invalid" .Values.apiRateLimit.burst) }}
+- --kube-api-burst={{ .Values.apiRateLimit.burst }}
+{{- end }}
 {{- with .Values.timeouts.apiRequest }}
 - --api-request-timeout={{ . }}
 {{- end }}
@@ -63,6 +69,8 @@ and those of development runs, which start an in-memory API server instead of us
 --leader-election-lease-name: "set the value leaderElection.leaseName instead"
 --metrics-bind-address: "set the value metrics.port instead"
 --concurrency: "set the value concurrency instead"
+--kube-api-qps: "set the value apiRateLimit.qps instead"
+--kube-api-burst: "set the value apiRateLimit.burst instead"
 --api-request-timeout: "set the value timeouts.apiRequest instead"
 --reconcile-timeout: "set the value timeouts.reconcile instead"
 --watch-silence-timeout: "set the value timeouts.watchSilence instead"

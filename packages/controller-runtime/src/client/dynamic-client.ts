@@ -18,6 +18,7 @@ import {
   WriteRefusedError,
 } from './request-errors.ts';
 import { type OpenWatch, readWatch, type WatchHandlers } from './watch-request.ts';
+import { type ApiRateLimit, TokenBucket } from './rate-limiter.ts';
 
 export interface ResourceRef {
   group: string;
@@ -79,6 +80,10 @@ export interface DynamicClientOptions {
   fieldManager?: string;
   /** The User-Agent header of every request, e.g. `scoby-controller/0.1.0 (scoby)`. */
   userAgent?: string;
+  /** The client-side rate limit of requests other than watches; absent: none. */
+  rateLimit?: ApiRateLimit;
+  /** Told how long each request waited for the rate limit (ms), as client-go's rate limiter metric. */
+  onRateLimited?: (method: string, host: string, waitedMs: number) => void;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -143,6 +148,8 @@ export class DynamicClient {
   readonly #userAgent: string | undefined;
   /** How to cut off each write that was sent and is not answered yet. */
   readonly #writesInFlight = new Set<(reason: string) => void>();
+  readonly #bucket: TokenBucket | undefined;
+  readonly #onRateLimited: DynamicClientOptions['onRateLimited'];
 
   constructor(kubeConfig: KubeConfig, options: DynamicClientOptions = {}) {
     const cluster = kubeConfig.getCurrentCluster();
@@ -158,6 +165,8 @@ export class DynamicClient {
     this.#onForbidden = options.onForbidden;
     this.#fieldManager = options.fieldManager;
     this.#userAgent = options.userAgent;
+    this.#bucket = options.rateLimit === undefined ? undefined : new TokenBucket(options.rateLimit);
+    this.#onRateLimited = options.onRateLimited;
   }
 
   get kubeConfig(): KubeConfig {
@@ -165,6 +174,7 @@ export class DynamicClient {
   }
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    await this.#rateLimit(method, path, options.signal);
     const managed = this.#fieldManager !== undefined && MANAGED_METHODS.has(method);
     const search = searchOf(
       managed ? { fieldManager: this.#fieldManager, ...withoutUndefined(options.query) } : options.query,
@@ -198,6 +208,25 @@ export class DynamicClient {
       }
       throw error;
     }
+  }
+
+  /** Waits for the rate limit's token; a caller's signal firing meanwhile ends the wait and the request. */
+  async #rateLimit(method: string, path: string, signal: AbortSignal | undefined): Promise<void> {
+    if (this.#bucket === undefined) return;
+    const waitMs = this.#bucket.reserve();
+    this.#onRateLimited?.(method, this.#server.host, waitMs);
+    if (waitMs <= 0) return;
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(new RequestAbortedError(method, path, signal?.reason));
+      };
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, waitMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
   }
 
   /** Host and path as options: parsing a URL per request was a measurable share of the controller CPU. */

@@ -28,6 +28,8 @@ export interface RuntimeMetrics {
   queueObserver(controller: string, maxConcurrentReconciles: number): WorkQueueObserver;
   /** One API request: its status code, or `<error>` when no answer came. */
   recordRequest(method: string, host: string, code: number | undefined, durationMs: number): void;
+  /** How long a request waited for the client-side rate limit. */
+  recordRateLimiterWait(method: string, host: string, waitedMs: number): void;
   /** Whether this process holds the leader Lease `name`. */
   setLeader(name: string, leading: boolean): void;
 }
@@ -163,6 +165,19 @@ export function createRuntimeMetrics(options: MetricsOptions = {}): RuntimeMetri
     buckets: [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60],
     registers,
   });
+  const throttled = new Counter({
+    name: 'rest_client_throttled_requests_total',
+    help: 'Requests the API server refused for load (429, or 503 with Retry-After), by status code, method, and host.',
+    labelNames: ['code', 'method', 'host'] as const,
+    registers,
+  });
+  const rateLimiterWait = new Histogram({
+    name: 'rest_client_rate_limiter_duration_seconds',
+    help: 'Client side rate limiter latency in seconds. Broken down by method, and host.',
+    labelNames: ['method', 'host'] as const,
+    buckets: [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60],
+    registers,
+  });
   const leader = new Gauge({
     name: 'leader_election_master_status',
     help: "Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. 'name' is the string used to identify the lease.",
@@ -206,7 +221,11 @@ export function createRuntimeMetrics(options: MetricsOptions = {}): RuntimeMetri
     recordRequest: (method, host, code, durationMs) => {
       requests.inc({ code: code === undefined ? '<error>' : String(code), method, host });
       requestDuration.observe({ method, host }, durationMs / 1000);
+      // A 503 without Retry-After counts too: the answer alone does not say why it was refused.
+      if (code === 429 || code === 503) throttled.inc({ code: String(code), method, host });
     },
+    recordRateLimiterWait: (method, host, waitedMs) =>
+      rateLimiterWait.observe({ method, host }, waitedMs / 1000),
     setLeader: (name, leading) => leader.set({ name }, leading ? 1 : 0),
   };
 }

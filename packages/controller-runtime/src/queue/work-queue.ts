@@ -4,10 +4,12 @@ import { type BackoffPolicy, KeyedBackoff } from './backoff.ts';
 import { type Clock, realClock, type TimerHandle } from '../time/clock.ts';
 import { ConcurrencyLimit, type Slots } from './concurrency-limit.ts';
 import { isAbortError } from '../client/request-errors.ts';
+import { serverRetryAfterMs } from '../client/api-error.ts';
 
 /**
  * What a reconcile tells the queue: nothing (done, wait for the next event), a requeue after a
- * delay (done for now, look again later), an error (retry with backoff, or after the given delay),
+ * delay (done for now, look again later), an error (retry with backoff, or after the given delay, or
+ * after the API server's Retry-After when the error is its refusal for load),
  * or a terminal error (counted as an error, never retried: only a new event brings the key back,
  * as controller-runtime's TerminalError). A reconcile that throws counts as `{ error }`.
  */
@@ -271,7 +273,8 @@ export class WorkQueue {
       // Start on a later microtask so that add() never runs reconcile code inside the caller.
       result = await this.#withinDeadline(Promise.resolve().then(() => this.#reconcile(key, context)));
     } catch (error) {
-      if (abort.signal.aborted && isAbortError(error)) {
+      // Aborted by its signal, or by what the shutdown cut (a call the reconcile waited on).
+      if ((abort.signal.aborted || this.#shuttingDown) && isAbortError(error)) {
         (logger ?? this.#logger)?.info({ key, reason: errorText(abort.signal.reason) }, 'reconcile aborted');
         result = ABORTED;
       } else {
@@ -306,7 +309,9 @@ export class WorkQueue {
       this.#observer.finished?.(key, 'error', durationMs, result.terminal);
     } else if (result !== undefined && 'error' in result) {
       const backoffDelay = this.#backoff.next(key);
-      if (!this.#shuttingDown) this.#retryAfter(key, result.retryAfterMs ?? backoffDelay);
+      // A request the API server refused for load is retried when it asked, not sooner.
+      const delayMs = result.retryAfterMs ?? serverRetryAfterMs(result.error) ?? backoffDelay;
+      if (!this.#shuttingDown) this.#retryAfter(key, delayMs);
       this.#observer.finished?.(key, 'error', durationMs, result.error);
     } else if (result !== undefined && result.requeueAfterMs !== undefined) {
       this.#backoff.reset(key);

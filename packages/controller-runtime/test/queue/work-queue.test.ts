@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/client/api-error.ts';
 import { ConcurrencyLimit } from '../../src/queue/concurrency-limit.ts';
 import {
   type Reconcile,
@@ -241,6 +242,26 @@ describe('WorkQueue: backoff', () => {
     await clock.advance(1000);
     expect(retries.delays).toEqual([300, 10]);
     expect(s.calls.map((call) => call.at)).toEqual([0, 300, 310]);
+  });
+
+  it("waits the API server's Retry-After for a request it refused for load, wrapped or thrown", async () => {
+    const clock = new ManualClock();
+    const retries = recordRetries();
+    const throttled = new ApiError(429, 'TooManyRequests', 'slow down', 5);
+    const unavailable = new ApiError(503, 'ServiceUnavailable', 'overloaded', 2);
+    const s = scriptedReconcile(clock, (run) => {
+      if (run === 1) return { error: throttled };
+      if (run === 2) return { error: new Error('writing failed', { cause: unavailable }) };
+      if (run === 3) throw throttled;
+      // 503 without Retry-After and 429 beyond the clamp.
+      if (run === 4) return { error: new ApiError(503, 'ServiceUnavailable', 'down') };
+      if (run === 5) return { error: new ApiError(429, 'TooManyRequests', 'later', 5_000) };
+      return undefined;
+    });
+    const queue = new WorkQueue({ reconcile: s.reconcile, clock, observer: retries.observer });
+    queue.add('a');
+    await clock.advance(2_000_000);
+    expect(retries.delays).toEqual([5_000, 2_000, 5_000, 40, 1_000_000]);
   });
 
   it('addRateLimited and forget drive the same backoff from outside', async () => {

@@ -51,6 +51,8 @@ const FLAGS: Record<string, { set: string[]; arg: string } | 'extraArgs' | 'refu
   '--metrics-bind-address': { set: ['metrics.port=9090'], arg: '--metrics-bind-address=:9090' },
   '--resync-period': { set: ['resyncPeriod=1h'], arg: '--resync-period=1h' },
   '--hook-address-refresh': { set: ['hookAddressRefresh=30s'], arg: '--hook-address-refresh=30s' },
+  '--kube-api-qps': { set: ['apiRateLimit.qps=20'], arg: '--kube-api-qps=20' },
+  '--kube-api-burst': { set: ['apiRateLimit.burst=30'], arg: '--kube-api-burst=30' },
   '--api-request-timeout': { set: ['timeouts.apiRequest=10s'], arg: '--api-request-timeout=10s' },
   '--reconcile-timeout': { set: ['timeouts.reconcile=2m'], arg: '--reconcile-timeout=2m' },
   '--watch-silence-timeout': { set: ['timeouts.watchSilence=1m30s'], arg: '--watch-silence-timeout=1m30s' },

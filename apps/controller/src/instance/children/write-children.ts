@@ -26,6 +26,7 @@ import {
   isAlreadyExists,
   isConflict,
   isNotFound,
+  loadRefusal,
   JSON_PATCH,
   type ResourceRef,
 } from '@scoby/controller-runtime';
@@ -132,8 +133,9 @@ class ChildWriter {
         if ('observed' in outcome) return outcome;
         current = outcome.refused;
       } catch (error) {
-        // An aborted reconcile stops here: no further write, and no failure to record.
-        if (isAbortError(error)) throw error;
+        // An aborted reconcile stops here: no further write, and no failure to record; nor a write
+        // the API server refused for load (the reconcile is retried when the server asked).
+        if (isAbortError(error) || loadRefusal(error)) throw error;
         return { error: `${describe(this.#desired)}: ${errorMessage(error)}` };
       }
       if (attempt === 2) {
@@ -252,7 +254,7 @@ export async function writeChildren(
       });
       changes.push({ action: 'pruned', child: childName(stale) });
     } catch (error) {
-      if (isAbortError(error)) throw error;
+      if (isAbortError(error) || loadRefusal(error)) throw error;
       // A failed uid precondition (409) means our child is gone and another object holds the name.
       if (!isNotFound(error) && !isConflict(error)) errors.push(`${describe(stale)}: ${errorMessage(error)}`);
     }
