@@ -44,6 +44,7 @@ export function parseDeleteOptions(body: unknown, query: URLSearchParams): Outco
 }
 
 function successStatus(type: ResourceType, object: KubeObject): Reply {
+  if (type.returnDeletedObject === true) return { code: 200, body: object };
   return {
     code: 200,
     body: {
