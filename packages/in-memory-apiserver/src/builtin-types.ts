@@ -27,6 +27,8 @@ interface BuiltinSpec {
   allowCreateOnUpdate?: boolean;
   /** Default false. */
   returnDeletedObject?: boolean;
+  /** Default false. */
+  propagationUnsupported?: boolean;
   scale?: ScaleSubresource;
 }
 
@@ -57,6 +59,7 @@ function builtin(spec: BuiltinSpec): ResourceType {
     allowUnconditionalUpdate: spec.allowUnconditionalUpdate ?? true,
     ...(spec.allowCreateOnUpdate === true ? { allowCreateOnUpdate: true } : {}),
     ...(spec.returnDeletedObject === true ? { returnDeletedObject: true } : {}),
+    ...(spec.propagationUnsupported === true ? { propagationUnsupported: true } : {}),
     ...(spec.scale === undefined ? {} : { scale: spec.scale }),
     storageVersionHash: storageVersionHash(
       spec.storedAs?.group ?? spec.group,
@@ -116,6 +119,7 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
     namespaced: true,
     shortNames: ['ev'],
     allowCreateOnUpdate: true,
+    propagationUnsupported: true,
   }),
   builtin({
     group: 'events.k8s.io',
@@ -126,6 +130,7 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
     shortNames: ['ev'],
     storedAs: { group: '', version: 'v1' },
     allowCreateOnUpdate: true,
+    propagationUnsupported: true,
   }),
   builtin({
     group: 'apps',

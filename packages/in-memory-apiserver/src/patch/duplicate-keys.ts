@@ -23,7 +23,8 @@ function renderKey(item: Record<string, unknown>, strategy: KeyedStrategy): stri
 
 function walk(value: unknown, path: readonly string[], printed: string, at: StrategyAt, out: string[]): void {
   if (isJsonObject(value)) {
-    for (const [key, child] of Object.entries(value)) walk(child, [...path, key], `${printed}.${key}`, at, out);
+    for (const [key, child] of Object.entries(value))
+      walk(child, [...path, key], `${printed}.${key}`, at, out);
     return;
   }
   if (!Array.isArray(value)) return;

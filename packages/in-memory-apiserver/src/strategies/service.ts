@@ -13,7 +13,52 @@ function defaultPort(port: unknown): unknown {
   return { protocol: 'TCP', ...port, targetPort: port.targetPort ?? port.port };
 }
 
-/** Service defaults, and cluster IP allocation when the Service simulation is on. */
+/** Types reached from outside the cluster: they get node ports and an external traffic policy. */
+function isExternal(type: unknown): boolean {
+  return type === 'NodePort' || type === 'LoadBalancer';
+}
+
+/** The next free node port per cluster, from the default range's start (30000-32767). */
+const nextNodePort = new WeakMap<Cluster, number>();
+
+function withNodePorts(spec: JsonMap, cluster: Cluster, previous: JsonMap): JsonMap {
+  if (!isExternal(spec.type) || !Array.isArray(spec.ports)) return spec;
+  const before = Array.isArray(previous.ports) ? previous.ports.filter(isJsonMap) : [];
+  const ports = spec.ports.map((port) => {
+    if (!isJsonMap(port) || (typeof port.nodePort === 'number' && port.nodePort !== 0)) return port;
+    // An update keeps the node port the same port and protocol had.
+    const kept = before.find((old) => old.port === port.port && old.protocol === port.protocol)?.nodePort;
+    if (typeof kept === 'number') return { ...port, nodePort: kept };
+    const next = nextNodePort.get(cluster) ?? 30000;
+    nextNodePort.set(cluster, next >= 32767 ? 30000 : next + 1);
+    return { ...port, nodePort: next };
+  });
+  return { ...spec, ports };
+}
+
+/** What a type that no longer needs them loses: cluster IPs (ExternalName), node ports, the external policy. */
+function dropTypeDependent(spec: JsonMap, before: JsonMap): JsonMap {
+  const result: JsonMap = { ...spec };
+  if (result.type === 'ExternalName' && before.type !== 'ExternalName') {
+    for (const key of ['clusterIP', 'clusterIPs', 'ipFamilies', 'ipFamilyPolicy'])
+      if (result[key] !== undefined && JSON.stringify(result[key]) === JSON.stringify(before[key]))
+        delete result[key];
+  }
+  if (!isExternal(result.type) && isExternal(before.type)) {
+    delete result.externalTrafficPolicy;
+    if (Array.isArray(result.ports))
+      result.ports = result.ports.map((port) => {
+        if (!isJsonMap(port)) return port;
+        const { nodePort: _dropped, ...rest } = port;
+        return rest;
+      });
+  }
+  if (result.type !== 'LoadBalancer' && before.type === 'LoadBalancer')
+    delete result.allocateLoadBalancerNodePorts;
+  return result;
+}
+
+/** Service defaults, and cluster IP and node port allocation when the Service simulation is on. */
 export const serviceStrategy: TypeStrategy = {
   validate: validateService,
   validateUpdate: validateServiceUpdate,
@@ -25,6 +70,8 @@ export const serviceStrategy: TypeStrategy = {
       spec: {
         sessionAffinity: 'None',
         ...(type === 'ExternalName' ? {} : { internalTrafficPolicy: 'Cluster' }),
+        ...(isExternal(type) ? { externalTrafficPolicy: 'Cluster' } : {}),
+        ...(type === 'LoadBalancer' ? { allocateLoadBalancerNodePorts: true } : {}),
         ...spec,
         type,
         ...(Array.isArray(spec.ports) ? { ports: spec.ports.map(defaultPort) } : {}),
@@ -41,23 +88,32 @@ export const serviceStrategy: TypeStrategy = {
         : cluster.allocateClusterIp();
     return {
       ...withStatus,
-      spec: {
-        ...spec,
-        clusterIP,
-        clusterIPs: [clusterIP],
-        ipFamilies: ['IPv4'],
-        ipFamilyPolicy: 'SingleStack',
-      },
+      spec: withNodePorts(
+        {
+          ...spec,
+          clusterIP,
+          clusterIPs: [clusterIP],
+          ipFamilies: ['IPv4'],
+          ipFamilyPolicy: 'SingleStack',
+        },
+        cluster,
+        {},
+      ),
     };
   },
-  prepareForUpdate(next: KubeObject, current: KubeObject): KubeObject {
-    const spec = specOf(next);
+  beforeUpdateValidation(next: KubeObject, current: KubeObject): KubeObject {
+    return { ...next, spec: dropTypeDependent(specOf(next), specOf(current)) };
+  },
+  prepareForUpdate(next: KubeObject, current: KubeObject, cluster: Cluster): KubeObject {
     const allocated = specOf(current);
-    if (spec.clusterIP !== undefined || allocated.clusterIP === undefined) return next;
+    const spec = specOf(next);
+    const ported = cluster.allocateClusterIp === undefined ? spec : withNodePorts(spec, cluster, allocated);
+    if (spec.type === 'ExternalName') return { ...next, spec: ported };
+    if (spec.clusterIP !== undefined || allocated.clusterIP === undefined) return { ...next, spec: ported };
     const kept: JsonMap = { clusterIP: allocated.clusterIP };
     for (const key of ['clusterIPs', 'ipFamilies', 'ipFamilyPolicy']) {
       if (spec[key] === undefined && allocated[key] !== undefined) kept[key] = allocated[key];
     }
-    return { ...next, spec: { ...spec, ...kept } };
+    return { ...next, spec: { ...ported, ...kept } };
   },
 };

@@ -4,7 +4,8 @@
  * port and targetPort in range, a named targetPort a valid port name; a supported protocol; no two with
  * the same port and protocol; no nodePort on a ClusterIP Service), the type, the session affinity,
  * ExternalName's externalName and the fields it may not have, headless NodePort and LoadBalancer
- * Services; on update a cluster IP once set does not change (unless the type becomes ExternalName).
+ * Services, load balancer ingress in the status of a LoadBalancer only; on update a cluster IP once set
+ * does not change (unless the type becomes ExternalName).
  */
 import type { KubeObject } from '@scoby/kube-objects';
 import { isJsonObject, type Cause, type JsonMap } from '@scoby/structural-schema';
@@ -130,6 +131,15 @@ function sessionAffinityCauses(spec: JsonMap): Cause[] {
   return [];
 }
 
+/** A load balancer's ingress points, which only a LoadBalancer Service may report (its status). */
+function statusCauses(object: KubeObject, spec: JsonMap): Cause[] {
+  const status = isJsonObject(object.status) ? object.status : {};
+  const loadBalancer = isJsonObject(status.loadBalancer) ? status.loadBalancer : {};
+  const ingress = Array.isArray(loadBalancer.ingress) ? loadBalancer.ingress : [];
+  if (ingress.length === 0 || spec.type === 'LoadBalancer') return [];
+  return [forbidden('status.loadBalancer.ingress', "may only be used when `spec.type` is 'LoadBalancer'")];
+}
+
 export function validateService(object: KubeObject): Cause[] {
   const spec = specOf(object);
   const ports = (Array.isArray(spec.ports) ? spec.ports : []).filter(isJsonObject);
@@ -143,6 +153,7 @@ export function validateService(object: KubeObject): Cause[] {
     causes.push(...portCauses(port, `spec.ports[${index}]`, ports.length > 1, names));
   });
   causes.push(...sessionAffinityCauses(spec));
+  causes.push(...statusCauses(object, spec));
   const seen = new Set<string>();
   ports.forEach((port, index) => {
     const key = `${String(port.port)}/${String(port.protocol ?? 'TCP')}`;

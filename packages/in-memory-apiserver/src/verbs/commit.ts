@@ -100,9 +100,10 @@ export function commitUpdate(
 ): Outcome<KubeObject> {
   const immutable = deletionMetadataCauses(next, current);
   if (immutable.length > 0) return invalid(type, current.metadata.name ?? '', immutable);
-  const admitted = admit(type, version, next, atVersion(type, version, current));
-  if (!admitted.ok) return admitted;
   const strategy = strategyFor(type);
+  const prepared = strategy.beforeUpdateValidation ? strategy.beforeUpdateValidation(next, current) : next;
+  const admitted = admit(type, version, prepared, atVersion(type, version, current));
+  if (!admitted.ok) return admitted;
   let object = strategy.prepareForUpdate
     ? strategy.prepareForUpdate(admitted.value, current, cluster)
     : admitted.value;

@@ -115,7 +115,8 @@ export function deleteObject(
   if (current.metadata.deletionTimestamp !== undefined) return ok({ code: 200, body: current });
 
   const existing = current.metadata.finalizers ?? [];
-  const extra = policyFinalizer(options.propagationPolicy);
+  // A type whose garbage collection policy is unsupported (Events) ignores propagationPolicy.
+  const extra = type.propagationUnsupported ? undefined : policyFinalizer(options.propagationPolicy);
   const finalizers = extra === undefined || existing.includes(extra) ? existing : [...existing, extra];
   const deleting: KubeObject = {
     ...current,

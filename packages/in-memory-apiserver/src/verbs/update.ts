@@ -138,7 +138,10 @@ export function updateObject(
       { dryRun, fromUpdate: true },
     );
     if (!created.ok || !dryRun || resourceVersion === undefined) return created;
-    return { ok: true, value: { ...created.value, metadata: { ...created.value.metadata, resourceVersion } } };
+    return {
+      ok: true,
+      value: { ...created.value, metadata: { ...created.value.metadata, resourceVersion } },
+    };
   }
   if (current === undefined) return notFound(type, name);
   // Storage checks the uid precondition before it compares resourceVersions.

@@ -270,3 +270,30 @@ describe('discovery', () => {
     );
   });
 });
+
+describe('differential findings', () => {
+  it('differs: a PUT to the /status of a missing Service creates it only on kube-apiserver', async () => {
+    const reply = await rawRequest(
+      target,
+      'PUT',
+      `/api/v1/namespaces/${namespace}/services/by-status/status`,
+      {
+        contentType: 'application/json',
+        text: JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: { name: 'by-status' },
+          spec: { ports: [{ port: 80 }] },
+          status: { loadBalancer: {} },
+        }),
+      },
+    );
+    if (target.server) {
+      expect(reply.status).toBe(404);
+      return;
+    }
+    expect(reply.status).toBe(201);
+    // kube-apiserver's status storage allocates nothing: the Service has no cluster IP.
+    expect((reply.json as { spec: { clusterIP?: string } }).spec.clusterIP).toBeUndefined();
+  });
+});

@@ -65,10 +65,7 @@ export const WIDGET_CRD: Crd = {
 /** Scoby's CRDRegistration CRD, read from the Helm chart. */
 export const CRD_REGISTRATION_CRD: Crd = parse(
   readFileSync(
-    new URL(
-      '../../../../deploy/helm/scoby/crds/scoby.triggermesh.io_crdregistrations.yaml',
-      import.meta.url,
-    ),
+    new URL('../../../../deploy/helm/scoby/crds/scoby.triggermesh.io_crdregistrations.yaml', import.meta.url),
     'utf8',
   ),
 ) as Crd;
@@ -80,10 +77,15 @@ export async function installDifferentialCrds(target: Target): Promise<void> {
   const extensions = target.kubeConfig.makeApiClient(ApiextensionsV1Api);
   for (const crd of DIFFERENTIAL_CRDS) {
     const name = crd.metadata.name;
-    const created = await rawRequest(target, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
-      contentType: 'application/json',
-      text: JSON.stringify(crd),
-    });
+    const created = await rawRequest(
+      target,
+      'POST',
+      '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+      {
+        contentType: 'application/json',
+        text: JSON.stringify(crd),
+      },
+    );
     if (created.status !== 201 && created.status !== 409)
       throw new Error(`installing ${name}: ${created.status} ${JSON.stringify(created.json)}`);
     await eventually(async () => {

@@ -153,7 +153,12 @@ function mergeBody(chosen: Choice, mistake: Mistake): unknown {
       return immutableChange(chosen.resource);
     case 'type-change':
       return chosen.resource === 'services'
-        ? { spec: { type: chosen.variant % 2 === 0 ? 'NodePort' : 'ExternalName', externalName: 'x.example.com' } }
+        ? {
+            spec: {
+              type: chosen.variant % 2 === 0 ? 'NodePort' : 'ExternalName',
+              externalName: 'x.example.com',
+            },
+          }
         : change;
     case 'finalizers':
       // Holding, then letting go: a deleted object held by the finalizer is released.
@@ -382,8 +387,7 @@ const status = fc
       });
     const object: Record<string, unknown> = {
       ...validObject(chosen.resource, chosen.name, chosen.variant),
-      status:
-        chosen.resource === 'deployments' ? { replicas: chosen.variant } : statusOf(chosen),
+      status: chosen.resource === 'deployments' ? { replicas: chosen.variant } : statusOf(chosen),
     };
     (object.metadata as Record<string, unknown>).resourceVersion =
       mistake === 'stale-resource-version' ? STALE_RV : CURRENT_RV;

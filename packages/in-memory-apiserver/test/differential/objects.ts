@@ -172,7 +172,11 @@ function invalidate(resource: Resource, object: Json, variant: number): void {
     case 'widgets':
       if (variant % 3 === 0) spec.size = -1;
       else if (variant % 3 === 1) spec.color = 'green';
-      else spec.ports = [{ name: 'http', port: 1 }, { name: 'http', port: 2 }];
+      else
+        spec.ports = [
+          { name: 'http', port: 1 },
+          { name: 'http', port: 2 },
+        ];
       return;
     case 'crdregistrations': {
       const workload = spec.workload as { formFactor: { deployment: Json } };
@@ -293,7 +297,12 @@ export function objectWith(resource: Resource, name: string, variant: number, mi
       metadata.ownerReferences = [
         CLUSTER_SCOPED.includes(resource)
           ? { apiVersion: 'v1', kind: 'Namespace', name: 'gone', uid: '00000000-0000-0000-0000-00000000dead' }
-          : { apiVersion: 'v1', kind: 'ConfigMap', name: 'gone', uid: '00000000-0000-0000-0000-00000000dead' },
+          : {
+              apiVersion: 'v1',
+              kind: 'ConfigMap',
+              name: 'gone',
+              uid: '00000000-0000-0000-0000-00000000dead',
+            },
       ];
       break;
     case 'oversized':

@@ -7,14 +7,7 @@
 import { acceptedFor, type AcceptedDifference, type Aspect } from './accepted.ts';
 import { sortedJson } from '../../src/validation/field-errors.ts';
 import { CONTROLLER_MADE, firstDifference, normaliseReply } from './normalise.ts';
-import {
-  CLUSTER_SCOPED,
-  describeStep,
-  requestClass,
-  RESOURCES,
-  type Resource,
-  type Step,
-} from './model.ts';
+import { CLUSTER_SCOPED, describeStep, requestClass, RESOURCES, type Resource, type Step } from './model.ts';
 import { HOLD_FINALIZER } from './objects.ts';
 import { recordWatch, type Recording } from './watch-recorder.ts';
 import type { Reply, Side } from './side.ts';
@@ -228,7 +221,12 @@ export class DifferentialRun {
           const items = (list.body as { items?: { metadata: { name: string } }[] }).items ?? [];
           for (const item of items) {
             const path = side.pathOf(resource, `${resource}/${item.metadata.name}`);
-            await side.request('PATCH', path, 'application/merge-patch+json', '{"metadata":{"finalizers":null}}');
+            await side.request(
+              'PATCH',
+              path,
+              'application/merge-patch+json',
+              '{"metadata":{"finalizers":null}}',
+            );
             await side.request('DELETE', path);
           }
         }
