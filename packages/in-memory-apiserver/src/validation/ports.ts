@@ -1,5 +1,15 @@
-/** Port names as k8s.io/apimachinery's IsValidPortName checks them (an IANA_SVC_NAME). */
+/** Port numbers and names as k8s.io/apimachinery's IsValidPortNum and IsValidPortName check them. */
+import type { Cause } from '@scoby/structural-schema';
+import { invalidValue } from './field-errors.ts';
 
+export function portRangeCauses(field: string, port: unknown): Cause[] {
+  if (typeof port !== 'number') return [];
+  return port >= 1 && port <= 65535
+    ? []
+    : [invalidValue(field, port, 'must be between 1 and 65535, inclusive')];
+}
+
+/** Why `name` is no IANA_SVC_NAME. */
 const CHARSET = /^[-a-z0-9]+$/;
 const ONE_LETTER = /[a-z]/;
 

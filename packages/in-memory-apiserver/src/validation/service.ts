@@ -18,8 +18,7 @@ import {
   notSupported,
   requiredValue,
 } from './field-errors.ts';
-import { portNameErrors } from './ports.ts';
-import { portRangeCauses } from './pod-template.ts';
+import { portNameErrors, portRangeCauses } from './ports.ts';
 
 const SERVICE_TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];

@@ -79,6 +79,12 @@ export function released(type: ResourceType, object: KubeObject): boolean {
   return !(type.group === '' && type.plural === 'namespaces' && namespaceSpecFinalizers(object).length > 0);
 }
 
+/** A deletion with a grace period left (kube-apiserver's ShouldDeleteDuringUpdate waits for it). */
+function graceful(current: KubeObject): boolean {
+  const grace = current.metadata.deletionGracePeriodSeconds;
+  return typeof grace === 'number' && grace > 0;
+}
+
 function addedFinalizers(next: KubeObject, current: KubeObject): string[] {
   const before = new Set(current.metadata.finalizers ?? []);
   return (next.metadata.finalizers ?? []).filter((finalizer) => !before.has(finalizer));
@@ -135,10 +141,13 @@ export function commitUpdate(
       metadata: { ...object.metadata, generation: changed ? generation + 1 : generation },
     };
   }
-  if (deepEqual(omit(object, ['apiVersion']), omit(current, ['apiVersion']))) return ok(current);
+  // kube-apiserver deletes an object being deleted (without grace) that an update leaves without
+  // finalizers, before it looks whether the update changed anything.
+  const deleting = released(type, object) && !graceful(current);
+  if (!deleting && deepEqual(omit(object, ['apiVersion']), omit(current, ['apiVersion']))) return ok(current);
   if (dryRun) return ok(object);
   const key = keyOf(type);
-  if (released(type, object)) {
+  if (deleting) {
     forgetOwnership(cluster, current.metadata.uid);
     const removed = cluster.store.remove(key, object);
     // kube-apiserver answers with the object as this write left it (its last finalizer gone).

@@ -16,6 +16,7 @@ import { strategyFor } from '../strategies/index.ts';
 import { customUnknownFields } from '../validation/custom-unknown-fields.ts';
 import { decodeBuiltin, reportUnknown, type Decoding } from '../validation/field-validation.ts';
 import { decodeMicroTimes } from '../validation/micro-time.ts';
+import { decodePodQuantities } from '../validation/pod-quantities.ts';
 import { admit } from './admit.ts';
 import { creationEntries, recordCreation } from './managed-fields.ts';
 import { checkNamespaceAcceptsCreate } from './namespace-check.ts';
@@ -82,7 +83,9 @@ export function checkBody(
   if (!type.builtin) return decodeCustom(type, version, object, decoding);
   const times = decodeMicroTimes(type, object);
   if (!times.ok) return cannotDecode(type, version, times.message);
-  const typed = decodeBuiltin(type, version, times.value as KubeObject, decoding);
+  const quantities = decodePodQuantities(type, times.value);
+  if (!quantities.ok) return cannotDecode(type, version, quantities.message);
+  const typed = decodeBuiltin(type, version, quantities.value as KubeObject, decoding);
   return typed.ok ? ok(typed.value) : cannotDecode(type, version, typed.message);
 }
 

@@ -109,6 +109,24 @@ describe('a PUT of a missing object', () => {
     );
   });
 
+  it('that carried a deletionTimestamp and no finalizers is deleted by its next update, even one that changes nothing', async () => {
+    const lease = {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'short-lived', deletionTimestamp: '2020-01-01T00:00:00Z' },
+      spec: { holderIdentity: 'me' },
+    };
+    expect((await send('PUT', `${leases()}/short-lived`, lease)).status).toBe(201);
+    const current = await send('GET', `${leases()}/short-lived`);
+    const { resourceVersion } = (current.json as { metadata: { resourceVersion: string } }).metadata;
+    const again = await send('PUT', `${leases()}/short-lived`, {
+      ...lease,
+      metadata: { name: 'short-lived', resourceVersion },
+    });
+    expect(again.status).toBe(200);
+    expect((await send('GET', `${leases()}/short-lived`)).status).toBe(404);
+  });
+
   it('of a custom resource is a 404 before its kind is checked', async () => {
     const reply = await send('PUT', `${widgets()}/absent`, {
       apiVersion: 'differential.example.com/v1',

@@ -226,7 +226,7 @@ function invalidChange(resource: Resource): Record<string, unknown> {
 function immutableChange(resource: Resource): Record<string, unknown> {
   switch (resource) {
     case 'services':
-      return { spec: { clusterIP: '10.96.250.250' } };
+      return { spec: { clusterIP: 'None' } };
     case 'deployments':
       return { spec: { selector: { matchLabels: { app: 'other' } } } };
     case 'secrets':

@@ -102,19 +102,49 @@ export function validObject(resource: Resource, name: string, variant: number): 
           selector: { matchLabels: { app: name } },
           template: {
             metadata: { labels: { app: name } },
-            spec: {
-              containers: [
-                {
-                  name: 'main',
-                  image: `registry.example/app:${variant % 4}`,
-                  env: [{ name: 'VALUE', value }],
-                },
-              ],
-            },
+            spec: podSpec(variant, value),
           },
         },
       };
   }
+}
+
+/**
+ * A pod template as Scoby writes it (a container with env), with probes and resources, or with ports,
+ * a readiness probe and emptyDir and downwardAPI volumes, by variant.
+ */
+function podSpec(variant: number, value: string): Json {
+  const container: Json = {
+    name: 'main',
+    image: `registry.example/app:${variant % 4}`,
+    env: [{ name: 'VALUE', value }],
+  };
+  if (variant % 3 === 0) {
+    container.livenessProbe = { httpGet: { port: 8080, path: '/healthz' }, periodSeconds: 5 + variant };
+    container.resources = {
+      limits: { cpu: '500m', memory: '128Mi' },
+      requests: { cpu: variant % 2 === 0 ? '0.25' : '250m', memory: '64Mi' },
+    };
+  }
+  if (variant % 3 === 1) {
+    container.ports = [{ name: 'http', containerPort: 8080 }];
+    container.readinessProbe = { tcpSocket: { port: 'http' } };
+    container.volumeMounts = [
+      { name: 'scratch', mountPath: '/scratch' },
+      { name: 'labels', mountPath: '/etc/labels' },
+    ];
+    return {
+      containers: [container],
+      volumes: [
+        { name: 'scratch', emptyDir: { sizeLimit: '1024Mi' } },
+        {
+          name: 'labels',
+          downwardAPI: { items: [{ path: 'labels', fieldRef: { fieldPath: 'metadata.labels' } }] },
+        },
+      ],
+    };
+  }
+  return { containers: [container] };
 }
 
 /** A Service of the kind form factors write (ClusterIP, a selector, one port) or a headless one. */
@@ -151,8 +181,27 @@ function invalidate(resource: Resource, object: Json, variant: number): void {
   }
   if (resource === 'deployments') {
     const spec = object.spec as { template: { spec: { containers: Json[] } } };
+    const podSpec = spec.template.spec as Json;
     const container = spec.template.spec.containers[0] as Json;
-    container.env = [variant % 2 === 0 ? { name: 'MY=VAR', value: 'x' } : { name: 'x', valueFrom: {} }];
+    switch (variant) {
+      case 2:
+        container.readinessProbe = { exec: { command: ['true'] }, httpGet: { port: 0 } };
+        break;
+      case 3:
+        container.resources = { limits: { cpu: '1' }, requests: { cpu: '2', 'example.com/gpu': '1' } };
+        break;
+      case 4:
+        podSpec.volumes = [
+          { name: 'scratch', emptyDir: { sizeLimit: '-1Gi' } },
+          { name: 'claim', persistentVolumeClaim: {} },
+        ];
+        break;
+      case 5:
+        container.resources = { limits: { memory: 'lots' } };
+        break;
+      default:
+        container.env = [variant % 2 === 0 ? { name: 'MY=VAR', value: 'x' } : { name: 'x', valueFrom: {} }];
+    }
     return;
   }
   const spec = object.spec as Json;
@@ -222,7 +271,9 @@ function changeImmutable(resource: Resource, object: Json): void {
   const spec = object.spec as Json;
   switch (resource) {
     case 'services':
-      spec.clusterIP = '10.96.250.250';
+      // Headless: a PUT that creates the Service allocates no address (a fixed IP would be taken on a
+      // shared cluster by the first sequence that creates it).
+      spec.clusterIP = 'None';
       break;
     case 'deployments': {
       spec.selector = { matchLabels: { app: 'other' } };
