@@ -328,6 +328,9 @@ function applyConflict(conflicts: readonly ApplyConflict[]): Outcome<never> {
  * An applied object the typed decoder refuses: kube-apiserver's field manager fails to convert it, a
  * 500 without reason naming the object as the configuration does (`namespace/name`).
  */
+/** The errors of types with an unmarshaler of their own (MicroTime, Quantity). */
+const OWN_UNMARSHALERS = ['parsing time ', 'quantities must match', "unable to parse quantity's"];
+
 function applyConversionFailure<T>(
   target: UpdateTarget,
   metadata: Record<string, unknown>,
@@ -343,8 +346,10 @@ function applyConversionFailure<T>(
   const gvk = `${group}/${target.version}, Kind=${kind}`;
   const object = `${String(metadata.namespace ?? '')}/${target.name}`;
   const cause = message.slice(1).join('');
-  // A field with an unmarshaler of its own (a MicroTime) reports its error bare.
-  const decoded = cause.startsWith('parsing time ') ? cause : `error decoding from json: ${cause}`;
+  // A field with an unmarshaler of its own (a MicroTime, a Quantity) reports its error bare.
+  const decoded = OWN_UNMARSHALERS.some((prefix) => cause.startsWith(prefix))
+    ? cause
+    : `error decoding from json: ${cause}`;
   return storageError(
     `failed to convert new object (${object}; ${gvk}) to proper version: unable to convert unstructured object to ${gvk}: ${decoded}`,
   );

@@ -192,6 +192,33 @@ describe('container resources', () => {
     );
   });
 
+  it('refuse an applied quantity that does not parse with the converter’s bare error (500)', async () => {
+    const reply = await rawRequest(
+      target,
+      'PATCH',
+      `/apis/apps/v1/namespaces/${namespace}/deployments/applied?fieldManager=alice`,
+      {
+        contentType: 'application/apply-patch+yaml',
+        text: JSON.stringify({
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          metadata: { name: 'applied' },
+          spec: {
+            selector: { matchLabels: { app: 'applied' } },
+            template: {
+              metadata: { labels: { app: 'applied' } },
+              spec: { containers: [container({ resources: { limits: { memory: 'lots' } } })] },
+            },
+          },
+        }),
+      },
+    );
+    expect(reply.status).toBe(500);
+    expect((reply.json as { message: string }).message).toBe(
+      "failed to convert new object (/applied; apps/v1, Kind=Deployment) to proper version: unable to convert unstructured object to apps/v1, Kind=Deployment: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+    );
+  });
+
   it('need standard or qualified names, non-negative values, requests within limits and limits for extended resources', async () => {
     const reply = await createDeployment('bad-resources', {
       containers: [
