@@ -101,19 +101,20 @@ export const serviceStrategy: TypeStrategy = {
       ),
     };
   },
+  /** As kube-apiserver's update: the allocated cluster IPs kept, then what the new type does not have dropped. */
   beforeUpdateValidation(next: KubeObject, current: KubeObject): KubeObject {
-    return { ...next, spec: dropTypeDependent(specOf(next), specOf(current)) };
-  },
-  prepareForUpdate(next: KubeObject, current: KubeObject, cluster: Cluster): KubeObject {
     const allocated = specOf(current);
     const spec = specOf(next);
-    const ported = cluster.allocateClusterIp === undefined ? spec : withNodePorts(spec, cluster, allocated);
-    if (spec.type === 'ExternalName') return { ...next, spec: ported };
-    if (spec.clusterIP !== undefined || allocated.clusterIP === undefined) return { ...next, spec: ported };
-    const kept: JsonMap = { clusterIP: allocated.clusterIP };
-    for (const key of ['clusterIPs', 'ipFamilies', 'ipFamilyPolicy']) {
-      if (spec[key] === undefined && allocated[key] !== undefined) kept[key] = allocated[key];
+    const kept: JsonMap = {};
+    if (spec.type !== 'ExternalName' && spec.clusterIP === undefined && allocated.clusterIP !== undefined) {
+      kept.clusterIP = allocated.clusterIP;
+      for (const key of ['clusterIPs', 'ipFamilies', 'ipFamilyPolicy'])
+        if (spec[key] === undefined && allocated[key] !== undefined) kept[key] = allocated[key];
     }
-    return { ...next, spec: { ...ported, ...kept } };
+    return { ...next, spec: dropTypeDependent({ ...spec, ...kept }, allocated) };
+  },
+  prepareForUpdate(next: KubeObject, current: KubeObject, cluster: Cluster): KubeObject {
+    if (cluster.allocateClusterIp === undefined) return next;
+    return { ...next, spec: withNodePorts(specOf(next), cluster, specOf(current)) };
   },
 };

@@ -314,6 +314,20 @@ describe('Services', () => {
     expect((after.ports as { nodePort?: number }[])[0]?.nodePort).toBeUndefined();
   });
 
+  it('keep their cluster IP through a PUT that leaves it out, before validation (a headless one cannot become NodePort)', async () => {
+    const created = await send('POST', core('services'), service('headless', { clusterIP: 'None' }));
+    expect(created.status).toBe(201);
+    const { resourceVersion } = (created.json as { metadata: { resourceVersion: string } }).metadata;
+    const reply = await send('PUT', `${core('services')}/headless`, {
+      ...service('headless', { type: 'NodePort' }),
+      metadata: { name: 'headless', resourceVersion },
+    });
+    expect(reply.status).toBe(422);
+    expect(messageOf(reply)).toBe(
+      'Service "headless" is invalid: spec.clusterIPs[0]: Invalid value: "None": may not be set to \'None\' for NodePort services',
+    );
+  });
+
   it('answer a DELETE with the deleted Service, not a Status', async () => {
     expect((await send('POST', core('services'), service('deleted'))).status).toBe(201);
     const reply = await send('DELETE', `${core('services')}/deleted`);
