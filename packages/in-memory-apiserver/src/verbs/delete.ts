@@ -112,7 +112,15 @@ export function deleteObject(
       `the ResourceVersion in the precondition (${resourceVersion}) does not match the ResourceVersion in record (${current.metadata.resourceVersion ?? ''}). The object might have been modified`,
     );
   }
-  if (current.metadata.deletionTimestamp !== undefined) return ok({ code: 200, body: current });
+  if (current.metadata.deletionTimestamp !== undefined) {
+    // Being deleted already: what holds it stays; an object nothing holds (written with a
+    // deletionTimestamp by a PUT that created it) is deleted at once.
+    if (!released(type, current)) return ok({ code: 200, body: current });
+    if (options.dryRun) return ok(successStatus(type, current));
+    cluster.store.remove(key, current);
+    forgetOwnership(cluster, current.metadata.uid);
+    return ok(successStatus(type, current));
+  }
 
   const existing = current.metadata.finalizers ?? [];
   // A type whose garbage collection policy is unsupported (Events) ignores propagationPolicy.

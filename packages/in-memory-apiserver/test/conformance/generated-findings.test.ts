@@ -127,6 +127,20 @@ describe('a PUT of a missing object', () => {
     expect((await send('GET', `${leases()}/short-lived`)).status).toBe(404);
   });
 
+  it('that carried a deletionTimestamp and no finalizers is deleted at once by a DELETE', async () => {
+    const lease = {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'doomed-lease', deletionTimestamp: '2020-01-01T00:00:00Z' },
+      spec: { holderIdentity: 'me' },
+    };
+    expect((await send('PUT', `${leases()}/doomed-lease`, lease)).status).toBe(201);
+    const reply = await send('DELETE', `${leases()}/doomed-lease`);
+    expect(reply.status).toBe(200);
+    expect(reply.json).toMatchObject({ kind: 'Status', status: 'Success' });
+    expect((await send('GET', `${leases()}/doomed-lease`)).status).toBe(404);
+  });
+
   it('of a custom resource is a 404 before its kind is checked', async () => {
     const reply = await send('PUT', `${widgets()}/absent`, {
       apiVersion: 'differential.example.com/v1',
