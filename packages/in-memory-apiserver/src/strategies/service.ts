@@ -36,25 +36,34 @@ function withNodePorts(spec: JsonMap, cluster: Cluster, previous: JsonMap): Json
   return { ...spec, ports };
 }
 
-/** What a type that no longer needs them loses: cluster IPs (ExternalName), node ports, the external policy. */
+/**
+ * What a type that no longer needs them loses, when the update left them as they were (kube-apiserver's
+ * dropTypeDependentFields): cluster IPs, IP families and the internal traffic policy (ExternalName),
+ * node ports and the external traffic policy (off NodePort and LoadBalancer), load balancer settings.
+ */
 function dropTypeDependent(spec: JsonMap, before: JsonMap): JsonMap {
   const result: JsonMap = { ...spec };
-  if (result.type === 'ExternalName' && before.type !== 'ExternalName') {
-    for (const key of ['clusterIP', 'clusterIPs', 'ipFamilies', 'ipFamilyPolicy'])
-      if (result[key] !== undefined && JSON.stringify(result[key]) === JSON.stringify(before[key]))
-        delete result[key];
-  }
+  const dropUnchanged = (key: string) => {
+    if (result[key] !== undefined && JSON.stringify(result[key]) === JSON.stringify(before[key]))
+      delete result[key];
+  };
+  if (result.type === 'ExternalName' && before.type !== 'ExternalName')
+    for (const key of ['clusterIP', 'clusterIPs', 'ipFamilies', 'ipFamilyPolicy', 'internalTrafficPolicy'])
+      dropUnchanged(key);
   if (!isExternal(result.type) && isExternal(before.type)) {
-    delete result.externalTrafficPolicy;
+    dropUnchanged('externalTrafficPolicy');
+    const beforePorts = Array.isArray(before.ports) ? before.ports.filter(isJsonMap) : [];
     if (Array.isArray(result.ports))
       result.ports = result.ports.map((port) => {
-        if (!isJsonMap(port)) return port;
+        if (!isJsonMap(port) || port.nodePort === undefined) return port;
+        const same = beforePorts.some((old) => old.port === port.port && old.nodePort === port.nodePort);
+        if (!same) return port;
         const { nodePort: _dropped, ...rest } = port;
         return rest;
       });
   }
   if (result.type !== 'LoadBalancer' && before.type === 'LoadBalancer')
-    delete result.allocateLoadBalancerNodePorts;
+    dropUnchanged('allocateLoadBalancerNodePorts');
   return result;
 }
 

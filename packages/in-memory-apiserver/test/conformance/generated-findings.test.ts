@@ -319,12 +319,13 @@ describe('Services', () => {
     );
     expect(external.status).toBe(200);
     const after = (external.json as { spec: Record<string, unknown> }).spec;
-    expect([after.clusterIP, after.clusterIPs, after.ipFamilies, after.externalTrafficPolicy]).toEqual([
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-    ]);
+    expect([
+      after.clusterIP,
+      after.clusterIPs,
+      after.ipFamilies,
+      after.externalTrafficPolicy,
+      after.internalTrafficPolicy,
+    ]).toEqual([undefined, undefined, undefined, undefined, undefined]);
     expect((after.ports as { nodePort?: number }[])[0]?.nodePort).toBeUndefined();
   });
 
