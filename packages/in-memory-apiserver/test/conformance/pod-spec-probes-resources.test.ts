@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, freshNamespace, rawRequest, type Target } from './harness.ts';
+import { createDeployment as createDeploymentRequest, sortedCauses } from './pod-template-requests.ts';
 
 let target: Target;
 let namespace: string;
@@ -17,31 +18,11 @@ beforeAll(async () => {
 afterAll(() => target.stop());
 
 function createDeployment(name: string, podSpec: Record<string, unknown>) {
-  return rawRequest(target, 'POST', `/apis/apps/v1/namespaces/${namespace}/deployments?dryRun=All`, {
-    contentType: 'application/json',
-    text: JSON.stringify({
-      metadata: { name },
-      spec: {
-        selector: { matchLabels: { app: name } },
-        template: { metadata: { labels: { app: name } }, spec: podSpec },
-      },
-    }),
-  });
+  return createDeploymentRequest(target, namespace, name, podSpec, '?dryRun=All');
 }
 
 function container(extra: Record<string, unknown>) {
   return { name: 'main', image: 'example.com/app:1', ...extra };
-}
-
-interface Cause {
-  reason: string;
-  field: string;
-  message: string;
-}
-
-function sortedCauses(json: unknown): Cause[] {
-  const causes = (json as { details?: { causes?: Cause[] } }).details?.causes ?? [];
-  return [...causes].sort((a, b) => `${a.field} ${a.message}`.localeCompare(`${b.field} ${b.message}`));
 }
 
 function podSpecOf(json: unknown): { containers: Record<string, unknown>[]; volumes: unknown[] } {
