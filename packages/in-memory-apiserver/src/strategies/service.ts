@@ -67,6 +67,11 @@ function dropTypeDependent(spec: JsonMap, before: JsonMap): JsonMap {
   return result;
 }
 
+/** The spec with its cluster IP (single-stack IPv4). */
+function allocated(spec: JsonMap, clusterIP: string): JsonMap {
+  return { ...spec, clusterIP, clusterIPs: [clusterIP], ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack' };
+}
+
 /** Service defaults, and cluster IP and node port allocation when the Service simulation is on. */
 export const serviceStrategy: TypeStrategy = {
   validate: validateService,
@@ -95,20 +100,7 @@ export const serviceStrategy: TypeStrategy = {
       typeof spec.clusterIP === 'string' && spec.clusterIP !== ''
         ? spec.clusterIP
         : cluster.allocateClusterIp();
-    return {
-      ...withStatus,
-      spec: withNodePorts(
-        {
-          ...spec,
-          clusterIP,
-          clusterIPs: [clusterIP],
-          ipFamilies: ['IPv4'],
-          ipFamilyPolicy: 'SingleStack',
-        },
-        cluster,
-        {},
-      ),
-    };
+    return { ...withStatus, spec: withNodePorts(allocated(spec, clusterIP), cluster, {}) };
   },
   /** As kube-apiserver's update: the allocated cluster IPs kept, then what the new type does not have dropped. */
   beforeUpdateValidation(next: KubeObject, current: KubeObject): KubeObject {
@@ -124,6 +116,12 @@ export const serviceStrategy: TypeStrategy = {
   },
   prepareForUpdate(next: KubeObject, current: KubeObject, cluster: Cluster): KubeObject {
     if (cluster.allocateClusterIp === undefined) return next;
-    return { ...next, spec: withNodePorts(specOf(next), cluster, specOf(current)) };
+    const spec = specOf(next);
+    // A Service that had no cluster IP (ExternalName) gets one when its new type needs it.
+    const addressed =
+      spec.type !== 'ExternalName' && (spec.clusterIP === undefined || spec.clusterIP === '')
+        ? allocated(spec, cluster.allocateClusterIp())
+        : spec;
+    return { ...next, spec: withNodePorts(addressed, cluster, specOf(current)) };
   },
 };

@@ -297,7 +297,7 @@ describe('Services', () => {
     );
   });
 
-  it('get node ports and an external traffic policy when they become NodePort, and lose their IPs as ExternalName', async () => {
+  it('get node ports and an external traffic policy when they become NodePort, lose their IPs as ExternalName and get one back as ClusterIP', async () => {
     expect((await send('POST', core('services'), service('retyped'))).status).toBe(201);
     const nodePort = await send(
       'PATCH',
@@ -327,6 +327,14 @@ describe('Services', () => {
       after.internalTrafficPolicy,
     ]).toEqual([undefined, undefined, undefined, undefined, undefined]);
     expect((after.ports as { nodePort?: number }[])[0]?.nodePort).toBeUndefined();
+    const back = await send(
+      'PATCH',
+      `${core('services')}/retyped`,
+      { spec: { type: 'ClusterIP', externalName: null } },
+      'application/merge-patch+json',
+    );
+    expect(back.status).toBe(200);
+    expect((back.json as { spec: { clusterIP?: string } }).spec.clusterIP).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
   });
 
   it('keep their cluster IP through a PUT that leaves it out, before validation (a headless one cannot become NodePort)', async () => {
