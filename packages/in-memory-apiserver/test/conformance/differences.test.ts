@@ -297,3 +297,42 @@ describe('differential findings', () => {
     expect((reply.json as { spec: { clusterIP?: string } }).spec.clusterIP).toBeUndefined();
   });
 });
+
+describe('watch events of a Service that becomes ExternalName', () => {
+  it('differs: the watch event of a Service that becomes ExternalName keeps internalTrafficPolicy only on kube-apiserver', async () => {
+    const services = `/api/v1/namespaces/${namespace}/services`;
+    const created = await post(services, {
+      metadata: { name: 'to-external' },
+      spec: { selector: { app: 'a' }, ports: [{ name: 'http', port: 80 }] },
+    });
+    expect(created.status).toBe(201);
+    const { resourceVersion } = (created.json as { metadata: { resourceVersion: string } }).metadata;
+    const events: { type: string; object: { spec: Record<string, unknown> } }[] = [];
+    const cluster = target.kubeConfig.getCurrentCluster();
+    const init = await target.kubeConfig.applyToFetchOptions({});
+    const controller = new AbortController();
+    const { default: fetch } = await import('node-fetch');
+    const response = await fetch(
+      `${cluster?.server ?? ''}${services}?watch=true&resourceVersion=${resourceVersion}&fieldSelector=metadata.name%3Dto-external`,
+      { ...init, signal: controller.signal as never },
+    );
+    let pending = '';
+    response.body.on('data', (chunk: Buffer) => {
+      pending += chunk.toString('utf8');
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) if (line.trim() !== '') events.push(JSON.parse(line));
+    });
+    response.body.on('error', () => undefined);
+    const patched = await rawRequest(target, 'PATCH', `${services}/to-external`, {
+      contentType: 'application/merge-patch+json',
+      text: JSON.stringify({ spec: { type: 'ExternalName', externalName: 'x.example.com' } }),
+    });
+    expect(patched.status).toBe(200);
+    expect((patched.json as { spec: Record<string, unknown> }).spec.internalTrafficPolicy).toBeUndefined();
+    await eventually(() => (events.some((event) => event.type === 'MODIFIED') ? true : undefined), 10_000);
+    controller.abort();
+    const modified = events.find((event) => event.type === 'MODIFIED');
+    expect(modified?.object.spec.internalTrafficPolicy).toBe(target.server ? undefined : 'Cluster');
+  });
+});
