@@ -68,6 +68,19 @@ function deletionMetadataCauses(next: KubeObject, current: KubeObject): Cause[] 
   });
 }
 
+/** The causes of a failed validation (a 422), as causes again. */
+function invalidCauses(outcome: Outcome<unknown>): Cause[] {
+  if (outcome.ok || outcome.failure.code !== 422) return [];
+  const details = (
+    outcome.failure.body as { details?: { causes?: { reason: string; field: string; message: string }[] } }
+  ).details;
+  return (details?.causes ?? []).map((cause) => ({
+    type: cause.reason as Cause['type'],
+    field: cause.field,
+    message: cause.message,
+  }));
+}
+
 function specContent(object: KubeObject): unknown {
   return omit(object, ['metadata', 'status']);
 }
@@ -105,10 +118,12 @@ export function commitUpdate(
   subresource?: 'status',
 ): Outcome<KubeObject> {
   const immutable = deletionMetadataCauses(next, current);
-  if (immutable.length > 0) return invalid(type, current.metadata.name ?? '', immutable);
   const strategy = strategyFor(type);
   const prepared = strategy.beforeUpdateValidation ? strategy.beforeUpdateValidation(next, current) : next;
   const admitted = admit(type, version, prepared, atVersion(type, version, current));
+  // The deletion metadata is validated with the rest of the update: one 422 names every cause.
+  if (immutable.length > 0)
+    return invalid(type, current.metadata.name ?? '', [...immutable, ...invalidCauses(admitted)]);
   if (!admitted.ok) return admitted;
   let object = strategy.prepareForUpdate
     ? strategy.prepareForUpdate(admitted.value, current, cluster)

@@ -351,6 +351,20 @@ describe('Services', () => {
     );
   });
 
+  it('report a changed deletionTimestamp with the other causes of the update in one 422', async () => {
+    const created = await send('POST', core('services'), service('both-wrong'));
+    const { resourceVersion } = (created.json as { metadata: { resourceVersion: string } }).metadata;
+    const reply = await send('PUT', `${core('services')}/both-wrong`, {
+      ...service('both-wrong', { clusterIP: 'None' }),
+      metadata: { name: 'both-wrong', resourceVersion, deletionTimestamp: '2020-01-01T00:00:00Z' },
+    });
+    expect(reply.status).toBe(422);
+    const fields = (reply.json as { details: { causes: { field: string }[] } }).details.causes.map(
+      (cause) => cause.field,
+    );
+    expect([...new Set(fields)].sort()).toEqual(['metadata.deletionTimestamp', 'spec.clusterIPs[0]']);
+  });
+
   it('answer a DELETE with the deleted Service, not a Status', async () => {
     expect((await send('POST', core('services'), service('deleted'))).status).toBe(201);
     const reply = await send('DELETE', `${core('services')}/deleted`);
