@@ -23,6 +23,12 @@ interface BuiltinSpec {
   storedAs?: { group: string; version: string };
   /** Default true. */
   allowUnconditionalUpdate?: boolean;
+  /** Default false. */
+  allowCreateOnUpdate?: boolean;
+  /** Default false. */
+  returnDeletedObject?: boolean;
+  /** Default false. */
+  propagationUnsupported?: boolean;
   scale?: ScaleSubresource;
 }
 
@@ -51,6 +57,9 @@ function builtin(spec: BuiltinSpec): ResourceType {
     verbs: spec.verbs ?? BUILTIN_VERBS,
     etcdPrefix: spec.etcdPrefix ?? spec.plural,
     allowUnconditionalUpdate: spec.allowUnconditionalUpdate ?? true,
+    ...(spec.allowCreateOnUpdate === true ? { allowCreateOnUpdate: true } : {}),
+    ...(spec.returnDeletedObject === true ? { returnDeletedObject: true } : {}),
+    ...(spec.propagationUnsupported === true ? { propagationUnsupported: true } : {}),
     ...(spec.scale === undefined ? {} : { scale: spec.scale }),
     storageVersionHash: storageVersionHash(
       spec.storedAs?.group ?? spec.group,
@@ -88,6 +97,8 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
     kind: 'Service',
     namespaced: true,
     shortNames: ['svc'],
+    allowCreateOnUpdate: true,
+    returnDeletedObject: true,
     categories: ['all'],
     statusSubresource: true,
     etcdPrefix: 'services/specs',
@@ -107,6 +118,8 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
     kind: 'Event',
     namespaced: true,
     shortNames: ['ev'],
+    allowCreateOnUpdate: true,
+    propagationUnsupported: true,
   }),
   builtin({
     group: 'events.k8s.io',
@@ -116,6 +129,8 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
     namespaced: true,
     shortNames: ['ev'],
     storedAs: { group: '', version: 'v1' },
+    allowCreateOnUpdate: true,
+    propagationUnsupported: true,
   }),
   builtin({
     group: 'apps',
@@ -148,6 +163,7 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
     kind: 'Lease',
     namespaced: true,
     allowUnconditionalUpdate: false,
+    allowCreateOnUpdate: true,
   }),
   builtin({
     group: 'apiextensions.k8s.io',

@@ -30,6 +30,12 @@ export interface ResourceType {
   readonly storageVersionHash: string;
   /** Whether a PUT without metadata.resourceVersion is taken (not for Leases, CRDs and custom resources). */
   readonly allowUnconditionalUpdate: boolean;
+  /** Whether a PUT of a missing object creates it (Events, Leases and Services, as their registry strategies allow). */
+  readonly allowCreateOnUpdate?: boolean;
+  /** Whether deletion propagation is unsupported (Events): a propagationPolicy adds no finalizer. */
+  readonly propagationUnsupported?: boolean;
+  /** Whether a DELETE that removes the object answers with the object instead of a Status (Services). */
+  readonly returnDeletedObject?: boolean;
   /** The scale subresource, when served: where the replicas and the selector are. */
   readonly scale?: ScaleSubresource;
   /** The spec of the CRD a custom resource type is made from (its per-version details: columns, subresources). */

@@ -6,6 +6,9 @@ import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../verbs/delete.ts';
 import { deleteAs, deleting, updateAs, withoutFinalizer, type TypedObject } from './objects.ts';
 import { ReconcileLoop } from './reconcile-loop.ts';
 
+/** Resources the garbage collector ignores (core and events.k8s.io Events share one storage key). */
+const IGNORED_KEYS: ReadonlySet<string> = new Set(['events']);
+
 /** Owner uid → dependent uid → storage key of the dependent, kept current from the store's events. */
 class DependentsIndex {
   private readonly byOwner = new Map<string, Map<string, string>>();
@@ -163,6 +166,9 @@ export function startGarbageCollector(cluster: Cluster): () => void {
   };
   const loop = new ReconcileLoop(pass);
   const unsubscribe = cluster.store.subscribe((event) => {
+    // kube-controller-manager's collector does not watch Events (its ignored resources): their owner
+    // references are never acted on.
+    if (IGNORED_KEYS.has(event.key)) return;
     index.apply(event);
     const { metadata } = event.object;
     const uid = metadata.uid ?? '';

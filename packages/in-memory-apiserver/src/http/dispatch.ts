@@ -127,6 +127,7 @@ export function dispatch(
     case 'update': {
       const parsed = parseBody(body);
       if (!parsed.ok) return { reply: parsed.failure };
+      const existed = cluster.store.get(keyOf(type), namespace, name) !== undefined;
       return reply(
         updateObject(
           cluster,
@@ -135,7 +136,7 @@ export function dispatch(
           dryRun,
           decoding,
         ),
-        200,
+        existed ? 200 : 201,
         decoding,
       );
     }

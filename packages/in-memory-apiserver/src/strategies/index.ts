@@ -1,6 +1,8 @@
 import type { ResourceType } from '../resource-type.ts';
 import { keyOf } from '../resource-type.ts';
 import { crdStrategy } from './crd.ts';
+import { eventStrategy, eventsV1Strategy } from './event.ts';
+import { validateLease } from '../validation/lease.ts';
 import { namespaceStrategy } from './namespace.ts';
 import { secretStrategy } from './secret.ts';
 import { serviceStrategy } from './service.ts';
@@ -15,6 +17,9 @@ const STRATEGIES: ReadonlyMap<string, TypeStrategy> = new Map([
   ['configmaps', { validateUpdate: validateDataUpdate }],
   ['secrets', secretStrategy],
   ['services', serviceStrategy],
+  ['events', eventStrategy],
+  ['leases.coordination.k8s.io', { validate: validateLease }],
+  ['events.events.k8s.io', eventsV1Strategy],
   ['deployments.apps', deploymentStrategy],
   ['statefulsets.apps', statefulSetStrategy],
   ['customresourcedefinitions.apiextensions.k8s.io', crdStrategy],

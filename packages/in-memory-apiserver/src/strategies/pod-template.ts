@@ -8,28 +8,88 @@ function imagePullPolicy(image: unknown): string {
   return tag === 'latest' ? 'Always' : 'IfNotPresent';
 }
 
-/** A volume without a source is an emptyDir; configMap and secret sources get mode 0644. */
+/** A fieldRef reads the v1 pod unless it names another version. */
+function defaultFieldRef(fieldRef: unknown): unknown {
+  if (!isJsonMap(fieldRef) || (typeof fieldRef.apiVersion === 'string' && fieldRef.apiVersion !== ''))
+    return fieldRef;
+  return { ...fieldRef, apiVersion: 'v1' };
+}
+
+function defaultDownwardApi(source: JsonMap): JsonMap {
+  return {
+    ...source,
+    ...(Array.isArray(source.items)
+      ? {
+          items: source.items.map((item: unknown) =>
+            isJsonMap(item) && item.fieldRef !== undefined
+              ? { ...item, fieldRef: defaultFieldRef(item.fieldRef) }
+              : item,
+          ),
+        }
+      : {}),
+  };
+}
+
+/** A projected service account token expires after an hour unless told otherwise. */
+function defaultProjection(projection: unknown): unknown {
+  if (!isJsonMap(projection) || !isJsonMap(projection.serviceAccountToken)) return projection;
+  return {
+    ...projection,
+    serviceAccountToken: { expirationSeconds: 3600, ...projection.serviceAccountToken },
+  };
+}
+
+/**
+ * A volume without a source is an emptyDir; configMap, secret, downwardAPI and projected sources get
+ * mode 0644, a hostPath the empty type.
+ */
 function defaultVolume(volume: unknown): unknown {
   if (!isJsonMap(volume)) return volume;
   const { name: _name, ...sources } = volume;
   if (Object.values(sources).every((source) => source === null || source === undefined))
     return { ...volume, emptyDir: {} };
-  const withMode = (source: unknown) =>
-    isJsonMap(source) && source.defaultMode === undefined ? { ...source, defaultMode: 420 } : source;
+  const withMode = (source: JsonMap): JsonMap =>
+    source.defaultMode === undefined ? { ...source, defaultMode: 420 } : source;
+  const { configMap, secret, downwardAPI, projected, hostPath } = volume;
   return {
     ...volume,
-    ...(isJsonMap(volume.configMap) ? { configMap: withMode(volume.configMap) } : {}),
-    ...(isJsonMap(volume.secret) ? { secret: withMode(volume.secret) } : {}),
+    ...(isJsonMap(configMap) ? { configMap: withMode(configMap) } : {}),
+    ...(isJsonMap(secret) ? { secret: withMode(secret) } : {}),
+    ...(isJsonMap(downwardAPI) ? { downwardAPI: withMode(defaultDownwardApi(downwardAPI)) } : {}),
+    ...(isJsonMap(projected)
+      ? {
+          projected: withMode({
+            ...projected,
+            ...(Array.isArray(projected.sources)
+              ? { sources: projected.sources.map(defaultProjection) }
+              : {}),
+          }),
+        }
+      : {}),
+    ...(isJsonMap(hostPath) ? { hostPath: { type: '', ...hostPath } } : {}),
   };
 }
 
-/** A fieldRef reads the v1 pod unless it names another version. */
+const PROBE_DEFAULTS = { timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 };
+
+/** A probe's periods and thresholds, an HTTP probe's path and scheme, a gRPC probe's service. */
+function defaultProbe(probe: unknown): unknown {
+  if (!isJsonMap(probe)) return probe;
+  return {
+    ...PROBE_DEFAULTS,
+    ...probe,
+    ...(isJsonMap(probe.httpGet) ? { httpGet: { path: '/', scheme: 'HTTP', ...probe.httpGet } } : {}),
+    ...(isJsonMap(probe.grpc) ? { grpc: { service: '', ...probe.grpc } } : {}),
+  };
+}
+
 function defaultEnvVar(variable: unknown): unknown {
-  if (!isJsonMap(variable) || !isJsonMap(variable.valueFrom)) return variable;
-  const fieldRef = variable.valueFrom.fieldRef;
-  if (!isJsonMap(fieldRef) || (typeof fieldRef.apiVersion === 'string' && fieldRef.apiVersion !== ''))
+  if (!isJsonMap(variable) || !isJsonMap(variable.valueFrom) || !isJsonMap(variable.valueFrom.fieldRef))
     return variable;
-  return { ...variable, valueFrom: { ...variable.valueFrom, fieldRef: { ...fieldRef, apiVersion: 'v1' } } };
+  return {
+    ...variable,
+    valueFrom: { ...variable.valueFrom, fieldRef: defaultFieldRef(variable.valueFrom.fieldRef) },
+  };
 }
 
 function defaultContainer(container: unknown): unknown {
@@ -48,6 +108,11 @@ function defaultContainer(container: unknown): unknown {
         }
       : {}),
     ...(Array.isArray(container.env) ? { env: container.env.map(defaultEnvVar) } : {}),
+    ...Object.fromEntries(
+      (['livenessProbe', 'readinessProbe', 'startupProbe'] as const)
+        .filter((key) => isJsonMap(container[key]))
+        .map((key) => [key, defaultProbe(container[key])]),
+    ),
   };
 }
 

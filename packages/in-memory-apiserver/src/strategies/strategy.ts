@@ -8,6 +8,8 @@ export interface TypeStrategy {
   defaults?(object: KubeObject): KubeObject;
   /** Fields the server sets on create (status, allocated values). */
   prepareForCreate?(object: KubeObject, cluster: Cluster): KubeObject;
+  /** What an update changes before it is validated (fields the new type no longer has). */
+  beforeUpdateValidation?(next: KubeObject, current: KubeObject): KubeObject;
   /** Server-owned fields an update keeps from the current object. */
   prepareForUpdate?(next: KubeObject, current: KubeObject, cluster: Cluster): KubeObject;
   validate?(object: KubeObject): Cause[];

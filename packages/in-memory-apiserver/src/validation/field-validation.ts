@@ -7,6 +7,8 @@ import type { KubeObject } from '@scoby/kube-objects';
 import { builtinSchemaName } from '../openapi/builtin-schemas.ts';
 import type { ResourceType } from '../resource-type.ts';
 import { decodeTyped } from './typed-decode.ts';
+import { customUnknownFields } from './custom-unknown-fields.ts';
+import { isJsonMap } from '../json.ts';
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 
@@ -58,6 +60,11 @@ export function decodeBuiltin(
 
 /** Unknown fields of an applied configuration: server-side apply refuses them whatever fieldValidation says. */
 export function unknownAppliedFields(type: ResourceType, version: string, applied: unknown): string[] {
+  if (!type.builtin) {
+    // A custom resource's configuration is typed by its structural schema: what it prunes is undeclared.
+    const schema = type.schemas.get(version);
+    return schema === undefined || !isJsonMap(applied) ? [] : customUnknownFields(schema, applied).unknown;
+  }
   const definition = builtinSchemaName({ group: type.group, version, kind: type.kind });
   return definition === undefined ? [] : decodeTyped(definition, applied).unknown;
 }

@@ -79,7 +79,21 @@ function subscripted(fieldPath: string): { path: string; subscript: string } | u
   return { path: inner.slice(0, at), subscript: inner.slice(at + 2) };
 }
 
-function fieldRefCauses(selector: JsonMap, field: string): Cause[] {
+/** The field paths a downwardAPI volume file may read (validVolumeDownwardAPIFieldPathExpressions). */
+export const VOLUME_FIELD_PATHS: readonly string[] = [
+  'metadata.annotations',
+  'metadata.labels',
+  'metadata.name',
+  'metadata.namespace',
+  'metadata.uid',
+];
+
+/** validateObjectFieldSelector against the paths `supported` (env vars' by default). */
+export function fieldRefCauses(
+  selector: JsonMap,
+  field: string,
+  supported: readonly string[] = ENV_FIELD_PATHS,
+): Cause[] {
   const apiVersion = text(selector.apiVersion);
   const fieldPath = text(selector.fieldPath);
   if (apiVersion === '') return [requiredValue(`${field}.apiVersion`, '')];
@@ -102,9 +116,9 @@ function fieldRefCauses(selector: JsonMap, field: string): Cause[] {
     return isQualifiedName(key).map((message) => invalidValue(field, key, message));
   }
   const internal = fieldPath === 'spec.host' ? 'spec.nodeName' : fieldPath;
-  return ENV_FIELD_PATHS.includes(internal)
+  return supported.includes(internal)
     ? []
-    : [notSupported(`${field}.fieldPath`, internal, [...ENV_FIELD_PATHS].sort())];
+    : [notSupported(`${field}.fieldPath`, internal, [...supported].sort())];
 }
 
 function valueFromCauses(variable: JsonMap, field: string): Cause[] {

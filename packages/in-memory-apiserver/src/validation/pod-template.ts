@@ -7,6 +7,9 @@
 import { isJsonObject, type Cause } from '@scoby/structural-schema';
 import { duplicate, invalidValue, notSupported, requiredValue } from './field-errors.ts';
 import { envCauses } from './pod-env.ts';
+import { containerProbeCauses } from './pod-probes.ts';
+import { resourceCauses } from './pod-resources.ts';
+import { portRangeCauses } from './ports.ts';
 import { volumeCauses, volumeMountCauses } from './pod-volumes.ts';
 import { childPath } from './schema-walk.ts';
 
@@ -14,12 +17,6 @@ const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const LABEL_MESSAGE =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 
-export function portRangeCauses(field: string, port: unknown): Cause[] {
-  if (typeof port !== 'number') return [];
-  return port >= 1 && port <= 65535
-    ? []
-    : [invalidValue(field, port, 'must be between 1 and 65535, inclusive')];
-}
 
 const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
 
@@ -55,6 +52,8 @@ function containerCauses(container: unknown, path: string, volumes: ReadonlySet<
     else causes.push(...portRangeCauses(field, port.containerPort));
   });
   causes.push(...envCauses(container.env, childPath(path, 'env')));
+  causes.push(...resourceCauses(container.resources, childPath(path, 'resources')));
+  causes.push(...containerProbeCauses(container, path));
   causes.push(...volumeMountCauses(container.volumeMounts, childPath(path, 'volumeMounts'), volumes));
   return causes;
 }

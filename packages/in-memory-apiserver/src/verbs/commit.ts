@@ -68,6 +68,19 @@ function deletionMetadataCauses(next: KubeObject, current: KubeObject): Cause[] 
   });
 }
 
+/** The causes of a failed validation (a 422), as causes again. */
+function invalidCauses(outcome: Outcome<unknown>): Cause[] {
+  if (outcome.ok || outcome.failure.code !== 422) return [];
+  const details = (
+    outcome.failure.body as { details?: { causes?: { reason: string; field: string; message: string }[] } }
+  ).details;
+  return (details?.causes ?? []).map((cause) => ({
+    type: cause.reason as Cause['type'],
+    field: cause.field,
+    message: cause.message,
+  }));
+}
+
 function specContent(object: KubeObject): unknown {
   return omit(object, ['metadata', 'status']);
 }
@@ -77,6 +90,12 @@ export function released(type: ResourceType, object: KubeObject): boolean {
   if (object.metadata.deletionTimestamp === undefined) return false;
   if ((object.metadata.finalizers ?? []).length > 0) return false;
   return !(type.group === '' && type.plural === 'namespaces' && namespaceSpecFinalizers(object).length > 0);
+}
+
+/** A deletion with a grace period left (kube-apiserver's ShouldDeleteDuringUpdate waits for it). */
+function graceful(current: KubeObject): boolean {
+  const grace = current.metadata.deletionGracePeriodSeconds;
+  return typeof grace === 'number' && grace > 0;
 }
 
 function addedFinalizers(next: KubeObject, current: KubeObject): string[] {
@@ -99,10 +118,13 @@ export function commitUpdate(
   subresource?: 'status',
 ): Outcome<KubeObject> {
   const immutable = deletionMetadataCauses(next, current);
-  if (immutable.length > 0) return invalid(type, current.metadata.name ?? '', immutable);
-  const admitted = admit(type, version, next, atVersion(type, version, current));
-  if (!admitted.ok) return admitted;
   const strategy = strategyFor(type);
+  const prepared = strategy.beforeUpdateValidation ? strategy.beforeUpdateValidation(next, current) : next;
+  const admitted = admit(type, version, prepared, atVersion(type, version, current));
+  // The deletion metadata is validated with the rest of the update: one 422 names every cause.
+  if (immutable.length > 0)
+    return invalid(type, current.metadata.name ?? '', [...immutable, ...invalidCauses(admitted)]);
+  if (!admitted.ok) return admitted;
   let object = strategy.prepareForUpdate
     ? strategy.prepareForUpdate(admitted.value, current, cluster)
     : admitted.value;
@@ -134,10 +156,13 @@ export function commitUpdate(
       metadata: { ...object.metadata, generation: changed ? generation + 1 : generation },
     };
   }
-  if (deepEqual(omit(object, ['apiVersion']), omit(current, ['apiVersion']))) return ok(current);
+  // kube-apiserver deletes an object being deleted (without grace) that an update leaves without
+  // finalizers, before it looks whether the update changed anything.
+  const deleting = released(type, object) && !graceful(current);
+  if (!deleting && deepEqual(omit(object, ['apiVersion']), omit(current, ['apiVersion']))) return ok(current);
   if (dryRun) return ok(object);
   const key = keyOf(type);
-  if (released(type, object)) {
+  if (deleting) {
     forgetOwnership(cluster, current.metadata.uid);
     const removed = cluster.store.remove(key, object);
     // kube-apiserver answers with the object as this write left it (its last finalizer gone).

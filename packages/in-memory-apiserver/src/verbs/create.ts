@@ -16,6 +16,7 @@ import { strategyFor } from '../strategies/index.ts';
 import { customUnknownFields } from '../validation/custom-unknown-fields.ts';
 import { decodeBuiltin, reportUnknown, type Decoding } from '../validation/field-validation.ts';
 import { decodeMicroTimes } from '../validation/micro-time.ts';
+import { decodePodQuantities } from '../validation/pod-quantities.ts';
 import { admit } from './admit.ts';
 import { creationEntries, recordCreation } from './managed-fields.ts';
 import { checkNamespaceAcceptsCreate } from './namespace-check.ts';
@@ -42,6 +43,7 @@ export function checkBody(
   namespace: string | undefined,
   body: unknown,
   decoding: Decoding = IGNORE_UNKNOWN,
+  deferKind = false,
 ): Outcome<KubeObject> {
   if (!isJsonMap(body)) return badRequest('the body of the request must be a JSON object');
   if (!type.builtin && (body.kind === undefined || body.kind === '')) return kindMissing(type, body);
@@ -67,15 +69,9 @@ export function checkBody(
       'the namespace of the provided object does not match the namespace sent on the request',
     );
   }
-  if (!type.builtin && body.kind !== type.kind) {
-    // A custom resource of another kind fails its validation.
-    return invalidKind(type, String(body.kind), metadata.name ?? '', [
-      {
-        type: 'FieldValueInvalid',
-        field: 'kind',
-        message: `Invalid value: "${String(body.kind)}": must be ${type.kind}`,
-      },
-    ]);
+  if (!deferKind) {
+    const kind = checkCustomKind(type, body);
+    if (!kind.ok) return kind;
   }
   const { namespace: _ignored, ...withoutNamespace } = metadata;
   const object = {
@@ -87,8 +83,26 @@ export function checkBody(
   if (!type.builtin) return decodeCustom(type, version, object, decoding);
   const times = decodeMicroTimes(type, object);
   if (!times.ok) return cannotDecode(type, version, times.message);
-  const typed = decodeBuiltin(type, version, times.value as KubeObject, decoding);
+  const quantities = decodePodQuantities(type, times.value);
+  if (!quantities.ok) return cannotDecode(type, version, quantities.message);
+  const typed = decodeBuiltin(type, version, quantities.value as KubeObject, decoding);
   return typed.ok ? ok(typed.value) : cannotDecode(type, version, typed.message);
+}
+
+/**
+ * A custom resource of another kind fails its validation, which an update reaches only once the
+ * object was found (a PUT of a missing one is a 404 first).
+ */
+export function checkCustomKind(type: ResourceType, body: unknown): Outcome<void> {
+  if (type.builtin || !isJsonMap(body) || body.kind === type.kind) return ok(undefined);
+  const metadata = (isJsonMap(body.metadata) ? body.metadata : {}) as ObjectMeta;
+  return invalidKind(type, String(body.kind), metadata.name ?? '', [
+    {
+      type: 'FieldValueInvalid',
+      field: 'kind',
+      message: `Invalid value: "${String(body.kind)}": must be ${type.kind}`,
+    },
+  ]);
 }
 
 /** A custom resource's unknown fields, dropped and reported by fieldValidation as for built-ins. */
@@ -129,6 +143,11 @@ export interface CreateOptions {
   /** A POST's `fieldManager`: its Update entry owns what the request set (see managed-fields.ts). */
   fieldManager?: string | undefined;
   decoding?: Decoding;
+  /**
+   * A PUT creating the object (types that allow create on update): the storage writes what the update
+   * made, a deletionTimestamp and grace period from the body included.
+   */
+  fromUpdate?: boolean;
 }
 
 /** POST: names, uid, timestamps and generation set by the server; status reset when it is a subresource. */
@@ -172,9 +191,19 @@ export function createObject(
     ...userMetadata
   } = request.metadata;
   const { status: _status, ...withoutStatus } = request;
+  const deletion = options.fromUpdate
+    ? {
+        ...(request.metadata.deletionTimestamp === undefined
+          ? {}
+          : { deletionTimestamp: request.metadata.deletionTimestamp }),
+        ...(request.metadata.deletionGracePeriodSeconds === undefined
+          ? {}
+          : { deletionGracePeriodSeconds: request.metadata.deletionGracePeriodSeconds }),
+      }
+    : {};
   const config: KubeObject = {
     ...(type.statusSubresource ? withoutStatus : request),
-    metadata: { ...userMetadata, name },
+    metadata: { ...userMetadata, name, ...deletion },
   };
   const manager = options.fieldManager || undefined;
   const created = timestamp(cluster.now());

@@ -44,6 +44,7 @@ export function parseDeleteOptions(body: unknown, query: URLSearchParams): Outco
 }
 
 function successStatus(type: ResourceType, object: KubeObject): Reply {
+  if (type.returnDeletedObject === true) return { code: 200, body: object };
   return {
     code: 200,
     body: {
@@ -111,10 +112,19 @@ export function deleteObject(
       `the ResourceVersion in the precondition (${resourceVersion}) does not match the ResourceVersion in record (${current.metadata.resourceVersion ?? ''}). The object might have been modified`,
     );
   }
-  if (current.metadata.deletionTimestamp !== undefined) return ok({ code: 200, body: current });
+  if (current.metadata.deletionTimestamp !== undefined) {
+    // Being deleted already: what holds it stays; an object nothing holds (written with a
+    // deletionTimestamp by a PUT that created it) is deleted at once.
+    if (!released(type, current)) return ok({ code: 200, body: current });
+    if (options.dryRun) return ok(successStatus(type, current));
+    cluster.store.remove(key, current);
+    forgetOwnership(cluster, current.metadata.uid);
+    return ok(successStatus(type, current));
+  }
 
   const existing = current.metadata.finalizers ?? [];
-  const extra = policyFinalizer(options.propagationPolicy);
+  // A type whose garbage collection policy is unsupported (Events) ignores propagationPolicy.
+  const extra = type.propagationUnsupported ? undefined : policyFinalizer(options.propagationPolicy);
   const finalizers = extra === undefined || existing.includes(extra) ? existing : [...existing, extra];
   const deleting: KubeObject = {
     ...current,

@@ -10,6 +10,7 @@ import {
   listStrategy,
 } from '../patch/index.ts';
 import { changedFields } from '../patch/changed-fields.ts';
+import { duplicateKeyErrors } from '../patch/duplicate-keys.ts';
 import {
   applyConflicts,
   conflictMessage,
@@ -158,9 +159,22 @@ function notDeclared(
   metadata: Record<string, unknown>,
   unknown: readonly string[],
 ): Outcome<never> {
+  return typedPatchFailure(
+    target,
+    metadata,
+    unknown.map((path) => `.${path}: field not declared in schema`),
+  );
+}
+
+/** The 500 of a configuration that cannot become a typed patch (unknown fields, duplicate keys). */
+function typedPatchFailure(
+  target: UpdateTarget,
+  metadata: Record<string, unknown>,
+  errors: readonly string[],
+): Outcome<never> {
   const { type, version } = target;
   const object = `${String(metadata.namespace ?? '')}/${String(metadata.name ?? '')}`;
-  const fields = unknown.map((path) => `.${path}: field not declared in schema`).join('\n');
+  const fields = errors.join('\n');
   const reply = statusReply(
     500,
     '',
@@ -200,6 +214,8 @@ function serverSideApply(
     return badRequest('metadata.managedFields must be nil');
   const unknown = unknownAppliedFields(target.type, target.version, applied.value);
   if (unknown.length > 0) return notDeclared(target, metadata, unknown);
+  const duplicates = duplicateKeyErrors(applied.value, listStrategiesOf(target) ?? listStrategy);
+  if (duplicates.length > 0) return typedPatchFailure(target, metadata, duplicates);
   if (metadata.name !== undefined && metadata.name !== target.name) {
     return badRequest(
       `the name of the object (${String(metadata.name)}) does not match the name on the URL (${target.name})`,
@@ -312,6 +328,9 @@ function applyConflict(conflicts: readonly ApplyConflict[]): Outcome<never> {
  * An applied object the typed decoder refuses: kube-apiserver's field manager fails to convert it, a
  * 500 without reason naming the object as the configuration does (`namespace/name`).
  */
+/** The errors of types with an unmarshaler of their own (MicroTime, Quantity). */
+const OWN_UNMARSHALERS = ['parsing time ', 'quantities must match', "unable to parse quantity's"];
+
 function applyConversionFailure<T>(
   target: UpdateTarget,
   metadata: Record<string, unknown>,
@@ -326,8 +345,13 @@ function applyConversionFailure<T>(
   const { kind, group } = target.type;
   const gvk = `${group}/${target.version}, Kind=${kind}`;
   const object = `${String(metadata.namespace ?? '')}/${target.name}`;
+  const cause = message.slice(1).join('');
+  // A field with an unmarshaler of its own (a MicroTime, a Quantity) reports its error bare.
+  const decoded = OWN_UNMARSHALERS.some((prefix) => cause.startsWith(prefix))
+    ? cause
+    : `error decoding from json: ${cause}`;
   return storageError(
-    `failed to convert new object (${object}; ${gvk}) to proper version: unable to convert unstructured object to ${gvk}: error decoding from json: ${message.slice(1).join('')}`,
+    `failed to convert new object (${object}; ${gvk}) to proper version: unable to convert unstructured object to ${gvk}: ${decoded}`,
   );
 }
 

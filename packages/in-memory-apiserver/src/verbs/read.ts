@@ -75,6 +75,8 @@ export function listObjects(
   if (token !== undefined) items = items.filter((object) => positionOf(object) > token.start);
   const revision = token?.rv ?? cluster.store.resourceVersion;
   const metadata: Record<string, unknown> = { resourceVersion: String(cluster.store.resourceVersion) };
+  // A custom resource list is unstructured: its storage sets `continue` even when there is no next page.
+  if (!type.builtin) metadata.continue = '';
   if (limit > 0 && items.length > limit) {
     const last = items[limit - 1];
     metadata.continue = encodeContinue({ rv: revision, start: last ? positionOf(last) : '' });

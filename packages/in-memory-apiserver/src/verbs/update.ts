@@ -4,7 +4,7 @@ import { etcdKey, keyOf, type ResourceType } from '../resource-type.ts';
 import { badRequest, conflict, invalidResource, notFound, type Outcome } from '../status.ts';
 import { commitUpdate, keepServerMetadata } from './commit.ts';
 import type { Decoding } from '../validation/field-validation.ts';
-import { checkBody } from './create.ts';
+import { checkBody, checkCustomKind, createObject } from './create.ts';
 
 export type Subresource = 'status' | undefined;
 
@@ -71,16 +71,20 @@ export function checkResourceVersion(
  * client holding an object that was deleted and re-created never overwrites its successor. etcd's
  * storage layer checks it, so the message is its StorageError.
  */
-function checkUidPrecondition(type: ResourceType, current: KubeObject, request: KubeObject): Outcome<void> {
+function checkUidPrecondition(
+  type: ResourceType,
+  target: { namespace: string | undefined; name: string },
+  current: KubeObject | undefined,
+  request: KubeObject,
+): Outcome<void> {
   const requested = request.metadata.uid;
-  if (requested === undefined || requested === '' || requested === current.metadata.uid)
+  if (requested === undefined || requested === '' || requested === current?.metadata.uid)
     return { ok: true, value: undefined };
-  const name = current.metadata.name ?? '';
-  const key = etcdKey(type, current.metadata.namespace, name);
+  const key = etcdKey(type, target.namespace, target.name);
   return conflict(
     type,
-    name,
-    `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${requested}, UID in object meta: ${current.metadata.uid ?? ''}`,
+    target.name,
+    `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${requested}, UID in object meta: ${current?.metadata.uid ?? ''}`,
   );
 }
 
@@ -107,7 +111,7 @@ export function updateObject(
   decoding?: Decoding,
 ): Outcome<KubeObject> {
   const { type, version, namespace, name, subresource } = target;
-  const checked = checkBody(type, version, namespace, body, decoding);
+  const checked = checkBody(type, version, namespace, body, decoding, true);
   if (!checked.ok) return checked;
   const request = checked.value;
   if (request.metadata.name !== undefined && request.metadata.name !== name) {
@@ -116,14 +120,39 @@ export function updateObject(
     );
   }
   const current = cluster.store.get(keyOf(type), namespace, name);
+  // kube-apiserver's Service /status creates a missing Service too, without a cluster IP: a listed
+  // difference (this server answers 404, see the README).
+  if (current === undefined && type.allowCreateOnUpdate === true && subresource === undefined) {
+    // The storage's uid precondition meets no object.
+    const none = checkUidPrecondition(type, { namespace, name }, undefined, request);
+    if (!none.ok) return none;
+    // The storage creates the object from the update: the body's resourceVersion plays no part.
+    // A dry run answers with the object as the update made it, the body's resourceVersion included.
+    const { resourceVersion, ...metadata } = request.metadata;
+    const created = createObject(
+      cluster,
+      type,
+      version,
+      namespace,
+      { ...request, metadata },
+      { dryRun, fromUpdate: true },
+    );
+    if (!created.ok || !dryRun || resourceVersion === undefined) return created;
+    return {
+      ok: true,
+      value: { ...created.value, metadata: { ...created.value.metadata, resourceVersion } },
+    };
+  }
   if (current === undefined) return notFound(type, name);
   // Storage checks the uid precondition before it compares resourceVersions.
-  const same = checkUidPrecondition(type, current, request);
+  const same = checkUidPrecondition(type, { namespace, name }, current, request);
   if (!same.ok) return same;
   const conditional = checkResourceVersionGiven(type, name, request);
   if (!conditional.ok) return conditional;
   const fresh = checkResourceVersion(type, current, request);
   if (!fresh.ok) return fresh;
+  const kind = checkCustomKind(type, body);
+  if (!kind.ok) return kind;
   return commitUpdate(
     cluster,
     type,

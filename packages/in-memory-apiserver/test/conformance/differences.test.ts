@@ -270,3 +270,69 @@ describe('discovery', () => {
     );
   });
 });
+
+describe('differential findings', () => {
+  it('differs: a PUT to the /status of a missing Service creates it only on kube-apiserver', async () => {
+    const reply = await rawRequest(
+      target,
+      'PUT',
+      `/api/v1/namespaces/${namespace}/services/by-status/status`,
+      {
+        contentType: 'application/json',
+        text: JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: { name: 'by-status' },
+          spec: { ports: [{ port: 80 }] },
+          status: { loadBalancer: {} },
+        }),
+      },
+    );
+    if (target.server) {
+      expect(reply.status).toBe(404);
+      return;
+    }
+    expect(reply.status).toBe(201);
+    // kube-apiserver's status storage allocates nothing: the Service has no cluster IP.
+    expect((reply.json as { spec: { clusterIP?: string } }).spec.clusterIP).toBeUndefined();
+  });
+});
+
+describe('watch events of a Service that becomes ExternalName', () => {
+  it('differs: the watch event of a Service that becomes ExternalName keeps internalTrafficPolicy only on kube-apiserver', async () => {
+    const services = `/api/v1/namespaces/${namespace}/services`;
+    const created = await post(services, {
+      metadata: { name: 'to-external' },
+      spec: { selector: { app: 'a' }, ports: [{ name: 'http', port: 80 }] },
+    });
+    expect(created.status).toBe(201);
+    const { resourceVersion } = (created.json as { metadata: { resourceVersion: string } }).metadata;
+    const events: { type: string; object: { spec: Record<string, unknown> } }[] = [];
+    const cluster = target.kubeConfig.getCurrentCluster();
+    const init = await target.kubeConfig.applyToFetchOptions({});
+    const controller = new AbortController();
+    const { default: fetch } = await import('node-fetch');
+    const response = await fetch(
+      `${cluster?.server ?? ''}${services}?watch=true&resourceVersion=${resourceVersion}&fieldSelector=metadata.name%3Dto-external`,
+      { ...init, signal: controller.signal as never },
+    );
+    let pending = '';
+    response.body.on('data', (chunk: Buffer) => {
+      pending += chunk.toString('utf8');
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) if (line.trim() !== '') events.push(JSON.parse(line));
+    });
+    response.body.on('error', () => undefined);
+    const patched = await rawRequest(target, 'PATCH', `${services}/to-external`, {
+      contentType: 'application/merge-patch+json',
+      text: JSON.stringify({ spec: { type: 'ExternalName', externalName: 'x.example.com' } }),
+    });
+    expect(patched.status).toBe(200);
+    expect((patched.json as { spec: Record<string, unknown> }).spec.internalTrafficPolicy).toBeUndefined();
+    await eventually(() => (events.some((event) => event.type === 'MODIFIED') ? true : undefined), 10_000);
+    controller.abort();
+    const modified = events.find((event) => event.type === 'MODIFIED');
+    expect(modified?.object.spec.internalTrafficPolicy).toBe(target.server ? undefined : 'Cluster');
+  });
+});

@@ -20,8 +20,8 @@ import { connect, type Target } from './harness.ts';
 
 /** The fixed seeds CI runs: a few minutes against a real control plane. */
 const SEEDS = [1, 2, 3, 4];
-const RUNS_PER_SEED = 8;
-const MAX_LENGTH = 25;
+const RUNS_PER_SEED = 16;
+const MAX_LENGTH = 30;
 
 let target: Target;
 let reference: Reference;

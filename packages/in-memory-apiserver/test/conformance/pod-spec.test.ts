@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, freshNamespace, rawRequest, type Target } from './harness.ts';
+import { createDeployment as createDeploymentRequest, sortedCauses } from './pod-template-requests.ts';
 
 let target: Target;
 let namespace: string;
@@ -16,27 +17,7 @@ beforeAll(async () => {
 afterAll(() => target.stop());
 
 function createDeployment(name: string, podSpec: Record<string, unknown>) {
-  return rawRequest(target, 'POST', `/apis/apps/v1/namespaces/${namespace}/deployments`, {
-    contentType: 'application/json',
-    text: JSON.stringify({
-      metadata: { name },
-      spec: {
-        selector: { matchLabels: { app: name } },
-        template: { metadata: { labels: { app: name } }, spec: podSpec },
-      },
-    }),
-  });
-}
-
-interface Cause {
-  reason: string;
-  field: string;
-  message: string;
-}
-
-function sortedCauses(json: unknown): Cause[] {
-  const causes = (json as { details?: { causes?: Cause[] } }).details?.causes ?? [];
-  return [...causes].sort((a, b) => `${a.field} ${a.message}`.localeCompare(`${b.field} ${b.message}`));
+  return createDeploymentRequest(target, namespace, name, podSpec);
 }
 
 const CONTAINER = 'spec.template.spec.containers[0]';

@@ -12,6 +12,8 @@ export interface AcceptedDifference {
   aspect: Aspect;
   /** The first differing path, when only a part of the body may differ (a prefix). */
   path?: string;
+  /** The first differing path as a regular expression (watch event paths start with the event's index). */
+  pathPattern?: string;
   /** A regular expression the reference's Status message must match (narrows a code difference). */
   referenceMessage?: string;
   /** The servers hold different objects afterwards: the rest of the sequence is not compared. */
@@ -48,6 +50,7 @@ export function acceptedFor(
       entry.aspect === aspect &&
       matches(entry.class, requestClass) &&
       (entry.path === undefined || (path ?? '').startsWith(entry.path)) &&
+      (entry.pathPattern === undefined || new RegExp(entry.pathPattern).test(path ?? '')) &&
       (entry.referenceMessage === undefined || new RegExp(entry.referenceMessage).test(messageOf(reference))),
   );
 }

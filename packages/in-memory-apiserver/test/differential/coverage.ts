@@ -1,5 +1,5 @@
 /** The reach of the generated requests: how often each verb × resource × mistake class was sent. */
-import { MISTAKES, RESOURCES, VERBS, requestClass, type Step } from './model.ts';
+import { MISTAKES, RESOURCES, VERBS, WITH_STATUS, requestClass, type Step } from './model.ts';
 
 export class Coverage {
   readonly counts = new Map<string, number>();
@@ -27,12 +27,12 @@ export class Coverage {
 
   /** A table: one row per verb, one column per resource, each cell the number of mistake classes sent. */
   table(): string {
-    const rows = [`${'verb'.padEnd(16)}${RESOURCES.map((resource) => resource.padStart(13)).join('')}`];
+    const rows = [`${'verb'.padEnd(16)}${RESOURCES.map((resource) => resource.padStart(17)).join('')}`];
     for (const verb of VERBS) {
       const cells = RESOURCES.map((resource) => {
         const classes = [...this.counts.keys()].filter((key) => key.startsWith(`${verb}:${resource}:`));
         const sent = classes.reduce((sum, key) => sum + (this.counts.get(key) ?? 0), 0);
-        return (sent === 0 ? '-' : `${sent}/${classes.length}m`).padStart(13);
+        return (sent === 0 ? '-' : `${sent}/${classes.length}m`).padStart(17);
       });
       rows.push(`${verb.padEnd(16)}${cells.join('')}`);
     }
@@ -45,9 +45,11 @@ export class Coverage {
   }
 }
 
-/** The verb × resource pairs the generator is meant to reach (subresources are the Deployments'). */
+/** The verb × resource pairs the generator is meant to reach (status: its resources; scale: Deployments'). */
 export const EXPECTED_PAIRS: readonly string[] = VERBS.flatMap((verb) =>
-  verb.includes('status') || verb.includes('scale')
+  verb.includes('scale')
     ? [`${verb}:deployments`]
-    : RESOURCES.map((resource) => `${verb}:${resource}`),
+    : verb.includes('status')
+      ? WITH_STATUS.map((resource) => `${verb}:${resource}`)
+      : RESOURCES.map((resource) => `${verb}:${resource}`),
 );

@@ -3,11 +3,13 @@
  * fast-check generates the sequences and, on a difference, shrinks the sequence to a minimal one, which
  * the thrown error prints.
  */
+import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { startApiServer, type ApiServerOptions } from '../../src/index.ts';
 import type { Target } from '../conformance/harness.ts';
 import type { AcceptedDifference } from './accepted.ts';
 import { Coverage } from './coverage.ts';
+import { installDifferentialCrds } from './crds.ts';
 import { sequenceArbitrary } from './generator.ts';
 import type { Step } from './model.ts';
 import { reproduction, runSequence, type RunResult } from './run.ts';
@@ -21,7 +23,15 @@ export interface Reference {
 
 /** A shared real cluster: one control plane, a namespace per sequence. */
 export function sharedCluster(target: Target, label = 'kube-apiserver'): Reference {
-  return { label, open: async () => ({ target, release: async () => {} }) };
+  let installed: Promise<void> | undefined;
+  return {
+    label,
+    open: async () => {
+      installed ??= installDifferentialCrds(target);
+      await installed;
+      return { target, release: async () => {} };
+    },
+  };
 }
 
 /** A fresh in-memory server per sequence (to check the harness itself, or a weakened subject against it). */
@@ -31,6 +41,7 @@ export function freshInMemory(label = 'in-memory reference', options: ApiServerO
     open: async () => {
       const server = await startApiServer(options);
       const target: Target = { kubeConfig: server.kubeConfig(), server, stop: () => server.stop() };
+      await installDifferentialCrds(target);
       return { target, release: () => server.stop() };
     },
   };
@@ -58,6 +69,8 @@ export interface Figures {
 }
 
 let counter = 0;
+/** Tells apart the namespaces of two runs on one cluster (a deleted one lingers while it terminates). */
+const RUN = randomBytes(2).toString('hex');
 
 /** One sequence against a fresh subject and a fresh namespace of the reference. */
 export async function compareSequence(
@@ -65,7 +78,7 @@ export async function compareSequence(
   options: Omit<DifferentialOptions, 'seed' | 'runs' | 'maxLength'>,
   tag: string,
 ): Promise<RunResult> {
-  const namespace = `diff-${tag}-${(counter++).toString(36)}`;
+  const namespace = `diff-${tag}-${RUN}${(counter++).toString(36)}`;
   const reference = await options.reference.open();
   const subjectServer = await startApiServer(options.subjectOptions ?? {});
   const subjectTarget: Target = {
@@ -74,6 +87,7 @@ export async function compareSequence(
     stop: () => subjectServer.stop(),
   };
   try {
+    await installDifferentialCrds(subjectTarget);
     return await runSequence(
       steps,
       new Side(options.reference.label, reference.target, namespace),

@@ -5,10 +5,15 @@
 import fc from 'fast-check';
 import { HOLD_FINALIZER, objectWith, TIERS, updateBody, validObject } from './objects.ts';
 import {
+  CLUSTER_SCOPED,
   CURRENT_RV,
   CURRENT_UID,
   kindOf,
+  objectName,
+  RESOURCES,
+  SEQUENCE,
   STALE_RV,
+  WITH_STATUS,
   type Mistake,
   type Resource,
   type Step,
@@ -35,7 +40,17 @@ const choice = (resources: readonly Resource[]): fc.Arbitrary<Choice> =>
     variant: fc.nat({ max: 5 }),
   });
 
-const ALL: readonly Resource[] = ['configmaps', 'secrets', 'deployments'];
+const ALL: readonly Resource[] = RESOURCES;
+
+/** The path of the step's object below the namespace (or the cluster, for cluster-scoped resources). */
+function objectPath({ resource, name }: Choice, subresource = ''): string {
+  return `${resource}/${objectName(resource, name)}${subresource}`;
+}
+
+/** A list's label selector; a cluster-scoped resource's also selects the sequence. */
+function selecting(resource: Resource, selector: string): string {
+  return CLUSTER_SCOPED.includes(resource) ? `${selector},sequence=${SEQUENCE}` : selector;
+}
 
 function step(
   verb: Verb,
@@ -81,7 +96,7 @@ const create = fc.tuple(choice(ALL), fc.constantFrom(...CREATE_MISTAKES)).map(([
 );
 
 const get = choice(ALL).map((chosen) =>
-  step('get', 'none', chosen, { method: 'GET', path: `${chosen.resource}/${chosen.name}`, query: {} }),
+  step('get', 'none', chosen, { method: 'GET', path: objectPath(chosen), query: {} }),
 );
 
 const list = fc
@@ -89,10 +104,15 @@ const list = fc
   .map(([chosen, mistake]) => {
     const query: Record<string, string> =
       mistake === 'label-selector'
-        ? { labelSelector: `tier=${TIERS[chosen.variant % 2]}` }
+        ? { labelSelector: selecting(chosen.resource, `tier=${TIERS[chosen.variant % 2]}`) }
         : mistake === 'field-selector'
-          ? { fieldSelector: `metadata.name=${chosen.name}` }
-          : { labelSelector: 'run=differential' };
+          ? {
+              fieldSelector: `metadata.name=${objectName(chosen.resource, chosen.name)}`,
+              ...(CLUSTER_SCOPED.includes(chosen.resource)
+                ? { labelSelector: selecting(chosen.resource, 'run=differential') }
+                : {}),
+            }
+          : { labelSelector: selecting(chosen.resource, 'run=differential') };
     return step('list', mistake, chosen, { method: 'GET', path: chosen.resource, query });
   });
 
@@ -110,12 +130,14 @@ const UPDATE_MISTAKES: Mistake[] = [
   'unknown-field',
   'invalid-value',
   'missing-owner',
+  'immutable-field',
+  'type-change',
 ];
 
 const update = fc.tuple(choice(ALL), fc.constantFrom(...UPDATE_MISTAKES)).map(([chosen, mistake]) =>
   step('update', mistake, chosen, {
     method: 'PUT',
-    path: `${chosen.resource}/${chosen.name}`,
+    path: objectPath(chosen),
     query: dryRunQuery(mistake),
     contentType: JSON_BODY,
     body: JSON.stringify(updateBody(chosen.resource, chosen.name, chosen.variant, mistake)),
@@ -125,11 +147,19 @@ const update = fc.tuple(choice(ALL), fc.constantFrom(...UPDATE_MISTAKES)).map(([
 /** A merge or strategic patch: labels and a value, or the mistake's fields. */
 function mergeBody(chosen: Choice, mistake: Mistake): unknown {
   const labels = { tier: TIERS[chosen.variant % 2] };
-  const change =
-    chosen.resource === 'deployments'
-      ? { spec: { replicas: chosen.variant % 3 } }
-      : { data: { key: chosen.resource === 'secrets' ? 'dmFsdWU=' : `patched-${chosen.variant}` } };
+  const change = mergeChange(chosen);
   switch (mistake) {
+    case 'immutable-field':
+      return immutableChange(chosen.resource);
+    case 'type-change':
+      return chosen.resource === 'services'
+        ? {
+            spec: {
+              type: chosen.variant % 2 === 0 ? 'NodePort' : 'ExternalName',
+              externalName: 'x.example.com',
+            },
+          }
+        : change;
     case 'finalizers':
       // Holding, then letting go: a deleted object held by the finalizer is released.
       return { metadata: { finalizers: chosen.variant % 2 === 0 ? [HOLD_FINALIZER] : null } };
@@ -138,17 +168,75 @@ function mergeBody(chosen: Choice, mistake: Mistake): unknown {
     case 'deletion-timestamp':
       return { metadata: { deletionTimestamp: '2020-01-01T00:00:00Z' } };
     case 'invalid-value':
-      return chosen.resource === 'secrets'
-        ? { data: { key: 'not base64' } }
-        : chosen.resource === 'deployments'
-          ? { spec: { replicas: -1 } }
-          : { metadata: { labels: { tier: '-bad-' } } };
+      return invalidChange(chosen.resource);
     case 'unknown-field':
       return { ...change, unknownField: 1 };
     case 'managed-fields':
       return { metadata: { managedFields: [] } };
     default:
       return { metadata: { labels }, ...change };
+  }
+}
+
+/** A valid change per resource, for merge and strategic patches. */
+function mergeChange({ resource, variant }: Choice): Record<string, unknown> {
+  switch (resource) {
+    case 'deployments':
+      return { spec: { replicas: variant % 3 } };
+    case 'services':
+      return { spec: { ports: [{ name: 'http', port: 80 + (variant % 2), targetPort: 9000 }] } };
+    case 'events':
+      return { message: `patched-${variant}`, count: variant + 2 };
+    case 'leases':
+      return { spec: { holderIdentity: `candidate-${variant % 3}`, leaseTransitions: variant + 1 } };
+    case 'widgets':
+      return { spec: { size: variant + 1, tags: [`patched-${variant}`] } };
+    case 'crdregistrations':
+      return { spec: { workload: { formFactor: { deployment: { replicas: variant % 3 } } } } };
+    case 'secrets':
+      return { data: { key: 'dmFsdWU=' } };
+    case 'configmaps':
+      return { data: { key: `patched-${variant}` } };
+  }
+}
+
+/** A value kube-apiserver refuses, per resource. */
+function invalidChange(resource: Resource): Record<string, unknown> {
+  switch (resource) {
+    case 'secrets':
+      return { data: { key: 'not base64' } };
+    case 'deployments':
+      return { spec: { replicas: -1 } };
+    case 'services':
+      return { spec: { ports: [{ name: 'http', port: 70000 }] } };
+    case 'events':
+      return { type: 'Sometimes' };
+    case 'leases':
+      return { spec: { leaseDurationSeconds: -5 } };
+    case 'widgets':
+      return { spec: { size: 1000 } };
+    case 'crdregistrations':
+      return { spec: { crd: '' } };
+    case 'configmaps':
+      return { metadata: { labels: { tier: '-bad-' } } };
+  }
+}
+
+/** A change of a field that may not change, as a merge patch. */
+function immutableChange(resource: Resource): Record<string, unknown> {
+  switch (resource) {
+    case 'services':
+      return { spec: { clusterIP: 'None' } };
+    case 'deployments':
+      return { spec: { selector: { matchLabels: { app: 'other' } } } };
+    case 'secrets':
+      return { type: 'example.com/other' };
+    case 'configmaps':
+      return { immutable: true };
+    case 'events':
+      return { involvedObject: { name: 'other' } };
+    default:
+      return { metadata: { labels: { tier: 'front' } } };
   }
 }
 
@@ -163,6 +251,8 @@ const PATCH_MISTAKES: Mistake[] = [
   'invalid-value',
   'unknown-field',
   'managed-fields',
+  'immutable-field',
+  'type-change',
 ];
 
 const mergePatch = fc
@@ -170,7 +260,7 @@ const mergePatch = fc
   .map(([chosen, mistake, strategic]) =>
     step(strategic ? 'patch-strategic' : 'patch-merge', mistake, chosen, {
       method: 'PATCH',
-      path: `${chosen.resource}/${chosen.name}`,
+      path: objectPath(chosen),
       query: dryRunQuery(mistake),
       contentType: strategic ? STRATEGIC : MERGE,
       body: JSON.stringify(mergeBody(chosen, mistake)),
@@ -209,7 +299,7 @@ function jsonPatchBody(chosen: Choice, mistake: Mistake): unknown[] {
 const jsonPatch = fc.tuple(choice(ALL), fc.constantFrom(...JSON_PATCH_MISTAKES)).map(([chosen, mistake]) =>
   step('patch-json', mistake, chosen, {
     method: 'PATCH',
-    path: `${chosen.resource}/${chosen.name}`,
+    path: objectPath(chosen),
     query: dryRunQuery(mistake),
     contentType: JSON_PATCH,
     body: JSON.stringify(jsonPatchBody(chosen, mistake)),
@@ -238,7 +328,7 @@ const apply = fc
     );
     return step('patch-apply', mistake, chosen, {
       method: 'PATCH',
-      path: `${chosen.resource}/${chosen.name}`,
+      path: objectPath(chosen),
       query: {
         fieldManager: manager,
         ...dryRunQuery(mistake),
@@ -251,14 +341,39 @@ const apply = fc
 
 const DEPLOYMENTS: readonly Resource[] = ['deployments'];
 
+/** What a controller writes to the status of each resource with a status subresource. */
+function statusOf({ resource, variant }: Choice): Record<string, unknown> {
+  switch (resource) {
+    case 'services':
+      return { loadBalancer: { ingress: [{ ip: `192.0.2.${variant + 1}` }] } };
+    case 'widgets':
+      return { phase: variant % 2 === 0 ? 'Ready' : 'Pending', observedGeneration: variant };
+    case 'crdregistrations':
+      return {
+        observedGeneration: variant,
+        conditions: [
+          {
+            type: 'Ready',
+            status: variant % 2 === 0 ? 'True' : 'False',
+            reason: 'Reconciled',
+            message: `round ${variant}`,
+            lastTransitionTime: '2026-01-01T00:00:00Z',
+          },
+        ],
+      };
+    default:
+      return { observedGeneration: variant };
+  }
+}
+
 const status = fc
   .tuple(
-    choice(DEPLOYMENTS),
+    choice(WITH_STATUS),
     fc.constantFrom<Mistake>('none', 'stale-resource-version', 'dry-run'),
     fc.boolean(),
   )
   .map(([chosen, mistake, put]) => {
-    const path = `deployments/${chosen.name}/status`;
+    const path = objectPath(chosen, '/status');
     if (!put)
       return step('patch-status', mistake === 'stale-resource-version' ? 'none' : mistake, chosen, {
         method: 'PATCH',
@@ -266,13 +381,13 @@ const status = fc
         query: dryRunQuery(mistake),
         contentType: MERGE,
         body: JSON.stringify({
-          status: { observedGeneration: chosen.variant },
+          status: statusOf(chosen),
           metadata: { labels: { tier: 'status' } },
         }),
       });
     const object: Record<string, unknown> = {
-      ...validObject('deployments', chosen.name, chosen.variant),
-      status: { replicas: chosen.variant },
+      ...validObject(chosen.resource, chosen.name, chosen.variant),
+      status: chosen.resource === 'deployments' ? { replicas: chosen.variant } : statusOf(chosen),
     };
     (object.metadata as Record<string, unknown>).resourceVersion =
       mistake === 'stale-resource-version' ? STALE_RV : CURRENT_RV;
@@ -346,7 +461,7 @@ const remove = fc
     if (mistake === 'dry-run') options.dryRun = ['All'];
     return step('delete', mistake, chosen, {
       method: 'DELETE',
-      path: `${chosen.resource}/${chosen.name}`,
+      path: objectPath(chosen),
       query: {},
       contentType: JSON_BODY,
       body: JSON.stringify(options),

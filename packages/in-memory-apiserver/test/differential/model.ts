@@ -4,8 +4,23 @@
  * belongs to (verb × resource × mistake), which accepted differences and coverage are keyed by.
  */
 
-export const RESOURCES = ['configmaps', 'secrets', 'deployments'] as const;
+export const RESOURCES = [
+  'configmaps',
+  'secrets',
+  'deployments',
+  'services',
+  'events',
+  'leases',
+  'widgets',
+  'crdregistrations',
+] as const;
 export type Resource = (typeof RESOURCES)[number];
+
+/** Resources with a status subresource (the verbs update-status and patch-status). */
+export const WITH_STATUS: readonly Resource[] = ['deployments', 'services', 'widgets', 'crdregistrations'];
+
+/** Cluster-scoped resources: their objects are named `<namespace>-<name>` and labelled with the sequence. */
+export const CLUSTER_SCOPED: readonly Resource[] = ['crdregistrations'];
 
 export const VERBS = [
   'create',
@@ -50,6 +65,8 @@ export const MISTAKES = [
   'force-apply',
   'label-selector',
   'field-selector',
+  'immutable-field',
+  'type-change',
 ] as const;
 export type Mistake = (typeof MISTAKES)[number];
 
@@ -57,6 +74,8 @@ export type Mistake = (typeof MISTAKES)[number];
 export const CURRENT_RV = '$CURRENT_RV';
 export const STALE_RV = '$STALE_RV';
 export const CURRENT_UID = '$CURRENT_UID';
+/** The sequence's namespace (an Event's involvedObject.namespace, a cluster-scoped object's name). */
+export const SEQUENCE = '$SEQ';
 
 export interface Step {
   verb: Verb;
@@ -82,7 +101,8 @@ export function requestClass(step: Pick<Step, 'verb' | 'resource' | 'mistake'>):
 
 /** The API prefix of a resource. */
 export function apiPrefix(resource: Resource): string {
-  return resource === 'deployments' ? '/apis/apps/v1' : '/api/v1';
+  const { apiVersion } = kindOf(resource);
+  return apiVersion === 'v1' ? '/api/v1' : `/apis/${apiVersion}`;
 }
 
 export function kindOf(resource: Resource): { apiVersion: string; kind: string } {
@@ -93,7 +113,22 @@ export function kindOf(resource: Resource): { apiVersion: string; kind: string }
       return { apiVersion: 'v1', kind: 'Secret' };
     case 'deployments':
       return { apiVersion: 'apps/v1', kind: 'Deployment' };
+    case 'services':
+      return { apiVersion: 'v1', kind: 'Service' };
+    case 'events':
+      return { apiVersion: 'v1', kind: 'Event' };
+    case 'leases':
+      return { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' };
+    case 'widgets':
+      return { apiVersion: 'differential.example.com/v1', kind: 'Widget' };
+    case 'crdregistrations':
+      return { apiVersion: 'scoby.triggermesh.io/v1alpha1', kind: 'CRDRegistration' };
   }
+}
+
+/** The name an object of the step has on the servers (cluster-scoped ones carry the sequence's namespace). */
+export function objectName(resource: Resource, name: string): string {
+  return CLUSTER_SCOPED.includes(resource) ? `${SEQUENCE}-${name}` : name;
 }
 
 /** A step as one line: `PATCH deployments/a?fieldManager=x (application/merge-patch+json) {…}`. */

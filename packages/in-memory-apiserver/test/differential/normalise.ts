@@ -59,11 +59,23 @@ function causeKey(cause: unknown): string {
   return JSON.stringify(cause);
 }
 
+const IPV4 = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
+
+/** A Service's cluster IPs and node ports, which each server allocates itself. */
+function normaliseAllocated(key: string, value: unknown): unknown {
+  if (key === 'clusterIP' && typeof value === 'string' && IPV4.test(value)) return '<clusterIP>';
+  if (key === 'clusterIPs' && Array.isArray(value))
+    return value.map((ip) => (typeof ip === 'string' && IPV4.test(ip) ? '<clusterIP>' : ip));
+  if (key === 'nodePort' && typeof value === 'number' && value !== 0) return '<nodePort>';
+  return undefined;
+}
+
 function normaliseValue(value: unknown, book: Book): unknown {
   if (Array.isArray(value)) return value.map((item) => normaliseValue(item, book));
   if (!isObject(value)) return value;
   const result: Json = {};
-  for (const [key, child] of Object.entries(value)) result[key] = normaliseValue(child, book);
+  for (const [key, child] of Object.entries(value))
+    result[key] = normaliseAllocated(key, child) ?? normaliseValue(child, book);
   if (isObject(value.metadata)) result.metadata = normaliseMetadata(value.metadata as Json, book);
   if (value.kind === 'Deployment' || value.kind === 'Scale') delete result.status;
   if (value.kind === 'DeploymentList' && Array.isArray(result.items))

@@ -7,7 +7,7 @@
 import { acceptedFor, type AcceptedDifference, type Aspect } from './accepted.ts';
 import { sortedJson } from '../../src/validation/field-errors.ts';
 import { CONTROLLER_MADE, firstDifference, normaliseReply } from './normalise.ts';
-import { describeStep, requestClass, RESOURCES, type Resource, type Step } from './model.ts';
+import { CLUSTER_SCOPED, describeStep, requestClass, RESOURCES, type Resource, type Step } from './model.ts';
 import { HOLD_FINALIZER } from './objects.ts';
 import { recordWatch, type Recording } from './watch-recorder.ts';
 import type { Reply, Side } from './side.ts';
@@ -30,7 +30,9 @@ export interface RunResult {
 }
 
 /** Resources whose watch events are compared: no controller writes them. */
-const WATCHED: readonly Resource[] = ['configmaps', 'secrets'];
+const WATCHED: readonly Resource[] = ['configmaps', 'secrets', 'services', 'leases', 'widgets'];
+/** Resources the garbage collector ignores: an object with a missing owner stays. */
+const NOT_COLLECTED: readonly Resource[] = ['events'];
 const SETTLE_MS = Number(process.env.DIFFERENTIAL_SETTLE_MS ?? 20_000);
 
 function sleep(ms: number): Promise<void> {
@@ -68,7 +70,7 @@ async function sendSettled(side: Side, step: Step): Promise<Reply> {
 async function settledState(side: Side, step: Step): Promise<string> {
   const deadline = Date.now() + SETTLE_MS;
   for (;;) {
-    const reply = await side.request('GET', side.pathOf(step.resource, `${step.resource}/${step.name}`));
+    const reply = await side.request('GET', side.objectPath(step.resource, step.name));
     const metadata = (reply.body as { metadata?: { finalizers?: string[]; deletionTimestamp?: string } })
       .metadata;
     const state =
@@ -81,7 +83,10 @@ async function settledState(side: Side, step: Step): Promise<string> {
             : undefined;
     if (
       state !== undefined &&
-      (state !== 'present' || step.mistake !== 'missing-owner' || Date.now() > deadline)
+      (state !== 'present' ||
+        step.mistake !== 'missing-owner' ||
+        NOT_COLLECTED.includes(step.resource) ||
+        Date.now() > deadline)
     )
       return state;
     if (Date.now() > deadline) return `pending: ${JSON.stringify(metadata?.finalizers ?? [])}`;
@@ -204,6 +209,32 @@ export class DifferentialRun {
     }
   }
 
+  /** Deletes the namespace and the sequence's cluster-scoped objects (released from their finalizers). */
+  private async cleanUp(): Promise<void> {
+    await Promise.all(
+      [this.reference, this.subject].map(async (side) => {
+        for (const resource of CLUSTER_SCOPED) {
+          const list = await side.request(
+            'GET',
+            `${side.pathOf(resource, resource)}?labelSelector=sequence%3D${side.namespace}`,
+          );
+          const items = (list.body as { items?: { metadata: { name: string } }[] }).items ?? [];
+          for (const item of items) {
+            const path = side.pathOf(resource, `${resource}/${item.metadata.name}`);
+            await side.request(
+              'PATCH',
+              path,
+              'application/merge-patch+json',
+              '{"metadata":{"finalizers":null}}',
+            );
+            await side.request('DELETE', path);
+          }
+        }
+        await side.deleteNamespace();
+      }),
+    );
+  }
+
   /** Compares the watch events once both servers have sent as many (or a few seconds passed). */
   async finish(steps: number): Promise<void> {
     if (this.diverged) {
@@ -211,7 +242,7 @@ export class DifferentialRun {
         watch.reference.close();
         watch.subject.close();
       }
-      await Promise.all([this.reference.deleteNamespace(), this.subject.deleteNamespace()]);
+      await this.cleanUp();
       return;
     }
     const deadline = Date.now() + 3000;
@@ -237,7 +268,7 @@ export class DifferentialRun {
           subject: right,
         });
     }
-    await Promise.all([this.reference.deleteNamespace(), this.subject.deleteNamespace()]);
+    await this.cleanUp();
   }
 }
 

@@ -5,7 +5,17 @@
 import { CoreV1Api } from '@kubernetes/client-node';
 import { nodeRequest, rawResponse, type Target } from '../conformance/harness.ts';
 import { newBook, type Book } from './normalise.ts';
-import { apiPrefix, CURRENT_RV, CURRENT_UID, STALE_RV, type Resource, type Step } from './model.ts';
+import {
+  apiPrefix,
+  CLUSTER_SCOPED,
+  CURRENT_RV,
+  CURRENT_UID,
+  objectName,
+  SEQUENCE,
+  STALE_RV,
+  type Resource,
+  type Step,
+} from './model.ts';
 
 export interface Reply {
   status: number;
@@ -51,7 +61,18 @@ export class Side {
   }
 
   pathOf(resource: Resource, rest: string): string {
-    return `${apiPrefix(resource)}/namespaces/${this.namespace}/${rest}`;
+    const scope = CLUSTER_SCOPED.includes(resource) ? '' : `/namespaces/${this.namespace}`;
+    return `${apiPrefix(resource)}${scope}/${this.resolve(rest)}`;
+  }
+
+  /** The path of one object of the sequence. */
+  objectPath(resource: Resource, name: string): string {
+    return this.pathOf(resource, `${resource}/${objectName(resource, name)}`);
+  }
+
+  /** A text with the sequence placeholder replaced by the namespace. */
+  resolve(text: string): string {
+    return text.split(SEQUENCE).join(this.namespace);
   }
 
   async request(method: string, path: string, contentType?: string, text?: string): Promise<Reply> {
@@ -70,7 +91,7 @@ export class Side {
     resource: Resource,
     name: string,
   ): Promise<{ uid: string; resourceVersion: string } | undefined> {
-    const reply = await this.request('GET', this.pathOf(resource, `${resource}/${name}`));
+    const reply = await this.request('GET', this.objectPath(resource, name));
     if (reply.status !== 200) return undefined;
     const metadata = (reply.body as { metadata?: { uid?: string; resourceVersion?: string } }).metadata ?? {};
     return { uid: metadata.uid ?? '', resourceVersion: metadata.resourceVersion ?? '' };
@@ -80,14 +101,16 @@ export class Side {
   async send(step: Step): Promise<Reply> {
     const needsCurrent = (step.body ?? '').includes(CURRENT_RV) || (step.body ?? '').includes(CURRENT_UID);
     const current = needsCurrent ? await this.current(step.resource, step.name) : undefined;
-    const body = step.body
+    const body = (step.body === undefined ? undefined : this.resolve(step.body))
       ?.split(`"${CURRENT_RV}"`)
       .join(JSON.stringify(current?.resourceVersion ?? STALE_VERSION))
       .split(`"${STALE_RV}"`)
       .join(JSON.stringify(STALE_VERSION))
       .split(`"${CURRENT_UID}"`)
       .join(JSON.stringify(current?.uid ?? '00000000-0000-0000-0000-000000000003'));
-    const query = new URLSearchParams(step.query).toString();
+    const query = new URLSearchParams(
+      Object.entries(step.query).map(([key, value]): [string, string] => [key, this.resolve(value)]),
+    ).toString();
     const path = this.pathOf(step.resource, step.path) + (query ? `?${query}` : '');
     if (step.lengthUnknown) {
       const reply = await this.around(() => nodeRequest(this.target, step.method, path, body ?? '', false));
