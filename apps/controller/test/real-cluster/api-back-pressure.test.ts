@@ -149,7 +149,10 @@ describe('a 429 storm with Retry-After in front of kube-apiserver', () => {
     }
     await sleep(STORM_MS - (Date.now() - stormStarted));
     proxy.setStorm(false);
-    const refused = [...proxy.refused];
+    // The suite's other files leave registrations behind in the shared control plane, and this
+    // controller reconciles them too: their own Warning Events (a quota, a failed rollout) are
+    // refused by the storm as well. What is judged here is this test's objects.
+    const refused = proxy.refused.filter((entry) => entry.line.includes(`/namespaces/${NAMESPACE}/`));
     expect(refused.length).toBeGreaterThan(0);
     const stormMs = Date.now() - stormStarted;
     const stormEnded = Date.now();
