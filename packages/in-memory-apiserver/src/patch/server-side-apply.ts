@@ -1,9 +1,9 @@
 /**
  * Server-side apply for one dominant field manager: the applied configuration is set on the live
  * object (maps merged, keyed lists merged by key, other lists replaced), and what the manager applied
- * last time but no longer applies is removed: the leaves it owned, keyed items and atomic lists, and a
- * map it owned, whole (with what the server defaulted in it), unless another manager owns something in
- * it: then only the manager's parts go, and the map stays while anything is left in it. Fields the
+ * last time but no longer applies is removed: the leaves it owned, atomic lists, and a map or a merged
+ * list it owned, whole (with what the server defaulted in it), unless another manager owns something
+ * in it: then only the manager's parts go, and the map or list stays while anything is left in it. Fields the
  * manager never mentioned are left alone. A null in the applied configuration removes the field.
  */
 import { deepClone, deepEqual, isJsonObject } from '@scoby/structural-schema';
@@ -32,10 +32,10 @@ function othersAtItem(others: Others, item: unknown, keyOf: (item: unknown) => u
 }
 
 /**
- * Removes from `live` what `previous` applied. A map goes whole when no other manager owns anything
- * in it, as structured-merge-diff removes a field its applier owned: the values the server defaulted
- * inside it (a probe's timeoutSeconds) have no owner to keep them. Otherwise maps and mergeable lists
- * lose only their owned parts.
+ * Removes from `live` what `previous` applied. A map or a mergeable list goes whole when no other
+ * manager owns anything in it, as structured-merge-diff removes a field its applier owned: the values
+ * the server defaulted inside it (a probe's timeoutSeconds) have no owner to keep them. Otherwise they
+ * lose only their owned parts, and go when nothing is left.
  */
 function withdraw(
   live: unknown,
@@ -50,7 +50,9 @@ function withdraw(
     return isJsonObject(left) && Object.keys(left).length === 0 ? REMOVED : left;
   }
   if (Array.isArray(previous) && Array.isArray(live) && at(path).kind !== 'replace') {
-    return applyList(live, [], previous, path, at, others);
+    if (others.length === 0) return REMOVED;
+    const left = applyList(live, [], previous, path, at, others);
+    return left.length === 0 ? REMOVED : left;
   }
   return REMOVED;
 }

@@ -1,8 +1,8 @@
 /**
  * What an apply that leaves out a field its manager applied before removes: the whole field, with
  * the values the server defaulted inside it, when no other manager owns anything in it (the applier
- * owned the field itself, as structured-merge-diff records it); only the manager's own parts when
- * another manager owns some of it.
+ * owned the field itself, as structured-merge-diff records it), a keyed list included; only the
+ * manager's own parts when another manager owns some of it.
  */
 import { AppsV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,6 +60,15 @@ describe('server-side apply withdrawing a field', () => {
     expect(withdrawn.status).toBe(200);
     const after = await apps.readNamespacedDeployment({ name, namespace });
     expect(after.spec?.template.spec?.containers[0]?.livenessProbe).toBeUndefined();
+  });
+
+  it('removes a keyed list it applied before, not leaving it empty', async () => {
+    const name = uniqueName('ports');
+    const ports = [{ name: 'http', containerPort: 8080 }];
+    expect((await apply(name, deployment(name, { ports }), 'owner')).status).toBe(201);
+    expect((await apply(name, deployment(name, {}), 'owner')).status).toBe(200);
+    const after = await apps.readNamespacedDeployment({ name, namespace });
+    expect(after.spec?.template.spec?.containers[0]).not.toHaveProperty('ports');
   });
 
   it('keeps what another manager applied in a map it leaves out', async () => {

@@ -93,6 +93,20 @@ describe('applyServerSideApply', () => {
     });
   });
 
+  it('removes a withdrawn keyed list whole when nobody else owns an item, and only its items otherwise', () => {
+    const live = { spec: { ports: [{ name: 'http', containerPort: 8080, protocol: 'TCP' }], keep: 1 } };
+    const previous = { spec: { ports: [{ name: 'http', containerPort: 8080 }] } };
+    const at = () => ({ kind: 'mergeByKey', key: 'containerPort' }) as const;
+    expect(applyServerSideApply(live, { spec: { keep: 1 } }, previous, at)).toEqual({ spec: { keep: 1 } });
+    const others = [{ spec: { ports: [{ containerPort: 9090 }] } }];
+    const shared = {
+      spec: { ports: [...live.spec.ports, { containerPort: 9090, protocol: 'TCP' }], keep: 1 },
+    };
+    expect(applyServerSideApply(shared, { spec: { keep: 1 } }, previous, at, others)).toEqual({
+      spec: { ports: [{ containerPort: 9090, protocol: 'TCP' }], keep: 1 },
+    });
+  });
+
   it('drops an atomic list and scalars no longer applied', () => {
     expect(
       applyServerSideApply(
