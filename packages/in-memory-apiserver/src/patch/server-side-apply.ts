@@ -1,9 +1,10 @@
 /**
  * Server-side apply for one dominant field manager: the applied configuration is set on the live
  * object (maps merged, keyed lists merged by key, other lists replaced), and what the manager applied
- * last time but no longer applies is removed: the leaves it owned, keyed items and atomic lists, and a
- * map that the withdrawal leaves empty (one that still holds fields of others stays). Fields the manager never
- * mentioned are left alone. A null in the applied configuration removes the field.
+ * last time but no longer applies is removed: the leaves it owned, atomic lists, and a map or a merged
+ * list it owned, whole (with what the server defaulted in it), unless another manager owns something
+ * in it: then only the manager's parts go, and the map or list stays while anything is left in it. Fields the
+ * manager never mentioned are left alone. A null in the applied configuration removes the field.
  */
 import { deepClone, deepEqual, isJsonObject } from '@scoby/structural-schema';
 import { ITEM, listStrategy, type ListStrategy } from './merge-keys.ts';
@@ -14,14 +15,44 @@ export type StrategyAt = (path: readonly string[]) => ListStrategy;
 /** What withdrawing ownership yields when the whole field goes. */
 const REMOVED = Symbol('removed');
 
-/** Removes from `live` what `previous` applied; maps and mergeable lists lose only their owned parts. */
-function withdraw(live: unknown, previous: unknown, path: readonly string[], at: StrategyAt): unknown {
+/**
+ * What the other managers own at one place of the object: their configurations' values there, each
+ * followed down as the recursion goes (a map's key, a keyed list's item of the same identity).
+ */
+type Others = readonly unknown[];
+
+function othersAtKey(others: Others, key: string): Others {
+  return others.flatMap((owned) => (isJsonObject(owned) && owned[key] !== undefined ? [owned[key]] : []));
+}
+
+function othersAtItem(others: Others, item: unknown, keyOf: (item: unknown) => unknown): Others {
+  return others.flatMap((owned) =>
+    Array.isArray(owned) ? owned.filter((candidate) => deepEqual(keyOf(candidate), keyOf(item))) : [],
+  );
+}
+
+/**
+ * Removes from `live` what `previous` applied. A map or a mergeable list goes whole when no other
+ * manager owns anything in it, as structured-merge-diff removes a field its applier owned: the values
+ * the server defaulted inside it (a probe's timeoutSeconds) have no owner to keep them. Otherwise they
+ * lose only their owned parts, and go when nothing is left.
+ */
+function withdraw(
+  live: unknown,
+  previous: unknown,
+  path: readonly string[],
+  at: StrategyAt,
+  others: Others,
+): unknown {
   if (isJsonObject(previous) && isJsonObject(live)) {
-    const left = applyMap(live, {}, previous, path, at);
+    if (others.length === 0) return REMOVED;
+    const left = applyMap(live, {}, previous, path, at, others);
     return isJsonObject(left) && Object.keys(left).length === 0 ? REMOVED : left;
   }
   if (Array.isArray(previous) && Array.isArray(live) && at(path).kind !== 'replace') {
-    return applyList(live, [], previous, path, at);
+    if (others.length === 0) return REMOVED;
+    const left = applyList(live, [], previous, path, at, others);
+    return left.length === 0 ? REMOVED : left;
   }
   return REMOVED;
 }
@@ -32,18 +63,20 @@ function applyMap(
   previous: unknown,
   path: readonly string[],
   at: StrategyAt,
+  others: Others,
 ): unknown {
   const result: Record<string, unknown> = isJsonObject(live) ? deepClone(live) : {};
   const before = isJsonObject(previous) ? previous : {};
   for (const key of Object.keys(before)) {
     if (key in applied) continue;
-    const left = withdraw(result[key], before[key], [...path, key], at);
+    const left = withdraw(result[key], before[key], [...path, key], at, othersAtKey(others, key));
     if (left === REMOVED) delete result[key];
     else result[key] = left;
   }
   for (const [key, value] of Object.entries(applied)) {
     if (value === null) delete result[key];
-    else result[key] = applyValue(result[key], value, before[key], [...path, key], at);
+    else
+      result[key] = applyValue(result[key], value, before[key], [...path, key], at, othersAtKey(others, key));
   }
   return result;
 }
@@ -120,6 +153,7 @@ function applyList(
   previous: unknown,
   path: readonly string[],
   at: StrategyAt,
+  others: Others,
 ): unknown[] {
   const strategy = at(path);
   if (strategy.kind === 'replace') return deepClone(applied);
@@ -133,7 +167,14 @@ function applyList(
     if (entry.applied === undefined) return deepClone(entry.live);
     if (strategy.kind === 'mergeScalars') return entry.applied;
     const previousItem = before.find((old) => deepEqual(keyOf(old), keyOf(entry.applied)));
-    return applyValue(entry.live, entry.applied, previousItem, [...path, ITEM], at);
+    return applyValue(
+      entry.live,
+      entry.applied,
+      previousItem,
+      [...path, ITEM],
+      at,
+      othersAtItem(others, entry.applied, keyOf),
+    );
   });
 }
 
@@ -143,17 +184,23 @@ function applyValue(
   previous: unknown,
   path: readonly string[],
   at: StrategyAt,
+  others: Others,
 ): unknown {
-  if (isJsonObject(applied)) return applyMap(live, applied, previous, path, at);
-  if (Array.isArray(applied)) return applyList(live, applied, previous, path, at);
+  if (isJsonObject(applied)) return applyMap(live, applied, previous, path, at, others);
+  if (Array.isArray(applied)) return applyList(live, applied, previous, path, at, others);
   return applied;
 }
 
+/**
+ * `othersOwned`: what every other manager owns (their applied configurations, the fields their
+ * updates changed); a map this manager withdraws stays only where one of them owns something in it.
+ */
 export function applyServerSideApply(
   live: unknown,
   applied: unknown,
   previouslyApplied: unknown | undefined,
   strategyAt: StrategyAt = listStrategy,
+  othersOwned: Others = [],
 ): unknown {
-  return applyValue(live, applied, previouslyApplied, [], strategyAt);
+  return applyValue(live, applied, previouslyApplied, [], strategyAt, othersOwned);
 }

@@ -102,12 +102,17 @@ export const serviceStrategy: TypeStrategy = {
         : cluster.allocateClusterIp();
     return { ...withStatus, spec: withNodePorts(allocated(spec, clusterIP), cluster, {}) };
   },
-  /** As kube-apiserver's update: the allocated cluster IPs kept, then what the new type does not have dropped. */
+  /**
+   * As kube-apiserver's update (patchAllocatedValues): the allocated cluster IPs kept when the update
+   * leaves the cluster IP out or names the same one, then what the new type does not have dropped.
+   */
   beforeUpdateValidation(next: KubeObject, current: KubeObject): KubeObject {
     const allocated = specOf(current);
     const spec = specOf(next);
     const kept: JsonMap = {};
-    if (spec.type !== 'ExternalName' && spec.clusterIP === undefined && allocated.clusterIP !== undefined) {
+    const sameClusterIP =
+      spec.clusterIP === undefined || spec.clusterIP === '' || spec.clusterIP === allocated.clusterIP;
+    if (spec.type !== 'ExternalName' && sameClusterIP && allocated.clusterIP !== undefined) {
       kept.clusterIP = allocated.clusterIP;
       for (const key of ['clusterIPs', 'ipFamilies', 'ipFamilyPolicy'])
         if (spec[key] === undefined && allocated[key] !== undefined) kept[key] = allocated[key];

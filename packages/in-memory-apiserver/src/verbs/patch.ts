@@ -256,11 +256,13 @@ function serverSideApply(
     const conflicts = applyConflicts(applied.value, others, strategies ?? listStrategy);
     if (conflicts.length > 0) return applyConflict(conflicts);
   }
+  const creation = cluster.created.get(current.metadata.uid ?? '');
   const merged = applyServerSideApply(
     atVersion(target.type, target.version, current),
     applied.value,
     managers.get(manager),
     strategies,
+    [...others.values(), ...(creation === undefined ? [] : [creation.config])],
   );
   const patchedResult = finishPatch(cluster, target, current, merged, request);
   const result: Outcome<KubeObject> = patchedResult.ok

@@ -351,6 +351,24 @@ describe('Services', () => {
     );
   });
 
+  it('keep their cluster IPs and IP families through a PUT that names the same cluster IP without them', async () => {
+    const created = await send('POST', core('services'), service('same-ip', { clusterIP: 'None' }));
+    expect(created.status).toBe(201);
+    const { resourceVersion } = (created.json as { metadata: { resourceVersion: string } }).metadata;
+    const reply = await send('PUT', `${core('services')}/same-ip`, {
+      ...service('same-ip', { clusterIP: 'None' }),
+      metadata: { name: 'same-ip', resourceVersion },
+    });
+    expect(reply.status).toBe(200);
+    const spec = (reply.json as { spec: Record<string, unknown> }).spec;
+    expect([spec.clusterIP, spec.clusterIPs, spec.ipFamilies, spec.ipFamilyPolicy]).toEqual([
+      'None',
+      ['None'],
+      ['IPv4'],
+      'SingleStack',
+    ]);
+  });
+
   it('report a changed deletionTimestamp with the other causes of the update in one 422', async () => {
     const created = await send('POST', core('services'), service('both-wrong'));
     const { resourceVersion } = (created.json as { metadata: { resourceVersion: string } }).metadata;
