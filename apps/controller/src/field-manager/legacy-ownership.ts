@@ -8,6 +8,7 @@
 import { stripManagedFields } from '@scoby/controller-runtime';
 import type { KubeObject } from '@scoby/kube-objects';
 import { FINALIZER } from '@scoby/registration';
+import { isJsonObject } from '@scoby/structural-schema';
 import { type FieldSet, unionOfFields } from './field-sets.ts';
 
 /** The manager kube-apiserver records for a write with neither `fieldManager` nor User-Agent. */
@@ -25,13 +26,9 @@ interface Entry {
   fieldsV1?: unknown;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function entriesOf(object: KubeObject): Entry[] {
   const entries = object.metadata.managedFields;
-  return Array.isArray(entries) ? entries.filter(isRecord) : [];
+  return Array.isArray(entries) ? entries.filter(isJsonObject) : [];
 }
 
 const isStatusEntry = (entry: Entry) => entry.subresource === 'status';
@@ -43,9 +40,9 @@ function isLegacy(entry: Entry): boolean {
 
 /** Scoby's finalizer out of a main-resource field set: what Scoby takes, and what stays. */
 function splitFinalizer(fields: unknown, finalizer: string): { taken?: FieldSet; left: FieldSet } {
-  const all = isRecord(fields) ? fields : {};
-  const metadata = isRecord(all['f:metadata']) ? all['f:metadata'] : {};
-  const finalizers = isRecord(metadata['f:finalizers']) ? metadata['f:finalizers'] : {};
+  const all = isJsonObject(fields) ? fields : {};
+  const metadata = isJsonObject(all['f:metadata']) ? all['f:metadata'] : {};
+  const finalizers = isJsonObject(metadata['f:finalizers']) ? metadata['f:finalizers'] : {};
   const key = `v:${JSON.stringify(finalizer)}`;
   if (!(key in finalizers)) return { left: all };
   const { [key]: _ours, ...others } = finalizers;

@@ -53,6 +53,9 @@ function resultOf(outcome: ReconcileMetricLabel): (typeof RESULTS)[number] {
   }
 }
 
+/** client-go's rest_client latency buckets, for the request and the rate limiter histograms alike. */
+const REST_CLIENT_BUCKETS = [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60];
+
 export function createRuntimeMetrics(options: MetricsOptions = {}): RuntimeMetrics {
   const registry = new Registry();
   const registers = [registry];
@@ -162,7 +165,7 @@ export function createRuntimeMetrics(options: MetricsOptions = {}): RuntimeMetri
     name: 'rest_client_request_duration_seconds',
     help: 'Request latency in seconds. Broken down by method and host.',
     labelNames: ['method', 'host'] as const,
-    buckets: [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60],
+    buckets: REST_CLIENT_BUCKETS,
     registers,
   });
   const throttled = new Counter({
@@ -175,7 +178,7 @@ export function createRuntimeMetrics(options: MetricsOptions = {}): RuntimeMetri
     name: 'rest_client_rate_limiter_duration_seconds',
     help: 'Client side rate limiter latency in seconds. Broken down by method, and host.',
     labelNames: ['method', 'host'] as const,
-    buckets: [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60],
+    buckets: REST_CLIENT_BUCKETS,
     registers,
   });
   const leader = new Gauge({

@@ -5,6 +5,7 @@
  * set at creation. The JSON patch below turns that Update entry into Scoby's Apply entry (merged into
  * it when there is one), as client-go's csaupgrade does for kubectl.
  */
+import { isJsonObject } from '@scoby/structural-schema';
 import type { KubeObject } from '@scoby/kube-objects';
 import { unionOfFields } from '../../field-manager/field-sets.ts';
 
@@ -18,13 +19,9 @@ interface ManagedFieldsEntry {
   fieldsV1?: unknown;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function entryIndex(entries: readonly unknown[], manager: string, operation: 'Update' | 'Apply'): number {
   return entries.findIndex((entry) => {
-    if (!isRecord(entry)) return false;
+    if (!isJsonObject(entry)) return false;
     const { manager: name, operation: op, subresource } = entry as ManagedFieldsEntry;
     return name === manager && op === operation && (subresource === undefined || subresource === '');
   });
