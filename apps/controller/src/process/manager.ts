@@ -162,9 +162,7 @@ class Controller implements RunningController {
   }
 
   healthNotes(): string[] {
-    return this.#health
-      .stalled()
-      .map(({ name, detail }) => `registration ${name} is stalled: ${detail}`);
+    return this.#health.stalled().map(({ name, detail }) => `registration ${name} is stalled: ${detail}`);
   }
 
   async stop(options: { releaseLease?: boolean } = {}): Promise<void> {

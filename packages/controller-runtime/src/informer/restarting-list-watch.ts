@@ -173,7 +173,10 @@ export class RestartingListWatch<T extends KubeObject> {
     this.#disconnect();
     this.#failures += 1;
     // An API server that refused for load said when to come back: not sooner.
-    const delay = Math.max(backoffDelay(this.#options.backoff, this.#failures), serverRetryAfterMs(error) ?? 0);
+    const delay = Math.max(
+      backoffDelay(this.#options.backoff, this.#failures),
+      serverRetryAfterMs(error) ?? 0,
+    );
     this.#options.sink.failed(error, delay);
     this.#restartTimer = this.#options.clock.setTimeout(() => {
       this.#restartTimer = undefined;

@@ -39,7 +39,8 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
     } else if (path === '/healthz' || path === '/livez') {
       const problems = options.healthProblems?.() ?? [];
       const notes = options.healthNotes?.() ?? [];
-      if (problems.length === 0) reply(response, 200, 'text/plain; charset=utf-8', ['ok', ...notes, ''].join('\n'));
+      if (problems.length === 0)
+        reply(response, 200, 'text/plain; charset=utf-8', ['ok', ...notes, ''].join('\n'));
       else reply(response, 500, 'text/plain; charset=utf-8', `${problems.join('\n')}\n`);
     } else if (path === '/readyz') {
       reply(response, ready ? 200 : 503, 'text/plain; charset=utf-8', ready ? 'ok\n' : 'not ready\n');

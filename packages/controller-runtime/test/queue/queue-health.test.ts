@@ -90,7 +90,7 @@ describe('QueueHealth', () => {
     expect(await get('/healthz')).toEqual({ status: 200, body: 'ok\n' });
   });
 
-  it("reports an isolated queue stalled while its runs wait as its own, without failing /healthz", async () => {
+  it('reports an isolated queue stalled while its runs wait as its own, without failing /healthz', async () => {
     const clock = new ManualClock();
     const r = hangingReconcile();
     const shared = new ConcurrencyLimit(4);
@@ -102,7 +102,8 @@ describe('QueueHealth', () => {
       host: '127.0.0.1',
       registry: createRuntimeMetrics().registry,
       healthProblems: () => health.problems(),
-      healthNotes: () => health.stalled().map(({ name, detail }) => `registration ${name} is stalled: ${detail}`),
+      healthNotes: () =>
+        health.stalled().map(({ name, detail }) => `registration ${name} is stalled: ${detail}`),
     });
     for (const key of ['a', 'b', 'c']) queue.add(key);
     await clock.advance(4000);
