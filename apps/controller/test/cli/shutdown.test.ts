@@ -16,9 +16,9 @@ import { DynamicClient } from '@scoby/controller-runtime';
 import { startApiServer, type InMemoryApiServer } from '@scoby/in-memory-apiserver';
 import { crdManifest } from '@scoby/registration';
 import { startScoby, type Running } from './child-process.ts';
-import { clusterVerbs, crdFor, type ClusterVerbs } from '../support/cluster.ts';
+import { clusterVerbs, type ClusterVerbs } from '../support/cluster.ts';
 import { waitForCondition } from '../support/scoby.ts';
-import { hookedRegistration, registrationReady } from '../support/hooks-fixtures.ts';
+import { registerExample, registrationReady } from '../support/hooks-fixtures.ts';
 import { errorReply, NO_CHANGE, startScriptedHook } from '../support/hooks-server.ts';
 
 interface LogLine {
@@ -176,16 +176,13 @@ async function register(
   plural: string,
   hookUrl?: string,
 ): Promise<string> {
-  const group = `${plural}.example.com`;
-  await verbs.apply(crdFor({ group, kind, plural }));
-  await verbs.apply(
-    hookedRegistration(
-      plural,
-      `${plural}.${group}`,
-      hookUrl === undefined
-        ? {}
-        : { hook: { address: { uri: hookUrl }, capabilities: ['pre-reconcile'], timeout: 'PT10M' } },
-    ),
+  await registerExample(
+    verbs,
+    kind,
+    plural,
+    hookUrl === undefined
+      ? undefined
+      : { address: { uri: hookUrl }, capabilities: ['pre-reconcile'], timeout: 'PT10M' },
   );
   return plural;
 }

@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
 import { type OpsServer, startOpsServer } from '@scoby/controller-runtime';
 import { DEFAULT_CONCURRENCY } from '../../src/config/index.ts';
-import { crdFor, startTestCluster, type TestCluster } from '../support/cluster.ts';
+import { startTestCluster, type TestCluster } from '../support/cluster.ts';
 import { conditionOf } from '../support/scoby.ts';
-import { hookedRegistration, instanceWhere, registrationReady } from '../support/hooks-fixtures.ts';
+import { instanceWhere, registerExample, registrationReady } from '../support/hooks-fixtures.ts';
 import { startScriptedHook, type ScriptedHook } from '../support/hooks-server.ts';
 
 const HANGING_REGISTRATIONS = 10;
@@ -48,16 +48,13 @@ beforeAll(async () => {
   });
   await cluster.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'apps' } });
   for (const plural of [...hanging, ...unrelated]) {
-    const group = `${plural}.example.com`;
-    await cluster.apply(crdFor({ group, kind: kindOf(plural), plural }));
-    await cluster.apply(
-      hookedRegistration(
-        plural,
-        `${plural}.${group}`,
-        hanging.includes(plural)
-          ? { hook: { address: { uri: hook.url }, capabilities: ['pre-reconcile'], timeout: HOOK_TIMEOUT } }
-          : {},
-      ),
+    await registerExample(
+      cluster,
+      kindOf(plural),
+      plural,
+      hanging.includes(plural)
+        ? { address: { uri: hook.url }, capabilities: ['pre-reconcile'], timeout: HOOK_TIMEOUT }
+        : undefined,
     );
   }
   await Promise.all([...hanging, ...unrelated].map((plural) => registrationReady(cluster, plural)));

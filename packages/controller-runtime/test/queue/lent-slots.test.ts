@@ -10,60 +10,52 @@ import { type Reconcile, WorkQueue } from '../../src/queue/work-queue.ts';
 import { deferred, type Deferred } from '../../src/testing/deferred.ts';
 import { ManualClock, settle } from '../../src/testing/manual-clock.ts';
 
-/** Reconciles that wait outside (lending their shared part) until the test answers, then hold until finished. */
-function outsideWaits() {
-  const answers = new Map<string, Deferred<void>>();
-  const finishes = new Map<string, Deferred<void>>();
-  const log: string[] = [];
-  const errors: unknown[] = [];
-  const reconcile: Reconcile = async (key, context) => {
-    log.push(`start ${key}`);
-    const answer = deferred();
-    answers.set(key, answer);
-    try {
-      await context.withoutSharedSlot(() => answer.promise);
-    } catch (error) {
-      errors.push(error);
-      throw error;
-    }
-    log.push(`back ${key}`);
-    const finish = deferred();
-    finishes.set(key, finish);
-    await finish.promise;
-    log.push(`done ${key}`);
-  };
+/** Promises by key that the test settles: `at(key)` waits, `open(key)` lets it go on. */
+function gates() {
+  const pending = new Map<string, Deferred<void>>();
   return {
-    reconcile,
-    log,
-    errors,
-    answer: async (key: string) => {
-      answers.get(key)?.resolve();
-      await settle();
+    at: (key: string) => {
+      const gate = deferred();
+      pending.set(key, gate);
+      return gate.promise;
     },
-    finish: async (key: string) => {
-      finishes.get(key)?.resolve();
+    open: async (key: string) => {
+      pending.get(key)?.resolve();
       await settle();
     },
   };
 }
 
-/** Reconciles that run until the test finishes them, never waiting outside. */
-function busyReconciles(log: string[]) {
-  const finishes = new Map<string, Deferred<void>>();
-  const reconcile: Reconcile = async (key) => {
+/** Reconciles that wait outside (lending their shared part) until the test answers, then hold until finished. */
+function outsideWaits() {
+  const answers = gates();
+  const finishes = gates();
+  const log: string[] = [];
+  const errors: unknown[] = [];
+  const reconcile: Reconcile = async (key, context) => {
     log.push(`start ${key}`);
-    const finish = deferred();
-    finishes.set(key, finish);
-    await finish.promise;
+    try {
+      await context.withoutSharedSlot(() => answers.at(key));
+    } catch (error) {
+      errors.push(error);
+      throw error;
+    }
+    log.push(`back ${key}`);
+    await finishes.at(key);
     log.push(`done ${key}`);
   };
-  return {
-    reconcile,
-    finish: async (key: string) => {
-      finishes.get(key)?.resolve();
-      await settle();
-    },
+  return { reconcile, log, errors, answer: answers.open, finish: finishes.open };
+}
+
+/** Reconciles that run until the test finishes them, never waiting outside. */
+function busyReconciles(log: string[]) {
+  const finishes = gates();
+  const reconcile: Reconcile = async (key) => {
+    log.push(`start ${key}`);
+    await finishes.at(key);
+    log.push(`done ${key}`);
   };
+  return { reconcile, finish: finishes.open };
 }
 
 describe('lending the shared slots while waiting outside', () => {
