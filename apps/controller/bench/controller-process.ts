@@ -29,6 +29,7 @@ process.on('message', (message: ControllerRequest) => {
         concurrency: message.concurrency,
         plugins: [],
         leaderElection: { enabled: false },
+        ...benchApiRateLimit(),
         logger: pino({ level: process.env.LOG_LEVEL ?? 'silent' }),
       });
       reply({ kind: 'started' });
@@ -52,6 +53,18 @@ process.on('message', (message: ControllerRequest) => {
       return;
   }
 });
+
+/**
+ * BENCH_API_QPS and BENCH_API_BURST, the controller's --kube-api-qps and --kube-api-burst; absent,
+ * the controller's defaults. BENCH_API_QPS=0 turns the client-side rate limit off.
+ */
+function benchApiRateLimit(): { apiRateLimit?: { qps: number; burst: number } } {
+  const qps = process.env.BENCH_API_QPS;
+  if (qps === undefined) return {};
+  return {
+    apiRateLimit: { qps: Number(qps), burst: Number(process.env.BENCH_API_BURST ?? 2 * Number(qps)) },
+  };
+}
 
 /** A counter of the bench's registration, summed over its other labels. */
 async function countOf(name: string): Promise<number> {

@@ -120,7 +120,12 @@ export { startOpsServer, type OpsServer, type OpsServerOptions } from './ops/ops
 // reconciles: results, concurrency shared between controllers, queue health, stale-cache tracking
 export { CappedShare } from './queue/capped-share.ts';
 export { ConcurrencyLimit, type Slots } from './queue/concurrency-limit.ts';
-export { QueueHealth, type QueueProgress } from './queue/queue-health.ts';
+export {
+  QueueHealth,
+  type QueueProgress,
+  type StalledQueue,
+  type WatchOptions,
+} from './queue/queue-health.ts';
 export { SupersededVersions } from './queue/superseded-versions.ts';
 export {
   ReconcileTimeoutError,

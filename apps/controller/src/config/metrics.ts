@@ -14,6 +14,13 @@ export type HookCallOutcome = 'success' | 'failure';
 export interface ControllerMetrics extends RuntimeMetrics {
   /** One call of a registration's hook; failures count answers that were not a success too. */
   recordHookCall(controller: string, durationMs: number, outcome: HookCallOutcome): void;
+  /** Where scoby_registration_stalled reads the running registration controllers and the stalled ones. */
+  reportStalledRegistrations(source: () => StalledRegistrations): void;
+}
+
+export interface StalledRegistrations {
+  running: readonly string[];
+  stalled: readonly string[];
 }
 
 export function createMetrics(options: MetricsOptions = {}): ControllerMetrics {
@@ -49,8 +56,25 @@ export function createMetrics(options: MetricsOptions = {}): ControllerMetrics {
     registers,
   });
 
+  let stalledSource = (): StalledRegistrations => ({ running: [], stalled: [] });
+  new Gauge({
+    name: 'scoby_registration_stalled',
+    help: "1 while a registration's work queue is stalled on its own (its reconciles wait on its hook), else 0; by controller (the registration).",
+    labelNames: ['controller'] as const,
+    registers,
+    collect() {
+      this.reset();
+      const { running, stalled } = stalledSource();
+      for (const controller of running) this.set({ controller }, 0);
+      for (const controller of stalled) this.set({ controller }, 1);
+    },
+  });
+
   return {
     ...runtime,
+    reportStalledRegistrations: (source) => {
+      stalledSource = source;
+    },
     recordHookCall: (controller, durationMs, outcome) => {
       hookCalls.inc({ controller });
       hookFailures.inc({ controller }, outcome === 'failure' ? 1 : 0);

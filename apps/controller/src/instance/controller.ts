@@ -94,7 +94,9 @@ export class InstanceController {
       logger: options.logger,
     });
     this.#controller.informer.addHandlers({ delete: (object) => ownWrites.forget(object) });
-    this.#unwatchHealth = options.health?.watch(config.registrationName, this.#controller) ?? (() => {});
+    // Its reconciles hold only the registration's own places while they wait on its hook.
+    this.#unwatchHealth =
+      options.health?.watch(config.registrationName, this.#controller, { isolated: true }) ?? (() => {});
     if (options.controllerConfigMaps) {
       // A controller ConfigMap the registration's env reads changed: every instance is reconciled again.
       this.#controller.watch({
@@ -217,6 +219,7 @@ export class InstanceController {
         cached,
         instanceKey(key),
         context.signal,
+        (wait) => context.withoutSharedSlot(wait),
       );
     } catch (error) {
       if (isAbortError(error)) throw error;

@@ -86,7 +86,11 @@ function retry(failure: ReconcileFailure, retryAfterMs?: number): ReconcileResul
 interface Run {
   key: string;
   signal: AbortSignal | undefined;
+  waitOutside: WaitOutside | undefined;
 }
+
+/** Runs a wait on a hook without holding a process-wide reconcile slot (ReconcileContext.withoutSharedSlot). */
+export type WaitOutside = <T>(wait: () => Promise<T>) => Promise<T>;
 
 type Failure = Pick<ReconcileFailure, 'reason' | 'message'>;
 
@@ -142,7 +146,8 @@ export class InstanceReconciler {
   /**
    * `children` is the registration's view of its managed child kinds (informer caches); `signal`
    * the reconcile's (its deadline, or its controller stopping): once it fires no write is sent and
-   * the reconcile ends with the AbortError, recording nothing.
+   * the reconcile ends with the AbortError, recording nothing. `waitOutside` runs its hook calls
+   * (docs/spec/children-and-status.md §9.1).
    */
   async reconcile(
     config: InstanceConfig,
@@ -150,9 +155,10 @@ export class InstanceReconciler {
     cached: KubeObject | undefined,
     key: string,
     signal?: AbortSignal,
+    waitOutside?: WaitOutside,
   ): Promise<ReconcileResult> {
     const deps = this.#deps;
-    const run: Run = { key, signal };
+    const run: Run = { key, signal, waitOutside };
     if (!cached) {
       this.#parking.release(key);
       this.#retryAfter.release(key);
@@ -237,6 +243,7 @@ export class InstanceReconciler {
       const answer = await this.#callHook(
         config,
         hookCall(config.plugin, config.hook, 'pre-reconcile', hookObject(instance, working), desired),
+        run,
       );
       if (answer.ok) {
         const accepted = acceptHookAnswer(answer, working, desired, config, now);
@@ -297,6 +304,7 @@ export class InstanceReconciler {
       const answer = await this.#callHook(
         config,
         hookCall(config.plugin, hook, 'finalize', hookObject(instance)),
+        run,
       );
       if (!answer.ok) {
         this.#emit(run, instance, 'Warning', 'HookFailed', answer.message);
@@ -309,7 +317,7 @@ export class InstanceReconciler {
       return undefined;
     }
     if (hook) {
-      await this.#callHook(config, hookCall(config.plugin, hook, 'finalize', hookObject(instance)));
+      await this.#callHook(config, hookCall(config.plugin, hook, 'finalize', hookObject(instance)), run);
     }
     await this.#setFinalizer(config, instance, run, false);
     this.#emit(run, instance, 'Normal', 'FinalizerReleased', `removed finalizer ${FINALIZER}`);
@@ -387,9 +395,10 @@ export class InstanceReconciler {
     return messages.length > 0;
   }
 
-  async #callHook(config: InstanceConfig, call: HookCall): Promise<HookResult> {
+  async #callHook(config: InstanceConfig, call: HookCall, run: Run): Promise<HookResult> {
     const started = performance.now();
-    const result = await this.#deps.hooks.call(call);
+    const calling = () => this.#deps.hooks.call(call);
+    const result = await (run.waitOutside ? run.waitOutside(calling) : calling());
     this.#deps.recordHookCall?.(
       config.registrationName,
       performance.now() - started,

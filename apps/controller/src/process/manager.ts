@@ -88,6 +88,10 @@ class Controller implements RunningController {
     this.#health = new QueueHealth(
       options.stallAfterMs ?? (options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS) + STALL_MARGIN_MS,
     );
+    this.metrics.reportStalledRegistrations(() => ({
+      running: this.#health.isolatedNames(),
+      stalled: this.#health.stalled().map(({ name }) => name),
+    }));
     this.#formFactors = builtInFormFactors(options.plugins ?? []);
     this.#factory = new InformerFactory({
       lister: this.client,
@@ -155,6 +159,10 @@ class Controller implements RunningController {
 
   healthProblems(): string[] {
     return this.#health.problems();
+  }
+
+  healthNotes(): string[] {
+    return this.#health.stalled().map(({ name, detail }) => `registration ${name} is stalled: ${detail}`);
   }
 
   async stop(options: { releaseLease?: boolean } = {}): Promise<void> {

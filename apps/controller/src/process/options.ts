@@ -16,7 +16,8 @@ export interface ControllerOptions {
   clusterDomain: string;
   /**
    * Reconciles at once per registration (controller-runtime's MaxConcurrentReconciles); the
-   * process-wide bound is four times this, so one registration never holds every slot.
+   * process-wide bound is four times this, so one registration never holds every slot; a reconcile
+   * waiting on its hook holds no process-wide slot (docs/spec/children-and-status.md §9.1).
    */
   concurrency: number;
   plugins?: readonly FormFactorPlugin[];
@@ -49,6 +50,8 @@ export interface RunningController {
   isReady(): boolean;
   /** Why the process is not healthy (a stalled work queue), one sentence each; empty when it is. */
   healthProblems(): string[];
+  /** Registrations stalled on their own hooks, one sentence each: reported, not the process's problem (children-and-status.md §9.2). */
+  healthNotes(): string[];
   /**
    * Cuts every hook call in flight (and later ones): the reconciles waiting on them end without
    * recording anything. A stopping process calls it when half its grace period has passed.

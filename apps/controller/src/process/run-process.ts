@@ -63,11 +63,13 @@ export async function runProcess(options: ProcessOptions): Promise<number> {
   let ops;
   // The controller starts after the ops server: until then there is nothing to be unhealthy about.
   let healthProblems = (): string[] => [];
+  let healthNotes = (): string[] => [];
   try {
     ops = await startOpsServer({
       ...config.opsAddress,
       registry: metrics.registry,
       healthProblems: () => healthProblems(),
+      healthNotes: () => healthNotes(),
     });
   } catch (error) {
     await cleanup();
@@ -93,6 +95,7 @@ export async function runProcess(options: ProcessOptions): Promise<number> {
     metrics,
   });
   healthProblems = () => controller.healthProblems();
+  healthNotes = () => controller.healthNotes();
   const readiness = setInterval(() => ops.setReady(controller.isReady()), READINESS_INTERVAL_MS);
   logger.info(
     {

@@ -2,16 +2,23 @@
  * Shutdown always ends: after `scoby run --embedded` served API traffic, including a watch
  * and a half-sent request from a separate client, SIGTERM ends the process; so it does with an
  * instance parked in deletion; a reconcile stuck in a hook that never answers has its call cut at
- * half the grace period, so the stop ends within it; a second signal exits at once.
+ * half the grace period, so the stop ends within it, also with several registrations' hooks hanging
+ * at once; a reconcile stuck on an API server that never answers cannot hold it past the grace
+ * period (exit 1 then); a second signal exits at once.
  */
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig, Watch } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DynamicClient } from '@scoby/controller-runtime';
+import { startApiServer, type InMemoryApiServer } from '@scoby/in-memory-apiserver';
+import { crdManifest } from '@scoby/registration';
 import { startScoby, type Running } from './child-process.ts';
+import { clusterVerbs, type ClusterVerbs } from '../support/cluster.ts';
+import { waitForCondition } from '../support/scoby.ts';
+import { registerExample, registrationReady } from '../support/hooks-fixtures.ts';
 import { errorReply, NO_CHANGE, startScriptedHook } from '../support/hooks-server.ts';
 
 interface LogLine {
@@ -120,12 +127,83 @@ async function hookRegistration(
   );
 }
 
+/** An in-memory API server with Scoby's CRD, and `scoby run` against it as the user `scoby`. */
+interface Attached {
+  server: InMemoryApiServer;
+  verbs: ClusterVerbs;
+  scoby: Running;
+}
+
+async function startAttached(
+  grace: string,
+  registrations: (verbs: ClusterVerbs) => Promise<string[]>,
+): Promise<Attached> {
+  const dir = await mkdtemp(join(tmpdir(), 'scoby-shutdown-'));
+  const server = await startApiServer();
+  servers.push(server);
+  const verbs = clusterVerbs(new DynamicClient(server.kubeConfig()));
+  await verbs.apply(crdManifest());
+  for (const name of ['scoby-system', 'apps']) {
+    await verbs.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  }
+  const names = await registrations(verbs);
+  const kubeconfig = join(dir, 'kubeconfig');
+  await writeFile(kubeconfig, server.kubeConfig('scoby').exportConfig());
+  const scoby = startScoby(
+    [
+      'run',
+      '--kubeconfig',
+      kubeconfig,
+      '--no-leader-elect',
+      '--metrics-bind-address',
+      '127.0.0.1:0',
+      '--api-request-timeout',
+      '10m',
+      '--graceful-shutdown-timeout',
+      grace,
+    ],
+    { cwd: dir, env: { HOME: dir, SCOBY_NAMESPACE: 'scoby-system', CLUSTER_DOMAIN: 'cluster.local' } },
+  );
+  running.push(scoby);
+  await Promise.all(names.map((name) => registrationReady(verbs, name, 'True')));
+  return { server, verbs, scoby };
+}
+
+/** A CRD `<plural>.<plural>.example.com` with a registration of that name, hooked at `hookUrl` when given. */
+async function register(
+  verbs: ClusterVerbs,
+  kind: string,
+  plural: string,
+  hookUrl?: string,
+): Promise<string> {
+  await registerExample(
+    verbs,
+    kind,
+    plural,
+    hookUrl === undefined
+      ? undefined
+      : { address: { uri: hookUrl }, capabilities: ['pre-reconcile'], timeout: 'PT10M' },
+  );
+  return plural;
+}
+
+function instanceOf(kind: string, plural: string, name: string) {
+  return {
+    apiVersion: `${plural}.example.com/v1`,
+    kind,
+    metadata: { name, namespace: 'apps' },
+    spec: { owner: plural },
+  };
+}
+
 const running: Running[] = [];
-afterEach(() => {
+const servers: InMemoryApiServer[] = [];
+afterEach(async () => {
   for (const scoby of running.splice(0)) scoby.child.kill('SIGKILL');
+  for (const server of servers.splice(0)) await server.stop();
 });
 
-describe('scoby run --embedded shutdown', () => {
+describe('scoby run shutdown', () => {
   it('ends on SIGTERM with client connections, a watch and a half-sent request still open', async () => {
     const embedded = await startEmbedded(await mkdtemp(join(tmpdir(), 'scoby-shutdown-')), '30s');
     const watched: string[] = [];
@@ -243,5 +321,69 @@ describe('scoby run --embedded shutdown', () => {
     embedded.client.close();
     for (const socket of hook.sockets) socket.destroy();
     hook.server.close();
+  }, 120_000);
+
+  it("cuts the calls of several registrations' hanging hooks at once and ends within the grace period", async () => {
+    const hook = await silentHook();
+    const kinds = [
+      ['Drum', 'drums'],
+      ['Flute', 'flutes'],
+      ['Harp', 'harps'],
+    ] as const;
+    const attached = await startAttached('4s', (verbs) =>
+      Promise.all(kinds.map(([kind, plural]) => register(verbs, kind, plural, hook.url))),
+    );
+    for (const [kind, plural] of kinds) {
+      for (const name of ['one', 'two']) await attached.verbs.apply(instanceOf(kind, plural, name));
+    }
+    await eventually('every instance waiting on the hook', () =>
+      hook.sockets.length >= kinds.length * 2 ? true : undefined,
+    );
+
+    const stopping = Date.now();
+    attached.scoby.child.kill('SIGTERM');
+    const finished = await attached.scoby.exited;
+    const elapsed = Date.now() - stopping;
+    expect({ code: finished.code, signal: finished.signal }).toEqual({ code: 0, signal: null });
+    expect(elapsed).toBeGreaterThanOrEqual(2_000);
+    expect(elapsed).toBeLessThan(4_000 + 2_000);
+    const lines = logLines(finished.stdout);
+    const aborted = lines.filter((line) => line.msg === 'reconcile aborted');
+    expect(new Set(aborted.map((line) => line.registration))).toEqual(
+      new Set(kinds.map(([, plural]) => plural)),
+    );
+    expect(lines.at(-1)).toMatchObject({ level: 'info', msg: 'stopped' });
+    await attached.verbs.stop();
+    for (const socket of hook.sockets) socket.destroy();
+    hook.server.close();
+  }, 120_000);
+
+  it('exits 1 at the end of the grace period when a reconcile still waits on an API server that never answers', async () => {
+    const attached = await startAttached('3s', async (verbs) => [await register(verbs, 'Crate', 'crates')]);
+    await attached.verbs.apply(instanceOf('Crate', 'crates', 'first'));
+    const first = { apiVersion: 'crates.example.com/v1', kind: 'Crate', namespace: 'apps', name: 'first' };
+    await waitForCondition(attached.verbs, first, 'Ready', 'True');
+    await attached.verbs.apply(instanceOf('Crate', 'crates', 'stuck'));
+    // From now on every request waits ten minutes for its answer: the reconcile of `stuck`, which
+    // the watch event of that create starts in the other process, waits on its first write.
+    attached.server.faults.setLatency(600_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+
+    const stopping = Date.now();
+    attached.scoby.child.kill('SIGTERM');
+    const finished = await attached.scoby.exited;
+    const elapsed = Date.now() - stopping;
+    expect({ code: finished.code, signal: finished.signal }).toEqual({ code: 1, signal: null });
+    expect(elapsed).toBeGreaterThanOrEqual(3_000);
+    expect(elapsed).toBeLessThan(3_000 + 3_000);
+    const lines = logLines(finished.stdout);
+    expect(lines.map((line) => line.msg)).not.toContain('stopped');
+    expect(lines.some((line) => line.instance === 'apps/stuck')).toBe(false);
+    expect(lines.at(-1)).toMatchObject({
+      level: 'error',
+      gracePeriod: '3s',
+      msg: 'graceful shutdown did not finish within the grace period: exiting anyway',
+    });
+    await attached.verbs.stop();
   }, 120_000);
 });

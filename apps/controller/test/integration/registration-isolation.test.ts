@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
-import { crdFor, startTestCluster, type TestCluster } from '../support/cluster.ts';
+import { startTestCluster, type TestCluster } from '../support/cluster.ts';
 import { conditionOf, eventViews, REGISTRATION_API, sleep } from '../support/scoby.ts';
-import { hookedRegistration, instanceWhere, registrationReady } from '../support/hooks-fixtures.ts';
+import { instanceWhere, registerExample, registrationReady } from '../support/hooks-fixtures.ts';
 import { errorReply, startScriptedHook, type ScriptedHook } from '../support/hooks-server.ts';
 
 /** Per registration; the process runs at most four times this many reconciles. */
@@ -41,14 +41,11 @@ async function register(
   hookUrl?: string,
   capabilities: string[] = ['pre-reconcile'],
 ): Promise<void> {
-  const group = `${plural}.example.com`;
-  await cluster.apply(crdFor({ group, kind, plural }));
-  await cluster.apply(
-    hookedRegistration(
-      plural,
-      `${plural}.${group}`,
-      hookUrl === undefined ? {} : { hook: { address: { uri: hookUrl }, capabilities, timeout: 'PT1H' } },
-    ),
+  await registerExample(
+    cluster,
+    kind,
+    plural,
+    hookUrl === undefined ? undefined : { address: { uri: hookUrl }, capabilities, timeout: 'PT1H' },
   );
 }
 

@@ -6,7 +6,7 @@ import {
   type ControllerOptions,
   type RunningController,
 } from '../../src/process/manager.ts';
-import type { ClusterVerbs, TestCluster } from './cluster.ts';
+import { crdFor, type ClusterVerbs, type TestCluster } from './cluster.ts';
 import { eventViews, REGISTRATION_API, registrationTarget, waitForCondition } from './scoby.ts';
 
 export interface HookSpec {
@@ -45,6 +45,21 @@ export function hookedRegistration(
       ...(options.hook ? { hook: { version: 'v1', ...options.hook } } : {}),
     },
   };
+}
+
+/**
+ * A CRD `<plural>.<plural>.example.com` of kind `kind`, and a registration named `plural` for it,
+ * with `hook` when given.
+ */
+export async function registerExample(
+  cluster: ClusterVerbs,
+  kind: string,
+  plural: string,
+  hook?: HookSpec,
+): Promise<void> {
+  const group = `${plural}.example.com`;
+  await cluster.apply(crdFor({ group, kind, plural }));
+  await cluster.apply(hookedRegistration(plural, `${plural}.${group}`, hook === undefined ? {} : { hook }));
 }
 
 /** Events of one object as {type, reason, message}, in creation order. */

@@ -1,4 +1,5 @@
 import type { KubeObject } from '@scoby/kube-objects';
+import { ApiError, serverRetryAfterMs } from '../client/api-error.ts';
 import type { OpenWatch, WatchEvent, WatchHandlers } from '../client/watch-request.ts';
 import { backoffDelay, type BackoffPolicy } from '../queue/backoff.ts';
 import type { Clock, TimerHandle } from '../time/clock.ts';
@@ -31,6 +32,23 @@ function serverTimeoutSeconds(): number {
   return Math.floor(300 * (1 + Math.random()));
 }
 
+/** The Status of a watch's ERROR event. */
+interface WatchErrorStatus {
+  code?: number;
+  reason?: string;
+  message?: string;
+  details?: { retryAfterSeconds?: number };
+}
+
+function watchError(status: WatchErrorStatus): ApiError {
+  return new ApiError(
+    status.code ?? 0,
+    status.reason ?? '',
+    `watch error ${status.code}: ${status.message}`,
+    status.details?.retryAfterSeconds,
+  );
+}
+
 /** A watch that delivered nothing, not even a bookmark, for longer than the bound. */
 export class WatchSilentError extends Error {
   constructor(path: string, silentMs: number) {
@@ -45,7 +63,8 @@ export class WatchSilentError extends Error {
  * listing again at once after 410 Gone. After any other failure (list error, watch refused,
  * connection lost, a watch that stays open but falls silent — no event, no bookmark within the
  * silence bound — as over a connection the network lost) it starts over after an exponential
- * backoff; the fresh list gives the sink the full state again, so nothing that changed during the
+ * backoff, or after the Retry-After of an answer that refused it for load when that is later
+ * (docs/spec/README.md); the fresh list gives the sink the full state again, so nothing that changed during the
  * outage is missed. Events go to the sink as they are read: no second cache.
  */
 export class RestartingListWatch<T extends KubeObject> {
@@ -112,10 +131,10 @@ export class RestartingListWatch<T extends KubeObject> {
         this.#alive();
         if (event.type === 'ERROR') {
           current.watch?.close();
-          const status = event.object as unknown as { code?: number; message?: string };
+          const status = event.object as unknown as WatchErrorStatus;
           // 410 Gone: the version is too old to watch from; a new list is the current state.
           if (status.code === 410) void this.#listThenWatch(current);
-          else this.#restartAfterFailure(new Error(`watch error ${status.code}: ${status.message}`));
+          else this.#restartAfterFailure(watchError(status));
           return;
         }
         const version = event.object.metadata?.resourceVersion;
@@ -153,7 +172,11 @@ export class RestartingListWatch<T extends KubeObject> {
   #restartAfterFailure(error: unknown): void {
     this.#disconnect();
     this.#failures += 1;
-    const delay = backoffDelay(this.#options.backoff, this.#failures);
+    // An API server that refused for load said when to come back: not sooner.
+    const delay = Math.max(
+      backoffDelay(this.#options.backoff, this.#failures),
+      serverRetryAfterMs(error) ?? 0,
+    );
     this.#options.sink.failed(error, delay);
     this.#restartTimer = this.#options.clock.setTimeout(() => {
       this.#restartTimer = undefined;

@@ -8,6 +8,8 @@ export interface OpsServerOptions {
   registry: Registry;
   /** What keeps the process from being healthy, one sentence each; /healthz fails while there is any. */
   healthProblems?: () => readonly string[];
+  /** What is wrong without being the process's problem (a stalled registration): listed after `ok` in /healthz. */
+  healthNotes?: () => readonly string[];
 }
 
 export interface OpsServer {
@@ -21,7 +23,7 @@ export interface OpsServer {
 /**
  * The operations endpoint: /metrics (Prometheus text), /healthz and /livez (the same check: 200
  * unless the process reports a problem, e.g. a wedged work queue: then 500 naming it, so a kubelet
- * restarts the process) and
+ * restarts the process; notes that are no such problem follow the 200's `ok`, one a line) and
  * /readyz (200 once set ready, 503 before and after).
  */
 export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
@@ -36,7 +38,9 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
       reply(response, 200, options.registry.contentType, await options.registry.metrics());
     } else if (path === '/healthz' || path === '/livez') {
       const problems = options.healthProblems?.() ?? [];
-      if (problems.length === 0) reply(response, 200, 'text/plain; charset=utf-8', 'ok\n');
+      const notes = options.healthNotes?.() ?? [];
+      if (problems.length === 0)
+        reply(response, 200, 'text/plain; charset=utf-8', ['ok', ...notes, ''].join('\n'));
       else reply(response, 500, 'text/plain; charset=utf-8', `${problems.join('\n')}\n`);
     } else if (path === '/readyz') {
       reply(response, ready ? 200 : 503, 'text/plain; charset=utf-8', ready ? 'ok\n' : 'not ready\n');

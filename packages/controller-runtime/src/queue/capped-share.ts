@@ -1,10 +1,11 @@
-import type { Slots } from './concurrency-limit.ts';
+import type { LendingSlots, Slots } from './concurrency-limit.ts';
 
 /**
- * One queue's part of a shared limit: at most `cap` of the shared slots at once, so a registration
- * whose reconciles all hang (a hook that never answers) leaves the other slots to the others.
+ * One queue's part of a shared limit: at most `cap` runs at once, each holding one of the shared
+ * slots except while it lends it (waiting on a hook), so a registration whose reconciles all hang
+ * on a hook that never answers holds none of the slots the others need.
  */
-export class CappedShare implements Slots {
+export class CappedShare implements LendingSlots {
   readonly cap: number;
   readonly #shared: Slots;
   #inUse = 0;
@@ -32,6 +33,27 @@ export class CappedShare implements Slots {
     this.#inUse -= 1;
     // Shared waiters first: they queued for the shared slot before this queue got below its cap.
     this.#shared.release();
+    this.#wakeCapWaiters();
+  }
+
+  lend(): void {
+    this.#shared.release();
+  }
+
+  tryReclaim(): boolean {
+    return this.#shared.tryAcquire();
+  }
+
+  whenReclaimable(wake: () => void): void {
+    this.#shared.whenAvailable(wake);
+  }
+
+  releaseLent(): void {
+    this.#inUse -= 1;
+    this.#wakeCapWaiters();
+  }
+
+  #wakeCapWaiters(): void {
     while (this.#inUse < this.cap && this.#capWaiters.length > 0) {
       this.#capWaiters.shift()?.();
     }

@@ -7,6 +7,25 @@ export interface Slots {
 }
 
 /**
+ * Slots holding a part of a limit shared with other queues, which a run may lend while it waits on
+ * something outside the process (a hook) and keep its own place meanwhile.
+ */
+export interface LendingSlots extends Slots {
+  /** Gives the shared part of one held slot back. */
+  lend(): void;
+  /** Takes a shared part back for a run that lent its own; false when none is free. */
+  tryReclaim(): boolean;
+  /** Calls `wake` once, when a shared part may have become free. */
+  whenReclaimable(wake: () => void): void;
+  /** Gives back a held slot whose shared part is lent. */
+  releaseLent(): void;
+}
+
+export function canLend(slots: Slots): slots is LendingSlots {
+  return 'lend' in slots;
+}
+
+/**
  * A counting semaphore that several work queues can share, so the whole process runs at most
  * `limit` reconciles at once no matter how many registrations it serves.
  */

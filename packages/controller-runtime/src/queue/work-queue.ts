@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { type BackoffPolicy, KeyedBackoff } from './backoff.ts';
 import { type Clock, realClock, type TimerHandle } from '../time/clock.ts';
-import { ConcurrencyLimit, type Slots } from './concurrency-limit.ts';
+import { canLend, ConcurrencyLimit, type Slots } from './concurrency-limit.ts';
 import { isAbortError } from '../client/request-errors.ts';
 import { serverRetryAfterMs } from '../client/api-error.ts';
 
@@ -24,6 +24,14 @@ export interface ReconcileContext {
   reconcileId: string;
   /** The queue's logger with `reconcileID` and `key`; absent when the queue has none. */
   logger?: Logger;
+  /**
+   * Runs `wait`, a wait on something outside the process (a hook), with this run's part of the
+   * slots shared with other queues given back, and takes a part back before returning: a run
+   * blocked outside holds only its own queue's place. Rejects with the signal's reason when the
+   * run ended meanwhile (its deadline, a shutdown that aborts). Where the queue shares no slots it
+   * just runs `wait`.
+   */
+  withoutSharedSlot<T>(wait: () => Promise<T>): Promise<T>;
 }
 
 export type Reconcile = (
@@ -47,6 +55,15 @@ export class ReconcileTimeoutError extends Error {
 }
 
 const ABANDONED = Symbol('abandoned');
+
+/** What one run holds of the queue's slots. */
+interface HeldSlot {
+  /** Its shared part is lent (see ReconcileContext.withoutSharedSlot). */
+  lent: boolean;
+  /** Given back: the run finished or was abandoned, and may not take a part again. */
+  released: boolean;
+}
+
 /** A reconcile that stopped with an AbortError after its signal fired: nothing to report or retry. */
 const ABORTED = Symbol('aborted');
 
@@ -267,7 +284,13 @@ export class WorkQueue {
     const abort = new AbortController();
     const reconcileId = randomUUID();
     const logger = this.#logger?.child({ reconcileID: reconcileId, key });
-    const context: ReconcileContext = { signal: abort.signal, reconcileId, ...(logger ? { logger } : {}) };
+    const slot: HeldSlot = { lent: false, released: false };
+    const context: ReconcileContext = {
+      signal: abort.signal,
+      reconcileId,
+      ...(logger ? { logger } : {}),
+      withoutSharedSlot: (wait) => this.#withoutSharedSlot(slot, abort.signal, wait),
+    };
     this.#running.add(abort);
     try {
       // Start on a later microtask so that add() never runs reconcile code inside the caller.
@@ -326,8 +349,59 @@ export class WorkQueue {
       this.#abandonedSinceProgress = false;
     }
     // Released last, so observers see this run finish before the next one starts.
-    this.#limit.release();
+    this.#release(slot);
     this.#pump();
+  }
+
+  #release(slot: HeldSlot): void {
+    slot.released = true;
+    const limit = this.#limit;
+    if (slot.lent && canLend(limit)) limit.releaseLent();
+    else limit.release();
+  }
+
+  async #withoutSharedSlot<T>(slot: HeldSlot, signal: AbortSignal, wait: () => Promise<T>): Promise<T> {
+    const limit = this.#limit;
+    if (!canLend(limit) || slot.lent || slot.released) return wait();
+    limit.lend();
+    slot.lent = true;
+    try {
+      return await wait();
+    } finally {
+      await this.#reclaim(slot, signal);
+    }
+  }
+
+  /** Takes a shared part back for `slot`, waiting in line with the queues' other waiters. */
+  #reclaim(slot: HeldSlot, signal: AbortSignal): Promise<void> {
+    const limit = this.#limit;
+    if (!canLend(limit)) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const stop = (): void => {
+        if (settled) return;
+        settled = true;
+        reject(stoppedWhileLent(signal));
+      };
+      const attempt = (): void => {
+        if (settled) return;
+        // Ended meanwhile: whatever it held was given back, so it must not take a part now.
+        if (slot.released || signal.aborted) {
+          stop();
+          return;
+        }
+        if (limit.tryReclaim()) {
+          settled = true;
+          slot.lent = false;
+          signal.removeEventListener('abort', stop);
+          resolve();
+          return;
+        }
+        limit.whenReclaimable(attempt);
+      };
+      signal.addEventListener('abort', stop, { once: true });
+      attempt();
+    });
   }
 
   /** The reconcile's result, or ABANDONED when the deadline comes first (its late result is dropped). */
@@ -340,6 +414,13 @@ export class WorkQueue {
     });
     return Promise.race([running, deadline]).finally(() => this.#clock.clearTimeout(timer));
   }
+}
+
+/** The signal's reason as an AbortError, which the run's end reports as aborted or abandoned. */
+function stoppedWhileLent(signal: AbortSignal): Error {
+  const error = new Error(`the run ended while it waited outside: ${errorText(signal.reason)}`);
+  error.name = 'AbortError';
+  return error;
 }
 
 function errorText(reason: unknown): string {

@@ -1,10 +1,13 @@
 /**
  * A wedged work queue fails /healthz (so a kubelet would restart the process) and the check recovers
- * once reconciles finish again; /readyz keeps its own meaning.
+ * once reconciles finish again; /readyz keeps its own meaning. An isolated queue (a registration's)
+ * stalled while its runs wait is its own problem: named after /healthz's ok, liveness stays 200.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntimeMetrics } from '../../src/metrics/metrics.ts';
 import { type OpsServer, startOpsServer } from '../../src/ops/ops-server.ts';
+import { CappedShare } from '../../src/queue/capped-share.ts';
+import { ConcurrencyLimit } from '../../src/queue/concurrency-limit.ts';
 import { QueueHealth } from '../../src/queue/queue-health.ts';
 import { type ReconcileResult, WorkQueue } from '../../src/queue/work-queue.ts';
 import { deferred, type Deferred } from '../../src/testing/deferred.ts';
@@ -85,5 +88,59 @@ describe('QueueHealth', () => {
     ops.setReady(false);
     expect(await get('/readyz')).toEqual({ status: 503, body: 'not ready\n' });
     expect(await get('/healthz')).toEqual({ status: 200, body: 'ok\n' });
+  });
+
+  it('reports an isolated queue stalled while its runs wait as its own, without failing /healthz', async () => {
+    const clock = new ManualClock();
+    const r = hangingReconcile();
+    const shared = new ConcurrencyLimit(4);
+    const queue = new WorkQueue({ reconcile: r.reconcile, concurrency: new CappedShare(shared, 2), clock });
+    const health = new QueueHealth(3000);
+    health.watch('pumps', queue, { isolated: true });
+    ops = await startOpsServer({
+      port: 0,
+      host: '127.0.0.1',
+      registry: createRuntimeMetrics().registry,
+      healthProblems: () => health.problems(),
+      healthNotes: () =>
+        health.stalled().map(({ name, detail }) => `registration ${name} is stalled: ${detail}`),
+    });
+    for (const key of ['a', 'b', 'c']) queue.add(key);
+    await clock.advance(4000);
+    expect(health.problems()).toEqual([]);
+    expect(health.stalled()).toEqual([
+      { name: 'pumps', detail: 'no reconcile finished for 4 s (bound 3 s); waiting 1, running 2' },
+    ]);
+    expect(health.isolatedNames()).toEqual(['pumps']);
+    expect(await get('/healthz')).toEqual({
+      status: 200,
+      body: 'ok\nregistration pumps is stalled: no reconcile finished for 4 s (bound 3 s); waiting 1, running 2\n',
+    });
+
+    r.runs[0]?.resolve(undefined);
+    await clock.advance(0);
+    expect(health.stalled()).toEqual([]);
+    expect(await get('/healthz')).toEqual({ status: 200, body: 'ok\n' });
+  });
+
+  it('fails /healthz for an isolated queue whose keys wait with none of its runs running: its slots are not given back', async () => {
+    const clock = new ManualClock();
+    const shared = new ConcurrencyLimit(1);
+    const hog = hangingReconcile();
+    const hogging = new WorkQueue({ reconcile: hog.reconcile, concurrency: shared, clock });
+    const starved = new WorkQueue({
+      reconcile: hangingReconcile().reconcile,
+      concurrency: new CappedShare(shared, 2),
+      clock,
+    });
+    const health = new QueueHealth(3000);
+    health.watch('pumps', starved, { isolated: true });
+    hogging.add('held');
+    starved.add('a');
+    await clock.advance(4000);
+    expect(health.stalled()).toEqual([]);
+    expect(health.problems()).toEqual([
+      'work queue pumps is stalled: no reconcile finished for 4 s (bound 3 s); waiting 1, running 0',
+    ]);
   });
 });
