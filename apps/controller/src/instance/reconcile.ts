@@ -190,10 +190,14 @@ export class InstanceReconciler {
   ): Promise<ReconcileResult> {
     const deps = this.#deps;
     let instance = cached;
-    const takenOver = await takeOverLegacyFields(deps.client, config.instanceResource, instance, {
-      ...(run.signal === undefined ? {} : { signal: run.signal }),
-      ...(deps.logger === undefined ? {} : { logger: deps.logger }),
-    });
+    // The hand-over is a JSON patch: skipped where the role grants no patch (docs/spec/registration.md §7).
+    const takenOver =
+      config.writeVerbs.finalizers !== 'patch'
+        ? undefined
+        : await takeOverLegacyFields(deps.client, config.instanceResource, instance, {
+            ...(run.signal === undefined ? {} : { signal: run.signal }),
+            ...(deps.logger === undefined ? {} : { logger: deps.logger }),
+          });
     if (takenOver !== undefined) {
       this.#superseded.wrote(run.key, instance.metadata.resourceVersion, takenOver.metadata.resourceVersion);
       this.ownWrites.wrote(takenOver);
@@ -328,6 +332,7 @@ export class InstanceReconciler {
     run: Run,
     present: boolean,
   ): Promise<KubeObject | undefined> {
+    const reread: KubeObject[] = [];
     try {
       const updated = await setFinalizer(
         this.#deps.client,
@@ -335,14 +340,24 @@ export class InstanceReconciler {
         instance,
         FINALIZER,
         present,
-        signalOf(run),
+        {
+          ...signalOf(run),
+          verb: config.writeVerbs.finalizers ?? 'patch',
+          onReread: (object) => reread.push(object),
+        },
       );
-      if (updated === undefined) {
-        this.#superseded.wroteGone(run.key, instance.metadata.resourceVersion);
-        return undefined;
+      const replaced = [instance, ...reread].map((object) => object.metadata.resourceVersion);
+      // Gone, or its last finalizer removed after deletion (it went with it, and kube-apiserver may
+      // answer with the version it read, which the cache can still deliver).
+      const gone =
+        updated === undefined ||
+        (updated.metadata.deletionTimestamp !== undefined &&
+          (updated.metadata.finalizers ?? []).length === 0);
+      for (const version of replaced) {
+        if (gone) this.#superseded.wroteGone(run.key, version);
+        else this.#superseded.wrote(run.key, version, updated.metadata.resourceVersion);
       }
-      this.#superseded.wrote(run.key, instance.metadata.resourceVersion, updated.metadata.resourceVersion);
-      this.ownWrites.wrote(updated);
+      if (updated !== undefined) this.ownWrites.wrote(updated);
       return updated;
     } catch (error) {
       if (isAbortError(error) || loadRefusal(error)) throw error;
@@ -451,12 +466,15 @@ export class InstanceReconciler {
     options: { failure?: Failure; partial?: boolean } = {},
   ): Promise<void> {
     if (desired === null) return;
+    const reread: KubeObject[] = [];
     try {
       const written = await writeStatus(this.#deps.client, config.instanceResource, instance, desired, {
         ...signalOf(run),
         ...(options.partial ? { partial: true } : {}),
+        verb: config.writeVerbs.status ?? 'patch',
+        onReread: (object) => reread.push(object),
       });
-      if (written !== undefined) this.#wroteStatus(instance, written);
+      if (written !== undefined) for (const read of [instance, ...reread]) this.#wroteStatus(read, written);
     } catch (error) {
       if (isNotFound(error)) return;
       if (isAbortError(error) || loadRefusal(error)) throw error;
