@@ -11,6 +11,7 @@ import { FINALIZER } from '@scoby/registration';
 import type { Logger } from 'pino';
 import { formatTime } from '../status/conditions.ts';
 import { takeOverLegacyFields } from '../field-manager/take-over.ts';
+import { POD_READ_INTERVAL_MS, UnavailablePodReader } from './status/unavailable-pods.ts';
 import { startWorkingStatus, type FailureReason, type Status } from './status/instance-status.ts';
 import { failureStatus } from './status/failure-status.ts';
 import { statusPathAllowed } from '../crd/status-paths.ts';
@@ -135,8 +136,11 @@ export class InstanceReconciler {
   /** What this reconciler wrote last: the watch events of those writes need no reconcile. */
   readonly ownWrites = new OwnWrites();
 
+  readonly #pods: UnavailablePodReader;
+
   constructor(deps: ReconcileDependencies) {
     this.#deps = deps;
+    this.#pods = new UnavailablePodReader(deps.client, () => deps.now().getTime(), deps.logger);
   }
 
   /**
@@ -157,6 +161,7 @@ export class InstanceReconciler {
       this.#parking.release(key);
       this.#retryAfter.release(key);
       this.#superseded.forget(key);
+      this.#pods.forget(key);
       for (const slot of this.#warned.keys()) if (slot.startsWith(`${key}\u0000`)) this.#warned.delete(slot);
       return undefined;
     }
@@ -288,8 +293,16 @@ export class InstanceReconciler {
       return retry(failure);
     }
 
-    await this.#writeStatus(config, instance, state.statusFor(outcome.observed, formatTime(deps.now())), run);
-    return undefined;
+    // §8.3: why a Deployment is not available, from its Pods; looked at again while it is not.
+    const read = this.#pods.read(run.key, outcome.observed, run.signal);
+    const pods = read instanceof Promise ? await read : read;
+    await this.#writeStatus(
+      config,
+      instance,
+      state.statusFor(outcome.observed, formatTime(deps.now()), pods.pods),
+      run,
+    );
+    return pods.unavailable ? { requeueAfterMs: POD_READ_INTERVAL_MS } : undefined;
   }
 
   /** docs/spec/hooks-v1.md §7. */
