@@ -63,7 +63,19 @@ export {
 
 // finalizers and the status write
 export { hasFinalizer, setFinalizer } from './finalizers/finalizers.ts';
-export { statusMergePatch, writeStatus, type WriteStatusOptions } from './status/status-writer.ts';
+export {
+  statusMergePatch,
+  withStatusPatch,
+  writeStatus,
+  type WriteStatusOptions,
+} from './status/status-writer.ts';
+export {
+  updateBody,
+  updateFromRead,
+  UPDATE_ATTEMPTS,
+  type RereadOptions,
+  type WriteVerb,
+} from './status/write-verb.ts';
 
 // events
 export { type EventType } from './events/event-object.ts';

@@ -8,8 +8,25 @@ import {
 } from '@scoby/formfactor';
 import { serviceUrl, type KubeObject } from '@scoby/kube-objects';
 import type { DeploymentBlock } from './block.ts';
+import { podProblems } from './pod-problems.ts';
 
-export function deploymentReady(deployment: KubeObject | undefined): ConditionResult {
+/**
+ * From the Deployment's `Available` condition; when it is not True, a problem of its Pods (read only
+ * then) replaces the reason and message.
+ */
+export function deploymentReady(
+  deployment: KubeObject | undefined,
+  pods: readonly KubeObject[] = [],
+): ConditionResult {
+  const ready = availability(deployment);
+  if (ready.status === 'True') return ready;
+  const problem = podProblems(pods);
+  return problem === undefined
+    ? ready
+    : { status: ready.status, reason: problem.reason, message: problem.message };
+}
+
+function availability(deployment: KubeObject | undefined): ConditionResult {
   const available = observedCondition(deployment, 'Available');
   if (available === undefined) return { status: 'Unknown', reason: 'DeploymentUnknown', message: '' };
   switch (available.status) {
@@ -55,7 +72,9 @@ export function serviceAddress(service: KubeObject | undefined, clusterDomain: s
 
 export function deploymentStatus(input: StatusInput<DeploymentBlock>): FormFactorStatus {
   const { block, children, observed, clusterDomain } = input;
-  const deploymentCondition = { DeploymentReady: deploymentReady(observed['deployment']) };
+  const deploymentCondition = {
+    DeploymentReady: deploymentReady(observed['deployment'], input.pods?.['deployment']),
+  };
   if (block.service === undefined) return { conditions: deploymentCondition, address: { kind: 'unmanaged' } };
   return {
     conditions: { ...deploymentCondition, ServiceReady: serviceReady(observed['service']) },

@@ -71,6 +71,11 @@ export interface StatusInput<Block = unknown> {
   children: Record<string, KubeObject>;
   /** The children as read back from the cluster, by the same keys; undefined when not found. */
   observed: Record<string, KubeObject | undefined>;
+  /**
+   * The Pods of an observed Deployment that is not available, by its key, when the controller could
+   * read them (docs/spec/children-and-status.md §8.3); absent otherwise.
+   */
+  pods?: Record<string, readonly KubeObject[]>;
   /** docs/spec/address.md §3 */
   clusterDomain: string;
 }

@@ -1,10 +1,12 @@
 /**
- * The in-memory server enforces no RBAC: every request is allowed. SelfSubjectAccessReviews answer
- * "allowed" too, unless a test denied the attributes asked about, so a client that checks its
- * permissions first (as Scoby does per registration) can be tested against a missing grant. Denials
- * change only these answers, never what the requests themselves may do.
+ * The in-memory server has no RBAC objects: every request is allowed unless a test denied it.
+ * A denial is a missing grant as kube-apiserver would see it: SelfSubjectAccessReviews about the
+ * attributes it matches answer `allowed: false`, and the requests it matches are refused with
+ * kube-apiserver's 403 Forbidden, so a client that checks its permissions first (as Scoby does per
+ * registration) and then writes with the verbs granted is tested against both.
  */
-import { badRequest, ok, type Outcome } from './status.ts';
+import type { RequestFacts } from './faults.ts';
+import { badRequest, ok, qualifiedResource, statusReply, type Outcome, type Reply } from './status.ts';
 
 /** What a denial matches; absent fields match anything. `namespace: ''` is the cluster-wide question. */
 export interface AccessDenial {
@@ -17,7 +19,10 @@ export interface AccessDenial {
 }
 
 export interface Authorization {
-  /** Answers matching SelfSubjectAccessReviews with `allowed: false` until the returned function is called. */
+  /**
+   * Answers matching SelfSubjectAccessReviews with `allowed: false`, and refuses matching requests
+   * with 403, until the returned function is called.
+   */
   deny(denial: AccessDenial): () => void;
   /** Removes every denial. */
   reset(): void;
@@ -55,6 +60,35 @@ export class AccessPolicy implements Authorization {
 
   reset(): void {
     this.#denials.clear();
+  }
+
+  /** kube-apiserver's 403 for a request a denial matches; undefined when it is allowed. */
+  forbidden(user: string | undefined, request: RequestFacts): Reply | undefined {
+    const attributes: ResourceAttributes = {
+      verb: request.verb,
+      group: request.type.group,
+      resource: request.type.plural,
+      subresource: request.subresource ?? '',
+      namespace: request.namespace ?? '',
+    };
+    if (![...this.#denials].some((denial) => matches(denial, user, attributes))) return undefined;
+    const resource = request.subresource
+      ? `${request.type.plural}/${request.subresource}`
+      : request.type.plural;
+    const subject =
+      request.name === undefined
+        ? qualifiedResource(request.type)
+        : `${qualifiedResource(request.type)} "${request.name}"`;
+    const scope =
+      request.namespace === undefined ? 'at the cluster scope' : `in the namespace "${request.namespace}"`;
+    const message =
+      `${subject} is forbidden: User "${user ?? 'admin'}" cannot ${request.verb} resource "${resource}" ` +
+      `in API group "${request.type.group}" ${scope}`;
+    return statusReply(403, 'Forbidden', message, {
+      ...(request.name === undefined ? {} : { name: request.name }),
+      ...(request.type.group === '' ? {} : { group: request.type.group }),
+      kind: request.type.plural,
+    });
   }
 
   /** The answer kube-apiserver gives (201 with `status`), for resource attributes only. */

@@ -441,6 +441,24 @@ const registrationStatus: SchemaNode = {
       description: 'hookURL: the resolved hook URL while spec.hook is set.',
       additionalProperties: str('An annotation value.'),
     },
+    writeVerbs: {
+      type: 'object',
+      description:
+        "The verbs the registration's controller writes instances with, while its permission check passes: patch where granted, else update.",
+      properties: {
+        status: {
+          type: 'string',
+          enum: ['patch', 'update'],
+          description: 'The verb on <resource>/status; absent without a status subresource.',
+        },
+        finalizers: {
+          type: 'string',
+          enum: ['patch', 'update'],
+          description:
+            "The verb on <resource> for Scoby's finalizer; absent when neither is granted (a registration without a finalize hook needs none).",
+        },
+      },
+    },
     conditions: arrayOf(
       {
         type: 'object',

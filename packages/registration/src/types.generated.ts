@@ -472,6 +472,19 @@ export interface CRDRegistrationStatus {
     [k: string]: string;
   };
   /**
+   * The verbs the registration's controller writes instances with, while its permission check passes: patch where granted, else update.
+   */
+  writeVerbs?: {
+    /**
+     * The verb on <resource>/status; absent without a status subresource.
+     */
+    status?: 'patch' | 'update';
+    /**
+     * The verb on <resource> for Scoby's finalizer; absent when neither is granted (a registration without a finalize hook needs none).
+     */
+    finalizers?: 'patch' | 'update';
+  };
+  /**
    * CRDExists, ControllerReady and Ready, sorted by type.
    *
    * Items: A condition.

@@ -17,6 +17,7 @@ import {
   type QueueHealth,
   type ResourceRef,
   setFinalizer,
+  type WriteVerb,
 } from '@scoby/controller-runtime';
 import type { InstanceConfig } from './instance-config.ts';
 import type { EventSink, InstanceReconciler } from './reconcile.ts';
@@ -146,6 +147,7 @@ export class InstanceControllers implements InstanceControllerHost {
   ): Promise<void> {
     const controller = this.#running.get(registrationName);
     const resource = controller?.config.instanceResource ?? this.#options.crdResource(crdName);
+    const verb = controller?.config.writeVerbs.finalizers ?? 'patch';
     await this.pause(registrationName);
     if (!resource) return;
     const target = await finalize();
@@ -156,7 +158,7 @@ export class InstanceControllers implements InstanceControllerHost {
     // One finalize call per held instance may wait out the hook timeout: several at once, bounded.
     await forEachConcurrently(held, this.#options.concurrency.perRegistration, async (instance) => {
       try {
-        await this.#releaseInstance(instance, resource, target);
+        await this.#releaseInstance(instance, resource, target, verb);
       } catch (error) {
         failures.push(`${instance.metadata.namespace}/${instance.metadata.name}: ${errorMessage(error)}`);
       }
@@ -170,6 +172,7 @@ export class InstanceControllers implements InstanceControllerHost {
     instance: KubeObject,
     resource: ResourceRef,
     finalize: FinalizeTarget | undefined,
+    verb: WriteVerb,
   ): Promise<void> {
     if (instance.metadata.deletionTimestamp && finalize) {
       await this.#options.hooks.call({
@@ -182,7 +185,7 @@ export class InstanceControllers implements InstanceControllerHost {
         instanceNamespace: instance.metadata.namespace ?? '',
       });
     }
-    await setFinalizer(this.#options.client, resource, instance, FINALIZER, false);
+    await setFinalizer(this.#options.client, resource, instance, FINALIZER, false, { verb });
     this.#options.events.emit(instance, 'Normal', 'FinalizerReleased', `removed finalizer ${FINALIZER}`);
   }
 

@@ -43,7 +43,11 @@ export interface DesiredState {
    * The status to store once the children were written and came back as `observed` (by key);
    * null when the CRD has no status subresource.
    */
-  statusFor(observed: Readonly<Record<string, KubeObject | undefined>>, now: string): Status | null;
+  statusFor(
+    observed: Readonly<Record<string, KubeObject | undefined>>,
+    now: string,
+    pods?: Readonly<Record<string, readonly KubeObject[]>>,
+  ): Status | null;
 }
 
 export function desiredState(input: DesiredStateInput): DesiredState {
@@ -53,12 +57,13 @@ export function desiredState(input: DesiredStateInput): DesiredState {
   return {
     identity,
     children,
-    statusFor(observed, now) {
+    statusFor(observed, now, pods) {
       if (!target.features.subresource) return null;
       const verdict = target.plugin.status({
         block: target.formFactorBlock,
         children,
         observed,
+        ...(pods === undefined ? {} : { pods: { ...pods } }),
         clusterDomain: target.clusterDomain,
       });
       return desiredStatus(working, {

@@ -7,6 +7,7 @@ import type { FormFactorPlugin, GroupVersionKind } from '@scoby/formfactor';
 import type { NormalizedRegistrationSpec } from '@scoby/registration';
 import type { CrdInfo } from '../crd/inspect.ts';
 import type { ResourceRef } from '@scoby/controller-runtime';
+import type { WriteVerbs } from '../registration/access/write-verbs.ts';
 
 export interface HookTarget {
   url: string;
@@ -26,6 +27,11 @@ export interface InstanceConfig {
   instanceResource: ResourceRef;
   /** Absent when the registration has no hook or its address is unresolved. */
   hook?: HookTarget;
+  /**
+   * The verbs granted for status and finalizer writes (docs/spec/registration.md §7); absent
+   * finalizers: neither granted, a leftover finalizer is removed with `patch` (and refused).
+   */
+  writeVerbs: WriteVerbs;
   /** Managed kinds of every available form factor (pruning, docs/spec/children-and-status.md §6). */
   prunableKinds: GroupVersionKind[];
   /** Condition types of the instance condition set, Ready included (§8.1). */

@@ -11,6 +11,7 @@ import { FINALIZER } from '@scoby/registration';
 import type { Logger } from 'pino';
 import { formatTime } from '../status/conditions.ts';
 import { takeOverLegacyFields } from '../field-manager/take-over.ts';
+import { POD_READ_INTERVAL_MS, UnavailablePodReader } from './status/unavailable-pods.ts';
 import { startWorkingStatus, type FailureReason, type Status } from './status/instance-status.ts';
 import { failureStatus } from './status/failure-status.ts';
 import { statusPathAllowed } from '../crd/status-paths.ts';
@@ -139,8 +140,11 @@ export class InstanceReconciler {
   /** What this reconciler wrote last: the watch events of those writes need no reconcile. */
   readonly ownWrites = new OwnWrites();
 
+  readonly #pods: UnavailablePodReader;
+
   constructor(deps: ReconcileDependencies) {
     this.#deps = deps;
+    this.#pods = new UnavailablePodReader(deps.client, () => deps.now().getTime(), deps.logger);
   }
 
   /**
@@ -163,6 +167,7 @@ export class InstanceReconciler {
       this.#parking.release(key);
       this.#retryAfter.release(key);
       this.#superseded.forget(key);
+      this.#pods.forget(key);
       for (const slot of this.#warned.keys()) if (slot.startsWith(`${key}\u0000`)) this.#warned.delete(slot);
       return undefined;
     }
@@ -196,10 +201,14 @@ export class InstanceReconciler {
   ): Promise<ReconcileResult> {
     const deps = this.#deps;
     let instance = cached;
-    const takenOver = await takeOverLegacyFields(deps.client, config.instanceResource, instance, {
-      ...(run.signal === undefined ? {} : { signal: run.signal }),
-      ...(deps.logger === undefined ? {} : { logger: deps.logger }),
-    });
+    // The hand-over is a JSON patch: skipped where the role grants no patch (docs/spec/registration.md §7).
+    const takenOver =
+      config.writeVerbs.finalizers !== 'patch'
+        ? undefined
+        : await takeOverLegacyFields(deps.client, config.instanceResource, instance, {
+            ...(run.signal === undefined ? {} : { signal: run.signal }),
+            ...(deps.logger === undefined ? {} : { logger: deps.logger }),
+          });
     if (takenOver !== undefined) {
       this.#superseded.wrote(run.key, instance.metadata.resourceVersion, takenOver.metadata.resourceVersion);
       this.ownWrites.wrote(takenOver);
@@ -291,8 +300,16 @@ export class InstanceReconciler {
       return retry(failure);
     }
 
-    await this.#writeStatus(config, instance, state.statusFor(outcome.observed, formatTime(deps.now())), run);
-    return undefined;
+    // §8.3: why a Deployment is not available, from its Pods; looked at again while it is not.
+    const read = this.#pods.read(run.key, outcome.observed, run.signal);
+    const pods = read instanceof Promise ? await read : read;
+    await this.#writeStatus(
+      config,
+      instance,
+      state.statusFor(outcome.observed, formatTime(deps.now()), pods.pods),
+      run,
+    );
+    return pods.unavailable ? { requeueAfterMs: POD_READ_INTERVAL_MS } : undefined;
   }
 
   /** docs/spec/hooks-v1.md §7. */
@@ -336,6 +353,7 @@ export class InstanceReconciler {
     run: Run,
     present: boolean,
   ): Promise<KubeObject | undefined> {
+    const reread: KubeObject[] = [];
     try {
       const updated = await setFinalizer(
         this.#deps.client,
@@ -343,14 +361,24 @@ export class InstanceReconciler {
         instance,
         FINALIZER,
         present,
-        signalOf(run),
+        {
+          ...signalOf(run),
+          verb: config.writeVerbs.finalizers ?? 'patch',
+          onReread: (object) => reread.push(object),
+        },
       );
-      if (updated === undefined) {
-        this.#superseded.wroteGone(run.key, instance.metadata.resourceVersion);
-        return undefined;
+      const replaced = [instance, ...reread].map((object) => object.metadata.resourceVersion);
+      // Gone, or its last finalizer removed after deletion (it went with it, and kube-apiserver may
+      // answer with the version it read, which the cache can still deliver).
+      const gone =
+        updated === undefined ||
+        (updated.metadata.deletionTimestamp !== undefined &&
+          (updated.metadata.finalizers ?? []).length === 0);
+      for (const version of replaced) {
+        if (gone) this.#superseded.wroteGone(run.key, version);
+        else this.#superseded.wrote(run.key, version, updated.metadata.resourceVersion);
       }
-      this.#superseded.wrote(run.key, instance.metadata.resourceVersion, updated.metadata.resourceVersion);
-      this.ownWrites.wrote(updated);
+      if (updated !== undefined) this.ownWrites.wrote(updated);
       return updated;
     } catch (error) {
       if (isAbortError(error) || loadRefusal(error)) throw error;
@@ -460,12 +488,15 @@ export class InstanceReconciler {
     options: { failure?: Failure; partial?: boolean } = {},
   ): Promise<void> {
     if (desired === null) return;
+    const reread: KubeObject[] = [];
     try {
       const written = await writeStatus(this.#deps.client, config.instanceResource, instance, desired, {
         ...signalOf(run),
         ...(options.partial ? { partial: true } : {}),
+        verb: config.writeVerbs.status ?? 'patch',
+        onReread: (object) => reread.push(object),
       });
-      if (written !== undefined) this.#wroteStatus(instance, written);
+      if (written !== undefined) for (const read of [instance, ...reread]) this.#wroteStatus(read, written);
     } catch (error) {
       if (isNotFound(error)) return;
       if (isAbortError(error) || loadRefusal(error)) throw error;

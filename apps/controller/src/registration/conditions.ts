@@ -8,6 +8,7 @@ import {
   waitingForCrdMessage,
 } from '@scoby/registration';
 import type { FieldProblem } from '../crd/spec-paths.ts';
+import type { WriteVerbs } from './access/write-verbs.ts';
 import type { ConditionValue } from '../status/conditions.ts';
 
 export type CrdLookup = { kind: 'found'; servesVersion: boolean } | { kind: 'missing'; message: string };
@@ -24,6 +25,8 @@ export interface RegistrationFindings {
   controller?: ControllerOutcome;
   /** Spec paths the CRD's schema lacks (crd/spec-paths.ts); absent or empty when there are none. */
   specPaths?: readonly FieldProblem[];
+  /** The verbs instance writes use (§7), known once the permission check passed. */
+  writeVerbs?: WriteVerbs;
 }
 
 export interface RegistrationConditionValues {

@@ -40,6 +40,7 @@ import type { InstanceConfig } from '../instance/instance-config.ts';
 import { instanceConditionSet } from '../instance/condition-set.ts';
 import type { EventSink } from '../instance/reconcile.ts';
 import { checkRegistrationAccess, type AccessCheck } from './access/registration-access.ts';
+import type { WriteVerbs } from './access/write-verbs.ts';
 import { MISSING_PERMISSIONS_REASON } from './access/missing-access.ts';
 import { activeRegistration } from './active.ts';
 import { BackgroundJobs } from './background-jobs.ts';
@@ -221,6 +222,7 @@ export class RegistrationReconciler {
         version: info.version,
       });
       findings.controller = checked.outcome;
+      if (checked.writeVerbs !== undefined) findings.writeVerbs = checked.writeVerbs;
       hookUrl = checked.hookUrl;
     } else {
       await world.controllers.pause(name);
@@ -252,7 +254,7 @@ export class RegistrationReconciler {
     registration: CRDRegistration,
     spec: NormalizedRegistrationSpec,
     crd: CrdInfo & { version: string },
-  ): Promise<{ outcome: ControllerOutcome; hookUrl?: string }> {
+  ): Promise<{ outcome: ControllerOutcome; hookUrl?: string; writeVerbs?: WriteVerbs }> {
     const world = this.#world;
     const name = registration.metadata.name ?? '';
     const pause = async (outcome: ControllerOutcome, hookUrl?: string) => {
@@ -295,12 +297,15 @@ export class RegistrationReconciler {
     const preReconcile = hook?.capabilities.includes('pre-reconcile') === true;
     const conditionSet = instanceConditionSet(conditionTypes, spec);
     const prunableKinds = world.formFactors.allManagedKinds().filter((kind) => served.has(kind.apiVersion));
-    const denied = await checkRegistrationAccess(world.client, world.access, {
+    const finalize = hook?.capabilities.includes('finalize') === true;
+    const access = await checkRegistrationAccess(world.client, world.access, {
       instance: { group: crd.group, resource: crd.plural, statusSubresource: crd.status.subresource },
+      finalizeHook: finalize,
       workloadKinds: plugin.managedKinds,
       prunableKinds,
     });
-    if (denied) return pause(denied, hookUrl);
+    if (!access.allowed) return pause(access.outcome, hookUrl);
+    const { writeVerbs } = access;
     const config: InstanceConfig = {
       registrationName: name,
       registrationUid: registration.metadata.uid ?? '',
@@ -310,6 +315,7 @@ export class RegistrationReconciler {
         crd.version,
         crd.status,
         prunableKinds,
+        writeVerbs,
       ]),
       spec,
       plugin,
@@ -321,16 +327,17 @@ export class RegistrationReconciler {
               url: hookUrl,
               timeoutMs: hook.timeoutMs,
               preReconcile,
-              finalize: hook.capabilities.includes('finalize'),
+              finalize,
             },
           }
         : {}),
+      writeVerbs,
       prunableKinds,
       ...conditionSet,
     };
     this.#warnStatusPaths(registration, config);
     const outcome = await world.controllers.ensure(config);
-    return hookUrl === undefined ? { outcome } : { outcome, hookUrl };
+    return hookUrl === undefined ? { outcome, writeVerbs } : { outcome, hookUrl, writeVerbs };
   }
 
   /** docs/spec/children-and-status.md §8.9: statusConfiguration.add paths the status schema does not admit. */
@@ -462,6 +469,10 @@ export class RegistrationReconciler {
     };
     if (Object.keys(annotations).length > 0) desired.annotations = annotations;
     else delete desired.annotations;
+    // §5.1: present while the permission check passes.
+    const running = findings.controller?.kind === 'starting' || findings.controller?.kind === 'started';
+    if (running && findings.writeVerbs !== undefined) desired.writeVerbs = findings.writeVerbs;
+    else delete desired.writeVerbs;
     const written = await writeStatus(world.client, REGISTRATION_RESOURCE, registration, desired, call);
     if (!written) return;
     this.#superseded.wrote(

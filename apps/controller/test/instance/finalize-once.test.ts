@@ -34,6 +34,7 @@ const config = {
   plugin: { name: 'deployment', managedKinds: [] } as unknown as FormFactorPlugin,
   instanceResource: { group: 'example.com', version: 'v1', resource: 'kuards', namespaced: true },
   hook: { url: 'http://127.0.0.1:1/v1', timeoutMs: 1000, preReconcile: false, finalize: true },
+  writeVerbs: { status: 'patch', finalizers: 'patch' },
 } as unknown as InstanceConfig;
 
 interface World {
@@ -96,6 +97,19 @@ describe('the finalize hook of a deleted instance', () => {
     await reconciler.reconcile(config, noChildren, deleting, 'apps/one');
     expect(finalizeCalls).toHaveLength(1);
     expect(patches).toHaveLength(1);
+  });
+
+  it('is called once when removing the last finalizer answers the version read (the object went with it)', async () => {
+    // kube-apiserver answers the write that deletes the object with the object as it was stored.
+    const last = { ...deleting, metadata: { ...deleting.metadata, finalizers: [FINALIZER] } };
+    const { reconciler, finalizeCalls, patches } = world(() => ({
+      ...last,
+      metadata: { ...last.metadata, finalizers: [] },
+    }));
+    await reconciler.reconcile(config, noChildren, last, 'apps/one');
+    await reconciler.reconcile(config, noChildren, last, 'apps/one');
+    expect(finalizeCalls).toHaveLength(1);
+    expect(patches).toEqual([{ metadata: { finalizers: [], resourceVersion: '40' } }]);
   });
 
   it('is called again for a newer version of the instance (the cache moved on)', async () => {

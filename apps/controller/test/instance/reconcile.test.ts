@@ -86,6 +86,7 @@ function config(
     registrationName: 'mailer',
     registrationUid: 'registration-uid',
     revision: 'r1',
+    writeVerbs: { status: 'patch', finalizers: 'patch' },
     spec: validation.spec,
     plugin: deploymentFormFactor as FormFactorPlugin,
     crd: {

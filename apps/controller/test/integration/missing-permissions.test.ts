@@ -39,10 +39,11 @@ const REGISTRATION = registrationTarget('kuard');
 
 describe('a registration whose controller lacks a permission', () => {
   it('is Ready=False naming the verb, the resource and the ClusterRole rules, and starts no controller', async () => {
-    // Go Scoby's documented role for kuards grants update, not patch, on kuards and kuards/status.
+    // Go Scoby's primer role for kuards grants no write on kuards/status (nor watch on kuards).
     const lift = [
-      cluster.server.authorization.deny({ verb: 'patch', resource: 'kuards', subresource: '' }),
+      cluster.server.authorization.deny({ verb: 'watch', resource: 'kuards', subresource: '' }),
       cluster.server.authorization.deny({ verb: 'patch', resource: 'kuards', subresource: 'status' }),
+      cluster.server.authorization.deny({ verb: 'update', resource: 'kuards', subresource: 'status' }),
     ];
     await cluster.apply(
       registrationObject('kuard', {
@@ -52,10 +53,10 @@ describe('a registration whose controller lacks a permission', () => {
     );
     const refused = await waitForCondition(cluster, REGISTRATION, 'Ready', 'False', 'MissingPermissions');
     const message =
-      'the controller may not patch kuards.extensions.triggermesh.io (all namespaces), ' +
-      'patch kuards.extensions.triggermesh.io/status (all namespaces); ' +
+      'the controller may not watch kuards.extensions.triggermesh.io (all namespaces), ' +
+      'patch or update kuards.extensions.triggermesh.io/status (all namespaces); ' +
       'add to a ClusterRole labelled scoby.triggermesh.io/crdregistration: "true" the rules ' +
-      '{apiGroups: ["extensions.triggermesh.io"], resources: [kuards], verbs: [get, list, watch, patch]}, ' +
+      '{apiGroups: ["extensions.triggermesh.io"], resources: [kuards], verbs: [get, list, watch]}, ' +
       '{apiGroups: ["extensions.triggermesh.io"], resources: [kuards/status], verbs: [patch]} ' +
       '(see docs/migration.md)';
     expect(conditionOf(refused, 'ControllerReady')).toEqual({

@@ -2,9 +2,10 @@
  * Drop-in migration on the real control plane: a cluster as Go Scoby leaves it (its per-CRD
  * ClusterRole as documented, children created with Update by its field manager, instances with its
  * status and finalizer, a registration with a dot in its name) is taken over by this controller running
- * as Scoby's ServiceAccount. First the registration says which permission is missing; once granted,
- * nothing is recreated (same uids), the status continues (same lastTransitionTime), the finalizer is
- * honoured (finalize hook called, then released), and a registration edit reaches every child.
+ * as Scoby's ServiceAccount. Go Scoby's role works unchanged (status and finalizers written with
+ * update, docs/spec/registration.md §7), the shipped one with patch; nothing is recreated (same uids),
+ * the status continues (same lastTransitionTime), the finalizer is honoured (finalize hook called,
+ * then released), and a registration edit reaches every child.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHookServer, type HookRequest, type HookServer } from '@scoby/hooks-v1';
@@ -152,7 +153,7 @@ beforeAll(async () => {
     await admin.apply(crdFor({ group: GROUP, kind, plural }));
     await admin.apply(goScobyKindRole(GROUP, plural));
   }
-  // Step 1 of docs/migration.md done for webhooks only: kuards keep Go Scoby's role as documented.
+  // The shipped role for webhooks (with patch); kuards keep Go Scoby's role as documented.
   await admin.apply(registeredKindRole(GROUP, 'webhooks'));
   await admin.waitFor(
     'the CRDs served',
@@ -210,33 +211,30 @@ function scobyEntries(object: KubeObject | undefined): string[] {
 const HASH = 'scoby.triggermesh.io/desired-hash';
 
 describe('taking over from Go Scoby on the real control plane', () => {
-  it("first says which permission Go Scoby's documented role lacks, and touches nothing", async () => {
+  it("works under Go Scoby's documented role unchanged, writing with update, and with patch under the shipped role", async () => {
     controller = startRealController({ hookFormFactorFormat: 'object' });
-    const refused = await waitForCondition(
-      admin,
-      registrationTarget('kuard'),
-      'Ready',
-      'False',
-      'MissingPermissions',
-    );
-    expect(conditionOf(refused, 'Ready')?.message).toBe(
-      `the controller may not patch kuards.${GROUP} (all namespaces), patch kuards.${GROUP}/status (all namespaces); ` +
-        'add to a ClusterRole labelled scoby.triggermesh.io/crdregistration: "true" the rules ' +
-        `{apiGroups: ["${GROUP}"], resources: [kuards], verbs: [get, list, watch, patch]}, ` +
-        `{apiGroups: ["${GROUP}"], resources: [kuards/status], verbs: [patch]} (see docs/migration.md)`,
-    );
-    for (const key of [...goChildren.keys()].filter((key) => key.includes('/kuard-'))) {
-      const object = await child(key);
-      expect(object?.metadata.annotations?.[HASH], key).toBeUndefined();
-      expect(scobyEntries(object), key).toEqual(['Update']);
+    for (const [name, writeVerbs] of [
+      ['kuard', { status: 'update', finalizers: 'update' }],
+      ['sources.acme', { status: 'patch', finalizers: 'patch' }],
+    ] as const) {
+      const registration = await admin.waitFor(`${name} names its write verbs`, async () => {
+        const current = await admin.get(
+          registrationTarget(name).apiVersion,
+          'CRDRegistration',
+          undefined,
+          name,
+        );
+        return (current?.status as { writeVerbs?: unknown } | undefined)?.writeVerbs ? current : undefined;
+      });
+      expect((registration.status as { writeVerbs?: unknown }).writeVerbs, name).toEqual(writeVerbs);
+      expect(conditionOf(registration, 'Ready'), name).toMatchObject({
+        status: 'True',
+        reason: 'CONDITIONSOK',
+      });
     }
-    const one = await admin.get(API, 'Kuard', NAMESPACE, 'one');
-    expect(conditionOf(one, 'Ready')).toMatchObject({ status: 'True', reason: 'CONDITIONSOK' });
   });
 
-  it('once granted, adopts every child without recreating it and continues the status', async () => {
-    // The fix the message names (docs/migration.md): patch on the instances and their status.
-    await admin.apply(registeredKindRole(GROUP, 'kuards'));
+  it('adopts every child without recreating it and continues the status', async () => {
     for (const name of ['kuard', 'sources.acme']) {
       await waitForCondition(admin, registrationTarget(name), 'Ready', 'True', undefined, 90_000);
     }
@@ -306,25 +304,28 @@ describe('taking over from Go Scoby on the real control plane', () => {
     }
   });
 
-  it('keeps the status of a registration whose grants were fixed first: Ready since Go Scoby', async () => {
-    const registration = await admin.get(
-      registrationTarget('sources.acme').apiVersion,
-      'CRDRegistration',
-      undefined,
-      'sources.acme',
-    );
-    const conditions = (
-      registration?.status as { conditions: { type: string; status: string; lastTransitionTime: string }[] }
-    ).conditions;
-    expect(
-      conditions.map(({ type, status, lastTransitionTime }) => ({ type, status, lastTransitionTime })),
-    ).toEqual(
-      ['CRDExists', 'ControllerReady', 'Ready'].map((type) => ({
-        type,
-        status: 'True',
-        lastTransitionTime: SINCE,
-      })),
-    );
+  it("keeps the status of both registrations, Go Scoby's role or not: Ready since Go Scoby", async () => {
+    for (const name of ['kuard', 'sources.acme']) {
+      const registration = await admin.get(
+        registrationTarget(name).apiVersion,
+        'CRDRegistration',
+        undefined,
+        name,
+      );
+      const conditions = (
+        registration?.status as { conditions: { type: string; status: string; lastTransitionTime: string }[] }
+      ).conditions;
+      expect(
+        conditions.map(({ type, status, lastTransitionTime }) => ({ type, status, lastTransitionTime })),
+        name,
+      ).toEqual(
+        ['CRDExists', 'ControllerReady', 'Ready'].map((type) => ({
+          type,
+          status: 'True',
+          lastTransitionTime: SINCE,
+        })),
+      );
+    }
   });
 
   it("honours Go Scoby's finalizer: the finalize hook is called, then the instance goes", async () => {

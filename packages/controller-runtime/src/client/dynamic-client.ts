@@ -426,6 +426,22 @@ export class DynamicClient {
   }
 
   /**
+   * PUT: replaces the object (or, with `subresource`, that part of it) by `object`, refused with 409
+   * Conflict unless its `metadata.resourceVersion` is the stored one.
+   */
+  update(
+    ref: ResourceRef,
+    object: KubeObject,
+    options: CallOptions & { subresource?: string } = {},
+  ): Promise<KubeObject> {
+    return this.request(
+      'PUT',
+      resourcePath(ref, object.metadata.namespace, object.metadata.name, options.subresource),
+      withSignal({ body: object }, options),
+    );
+  }
+
+  /**
    * DELETE with `Background` propagation unless told otherwise. With `preconditions`, the server
    * deletes only the object with that uid (and resourceVersion), answering 409 Conflict otherwise.
    */

@@ -1,10 +1,12 @@
 /**
  * The one status write of a controller: a JSON merge patch from the stored status to the desired one,
- * sent to the status subresource, and no request at all when they are equal.
+ * sent to the status subresource (or, with `verb: 'update'`, applied to the object read and PUT
+ * there), and no request at all when they are equal.
  */
 import type { KubeObject } from '@scoby/kube-objects';
 import jsonMergePatch from 'json-merge-patch';
-import type { CallOptions, DynamicClient, ResourceRef } from '../client/dynamic-client.ts';
+import type { DynamicClient, ResourceRef } from '../client/dynamic-client.ts';
+import { updateFromRead, type RereadOptions, type WriteVerb } from './write-verb.ts';
 
 /** `{status: <patch>}` to send to the status subresource, or undefined when nothing changed. */
 export function statusMergePatch(
@@ -16,12 +18,23 @@ export function statusMergePatch(
   return patch === undefined ? undefined : { status: patch };
 }
 
-export interface WriteStatusOptions extends CallOptions {
+export interface WriteStatusOptions extends RereadOptions {
   /**
    * `desired` holds only some of the status's fields: the others stay as stored (the smallest
    * write, e.g. recording a failure when the full status cannot be computed or written).
    */
   partial?: boolean;
+  /**
+   * `update` where the role grants no `patch` on the status subresource: the merge patch applied to
+   * the object read (read again on conflict), sent whole with its resourceVersion. Default `patch`.
+   */
+  verb?: WriteVerb;
+}
+
+/** `object` with `patch` (statusMergePatch's) applied to its status: every other field as read. */
+export function withStatusPatch(object: KubeObject, patch: { status: unknown }): KubeObject {
+  const status = isRecord(object.status) ? structuredClone(object.status) : {};
+  return { ...object, status: jsonMergePatch.apply(status, patch.status) as unknown };
 }
 
 /**
@@ -39,6 +52,13 @@ export async function writeStatus(
   const stored = isRecord(object.status) ? object.status : {};
   const patch = statusMergePatch(stored, options.partial ? { ...stored, ...desired } : desired);
   if (!patch) return undefined;
+  if (options.verb === 'update') {
+    return updateFromRead(client, resource, object, (read) => withStatusPatch(read, patch), {
+      subresource: 'status',
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onReread ? { onReread: options.onReread } : {}),
+    });
+  }
   return client.patch(resource, object.metadata.namespace, object.metadata.name ?? '', patch, {
     subresource: 'status',
     ...(options.signal ? { signal: options.signal } : {}),

@@ -121,6 +121,8 @@ function route(
   if (!resolved.ok) return { reply: resolved.failure };
   const injected = context.faults.take(resolved.value, user);
   if (injected !== undefined) return { reply: injected, injected: true };
+  const forbidden = context.access.forbidden(user, resolved.value);
+  if (forbidden !== undefined) return { reply: forbidden };
   if (resolved.value.type.group === 'authorization.k8s.io')
     return reviewAccess(context, user, contentType, text);
   const dispatched = inApiShape(

@@ -51,4 +51,32 @@ describe('SelfSubjectAccessReview', () => {
     lift();
     expect((await review(PATCH_STATUS)).json).toMatchObject({ status: { allowed: true } });
   });
+
+  it("in memory: a denial refuses the requests it matches with kube-apiserver's 403, and no other", async (context) => {
+    const server = inMemoryOnly(target, context, 'denials are an in-memory test feature');
+    const lift = server.authorization.deny({ verb: 'patch', resource: 'deployments', subresource: 'status' });
+    const patch = (path: string) =>
+      rawRequest(target, 'PATCH', path, {
+        contentType: 'application/merge-patch+json',
+        text: '{"status":{}}',
+      });
+    const refused = await patch('/apis/apps/v1/namespaces/default/deployments/web/status');
+    expect(refused.status).toBe(403);
+    expect(refused.json).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message:
+        'deployments.apps "web" is forbidden: User "admin" cannot patch resource "deployments/status" ' +
+        'in API group "apps" in the namespace "default"',
+      reason: 'Forbidden',
+      details: { name: 'web', group: 'apps', kind: 'deployments' },
+      code: 403,
+    });
+    // The same verb on the object itself is another question: allowed (here: not found).
+    expect((await patch('/apis/apps/v1/namespaces/default/deployments/web')).status).toBe(404);
+    lift();
+    expect((await patch('/apis/apps/v1/namespaces/default/deployments/web/status')).status).toBe(404);
+  });
 });

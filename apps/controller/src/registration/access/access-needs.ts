@@ -1,8 +1,10 @@
 /**
  * What a registration's controller does on the cluster, as RBAC sees it: the verbs on the registered
- * resource, its status and every child kind. Checked before the controller starts, so a missing grant
- * is a precise condition on the registration instead of 403s in the log (docs/migration.md).
+ * resource, its status and every child kind, and no more than it uses (docs/spec/registration.md §7).
+ * Checked before the controller starts, so a missing grant is a precise condition on the registration
+ * instead of 403s in the log (docs/migration.md).
  */
+import type { WriteVerb } from '@scoby/controller-runtime';
 
 /** Which ClusterRole grants a resource: the one Scoby ships, or one a cluster admin labels for it. */
 export type Grantor = 'scoby-controller' | 'registered';
@@ -23,15 +25,33 @@ export interface ChildResource {
 
 export interface RegistrationAccessInput {
   instance: { group: string; resource: string; statusSubresource: boolean };
+  /** The hook has the finalize capability: Scoby's finalizer must be written. */
+  finalizeHook: boolean;
   /** Kinds of the registration's form factor: read, created, applied and pruned. */
   workloadKinds: readonly ChildResource[];
   /** Kinds of every other served form factor: watched and pruned (docs/spec/children-and-status.md §6). */
   otherKinds: readonly ChildResource[];
 }
 
-/** Instances are read through informers and a get on conflict; finalizers and status are merge patches. */
-const INSTANCE_VERBS = ['get', 'list', 'watch', 'patch'];
-const STATUS_VERBS = ['patch'];
+/** Instances are read through informers and a get on conflict. */
+const INSTANCE_VERBS = ['get', 'list', 'watch'];
+/** Status and finalizers: either verb writes them (a merge patch preferred), in this order. */
+export const WRITE_VERBS: readonly WriteVerb[] = ['patch', 'update'];
+
+/** What the instance controller writes with the verb chosen, and on which resource. */
+export interface WriteChoice {
+  write: 'status' | 'finalizers';
+  /** The resource, with `verbs` the rule suggested when neither verb is granted. */
+  need: ResourceNeed;
+  /** False: asked about, the answer used, but the controller starts without either verb. */
+  required: boolean;
+}
+
+export interface AccessPlan {
+  /** Every verb of every need is required. */
+  needs: ResourceNeed[];
+  writes: WriteChoice[];
+}
 /** A missing child is created with POST, a changed one applied (PATCH), an unwanted one deleted. */
 const WORKLOAD_VERBS = ['get', 'list', 'watch', 'create', 'patch', 'delete'];
 const PRUNED_VERBS = ['list', 'watch', 'delete'];
@@ -43,18 +63,18 @@ function childGrantor(kind: ChildResource): Grantor {
   return SHIPPED_GRANTS.has(`${kind.group}/${kind.resource}`) ? 'scoby-controller' : 'registered';
 }
 
-export function registrationAccessNeeds(input: RegistrationAccessInput): ResourceNeed[] {
+export function registrationAccessNeeds(input: RegistrationAccessInput): AccessPlan {
   const { instance } = input;
-  const needs: ResourceNeed[] = [
-    { group: instance.group, resource: instance.resource, verbs: INSTANCE_VERBS, grantor: 'registered' },
+  const resource = { group: instance.group, resource: instance.resource, grantor: 'registered' } as const;
+  const needs: ResourceNeed[] = [{ ...resource, verbs: INSTANCE_VERBS }];
+  const writes: WriteChoice[] = [
+    { write: 'finalizers', need: { ...resource, verbs: ['patch'] }, required: input.finalizeHook },
   ];
   if (instance.statusSubresource) {
-    needs.push({
-      group: instance.group,
-      resource: instance.resource,
-      subresource: 'status',
-      verbs: STATUS_VERBS,
-      grantor: 'registered',
+    writes.unshift({
+      write: 'status',
+      need: { ...resource, subresource: 'status', verbs: ['patch'] },
+      required: true,
     });
   }
   const workload = new Set(input.workloadKinds.map((kind) => `${kind.group}/${kind.resource}`));
@@ -65,5 +85,5 @@ export function registrationAccessNeeds(input: RegistrationAccessInput): Resourc
     if (workload.has(`${kind.group}/${kind.resource}`)) continue;
     needs.push({ ...kind, verbs: PRUNED_VERBS, grantor: childGrantor(kind) });
   }
-  return needs;
+  return { needs, writes };
 }

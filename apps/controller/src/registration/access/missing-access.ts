@@ -23,6 +23,20 @@ function rule(need: ResourceNeed): string {
   return `{apiGroups: ["${need.group}"], resources: [${resource}], verbs: [${need.verbs.join(', ')}]}`;
 }
 
+/** One rule per resource: the verbs of needs naming the same one (reads, and a write verb) together. */
+function mergedRules(needs: readonly ResourceNeed[]): string[] {
+  const byResource = new Map<string, ResourceNeed>();
+  for (const need of needs) {
+    const key = `${need.group}/${need.resource}/${need.subresource ?? ''}`;
+    const known = byResource.get(key);
+    byResource.set(
+      key,
+      known === undefined ? need : { ...known, verbs: [...new Set([...known.verbs, ...need.verbs])] },
+    );
+  }
+  return [...byResource.values()].map(rule);
+}
+
 const ROLE: Record<Grantor, string> = {
   registered: 'a ClusterRole labelled scoby.triggermesh.io/crdregistration: "true"',
   'scoby-controller': 'the ClusterRole scoby-controller (deploy/10-rbac.yaml)',
@@ -36,7 +50,7 @@ export function missingAccessMessage(denials: readonly Denial[]): string {
   const needs = [...new Set(denials.map((denial) => denial.need))];
   const grants = (['registered', 'scoby-controller'] as const)
     .map((grantor) => {
-      const rules = needs.filter((need) => need.grantor === grantor).map(rule);
+      const rules = mergedRules(needs.filter((need) => need.grantor === grantor));
       return rules.length === 0 ? undefined : `add to ${ROLE[grantor]} the rules ${rules.join(', ')}`;
     })
     .filter((grant) => grant !== undefined);

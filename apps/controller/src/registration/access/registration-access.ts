@@ -7,6 +7,7 @@ import { type DynamicClient, errorMessage } from '@scoby/controller-runtime';
 import type { ControllerOutcome } from '../conditions.ts';
 import { registrationAccessNeeds, type ChildResource, type ResourceNeed } from './access-needs.ts';
 import { MISSING_PERMISSIONS_REASON, missingAccessMessage, type Denial } from './missing-access.ts';
+import { chooseWriteVerbs, writeQuestions, type WriteVerbs } from './write-verbs.ts';
 
 export interface AccessCheck {
   denials(needs: readonly ResourceNeed[]): Promise<Denial[]>;
@@ -14,6 +15,7 @@ export interface AccessCheck {
 
 export interface RegistrationAccessSubject {
   instance: { group: string; resource: string; statusSubresource: boolean };
+  finalizeHook: boolean;
   workloadKinds: readonly GroupVersionKind[];
   /** Managed kinds of every served form factor. */
   prunableKinds: readonly GroupVersionKind[];
@@ -31,26 +33,42 @@ async function resources(
   return found;
 }
 
-/** A failed outcome naming what is missing; undefined when everything is allowed. */
+export type AccessOutcome =
+  | { allowed: false; outcome: Extract<ControllerOutcome, { kind: 'failed' }> }
+  | { allowed: true; writeVerbs: WriteVerbs };
+
+/** The verbs instance writes use when everything is allowed, or a failed outcome naming what is missing. */
 export async function checkRegistrationAccess(
   client: DynamicClient,
   access: AccessCheck,
   subject: RegistrationAccessSubject,
-): Promise<Extract<ControllerOutcome, { kind: 'failed' }> | undefined> {
+): Promise<AccessOutcome> {
   try {
-    const needs = registrationAccessNeeds({
+    const plan = registrationAccessNeeds({
       instance: subject.instance,
+      finalizeHook: subject.finalizeHook,
       workloadKinds: await resources(client, subject.workloadKinds),
       otherKinds: await resources(client, subject.prunableKinds),
     });
-    const denials = await access.denials(needs);
-    if (denials.length === 0) return undefined;
-    return { kind: 'failed', reason: MISSING_PERMISSIONS_REASON, message: missingAccessMessage(denials) };
+    const [denials, refusedWrites] = await Promise.all([
+      access.denials(plan.needs),
+      access.denials(plan.writes.map(writeQuestions)),
+    ]);
+    const writes = chooseWriteVerbs(plan.writes, refusedWrites);
+    const all = [...denials, ...writes.denials];
+    if (all.length === 0) return { allowed: true, writeVerbs: writes.verbs };
+    return {
+      allowed: false,
+      outcome: { kind: 'failed', reason: MISSING_PERMISSIONS_REASON, message: missingAccessMessage(all) },
+    };
   } catch (error) {
     return {
-      kind: 'failed',
-      reason: 'CONTROLLERFAILED',
-      message: `checking permissions: ${errorMessage(error)}`,
+      allowed: false,
+      outcome: {
+        kind: 'failed',
+        reason: 'CONTROLLERFAILED',
+        message: `checking permissions: ${errorMessage(error)}`,
+      },
     };
   }
 }

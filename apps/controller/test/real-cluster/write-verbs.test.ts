@@ -1,0 +1,59 @@
+/**
+ * docs/spec/registration.md §7 on the real control plane, under kube-apiserver's RBAC: the original
+ * Scoby's documented role (update, no patch) works unchanged with status and finalizers PUT, the
+ * shipped role with merge patches, and a registration without a finalize hook needs no write verb
+ * on its resource; in each the instance reaches Ready with what the hook and statusConfiguration
+ * wrote kept, and no request of the controller is refused.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningController } from '../../src/index.ts';
+import type { ScriptedHook } from '../support/hooks-server.ts';
+import {
+  crateRole,
+  cratesUnderRole,
+  missingStatusWrite,
+  PRIMER_CASE,
+  registerCrates,
+  startQuotaHook,
+  WRITE_VERBS_CASES,
+} from '../support/write-verbs-scenario.ts';
+import { realClusterAdmin, startRealController } from './support/real-cluster.ts';
+
+const admin = realClusterAdmin();
+let controller: RunningController;
+let hook: ScriptedHook;
+
+beforeAll(async () => {
+  hook = await startQuotaHook();
+  for (const testCase of [...WRITE_VERBS_CASES, PRIMER_CASE]) await admin.apply(crateRole(testCase));
+  controller = startRealController();
+});
+afterAll(async () => {
+  await controller?.stop();
+  await hook?.close();
+  await admin.stop();
+});
+
+describe.each(WRITE_VERBS_CASES)(
+  'on the real control plane, under the $role role (finalize hook: $finalize)',
+  (testCase) => {
+    it('starts, names its verbs, and writes status and finalizers keeping what the hook and statusConfiguration wrote', async () => {
+      await registerCrates(admin, testCase, hook);
+      await cratesUnderRole(admin, testCase, hook);
+    });
+  },
+);
+
+describe("on the real control plane, under the original Scoby primer's role", () => {
+  it('is MissingPermissions naming patch or update on the status', async () => {
+    await missingStatusWrite(admin, hook);
+  });
+});
+
+describe('the requests of the controller', () => {
+  it('were never refused (no 403)', async () => {
+    const metrics = await controller.metrics.registry.getSingleMetricAsString('rest_client_requests_total');
+    expect(metrics).toMatch(/code="200",method="PUT"/);
+    expect(metrics).not.toMatch(/code="403"/);
+  });
+});
