@@ -150,7 +150,8 @@ describe('reconcile slots with ten of twelve registrations hanging on their hook
     // Read as a kubelet's probe does: 200 with every stalled registration named after `ok`.
     const healthz = await cluster.waitFor('every stalled registration reported', async () => {
       const answer = await get('/healthz');
-      return answer.body.split('\n').length >= HANGING_REGISTRATIONS + 1 ? answer : undefined;
+      // `ok`, then a line per stalled registration (the body ends with a newline).
+      return answer.body.trimEnd().split('\n').length === HANGING_REGISTRATIONS + 1 ? answer : undefined;
     });
     expect(healthz.status).toBe(200);
     const [ok, ...notes] = healthz.body.trimEnd().split('\n');
