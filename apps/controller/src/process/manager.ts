@@ -17,7 +17,9 @@ import {
   InformerFactory,
   LeaderElector,
   QueueHealth,
+  type ResourceRef,
 } from '@scoby/controller-runtime';
+import type { KubeObject } from '@scoby/kube-objects';
 import { stripManagedFieldsUnlessLegacy } from '../field-manager/legacy-ownership.ts';
 import {
   COMPONENT,
@@ -28,6 +30,7 @@ import {
   userAgent,
 } from '../config/index.ts';
 import { RegistrationController } from '../registration/controller.ts';
+import { ChildCachePolicies } from '../instance/children/child-cache.ts';
 import type { ControllerOptions, RunningController } from './options.ts';
 
 export type { ControllerOptions, RunningController } from './options.ts';
@@ -55,6 +58,8 @@ class Controller implements RunningController {
   readonly metrics: ControllerMetrics;
   readonly #options: ControllerOptions;
   readonly #formFactors: FormFactorRegistry;
+  /** What the child informers keep of each kind: the factory's informers outlive a leadership term. */
+  readonly #childCaches: ChildCachePolicies;
   readonly #factory: InformerFactory;
   readonly #events: EventRecorder;
   readonly #elector: LeaderElector | undefined;
@@ -89,6 +94,10 @@ class Controller implements RunningController {
       options.stallAfterMs ?? (options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS) + STALL_MARGIN_MS,
     );
     this.#formFactors = builtInFormFactors(options.plugins ?? []);
+    const formFactors = this.#formFactors;
+    this.#childCaches = new ChildCachePolicies(
+      formFactors.names().flatMap((name) => formFactors.get(name) ?? []),
+    );
     this.#factory = new InformerFactory({
       lister: this.client,
       workingNamespaces: options.workingNamespaces,
@@ -153,6 +162,10 @@ class Controller implements RunningController {
     return this.#work?.synced() ?? false;
   }
 
+  cached(resource: ResourceRef, namespace: string | undefined, name: string): KubeObject | undefined {
+    return this.#factory.cached(resource, namespace, name);
+  }
+
   healthProblems(): string[] {
     return this.#health.problems();
   }
@@ -179,6 +192,7 @@ class Controller implements RunningController {
       this.metrics,
       this.#health,
       this.#answerBudget,
+      this.#childCaches,
     );
   }
 

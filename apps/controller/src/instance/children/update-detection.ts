@@ -3,6 +3,7 @@
  */
 import crypto from 'node:crypto';
 import { compactJson, type KubeObject } from '@scoby/kube-objects';
+import { isSlim } from './child-cache.ts';
 
 export const DESIRED_HASH_ANNOTATION = 'scoby.triggermesh.io/desired-hash';
 
@@ -54,7 +55,10 @@ export function covers(existing: unknown, desired: unknown): boolean {
   return existing === desired;
 }
 
-/** §5.2: exists, controlled, same hash, and no drift in labels, annotations and spec. */
+/**
+ * §5.2: exists, controlled, same hash, and no drift in labels, annotations and spec. A slim cached
+ * child has no spec: it was found up to date with the hash it carries, and is unchanged since.
+ */
 export function isUpToDate(
   existing: KubeObject | undefined,
   desired: KubeObject,
@@ -71,6 +75,6 @@ export function isUpToDate(
     ownerPresent &&
     covers(existing.metadata.labels ?? {}, desired.metadata.labels ?? {}) &&
     covers(existing.metadata.annotations ?? {}, desired.metadata.annotations ?? {}) &&
-    covers(existing.spec, desired.spec ?? null)
+    (isSlim(existing) || covers(existing.spec, desired.spec ?? null))
   );
 }
