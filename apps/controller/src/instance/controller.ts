@@ -204,7 +204,9 @@ export class InstanceController {
         labelSelector: MANAGED_BY_SELECTOR,
         transform: policy.transform,
       });
-      const byInstance = new LabelIndex(INSTANCE_LABEL);
+      const byInstance = new LabelIndex(INSTANCE_LABEL, (namespace, name) =>
+        handle.informer.get(namespace, name),
+      );
       const ownWrites = this.#options.reconciler.ownWrites;
       // Indexed before the controller's own handler enqueues, so the reconcile sees the child.
       handle.addHandlers({
