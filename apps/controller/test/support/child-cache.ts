@@ -52,6 +52,8 @@ export function expectSlim(object: KubeObject | undefined): void {
   expect(metadataKeys).toEqual(
     expect.arrayContaining(['name', 'namespace', 'uid', 'resourceVersion', 'labels']),
   );
+  // Of the annotations only the hash is read; the fingerprint attests the others.
+  expect(Object.keys(object?.metadata.annotations ?? {})).toEqual(['scoby.triggermesh.io/desired-hash']);
 }
 
 /** Waits until the controller caches the child slim, and returns it. */

@@ -10,6 +10,9 @@ import crypto from 'node:crypto';
 import type { KubeObject, ObjectMeta } from '@scoby/kube-objects';
 import { stripManagedFields } from '@scoby/controller-runtime';
 
+/** §5.2's annotation with the hash of the desired object a child was written from. */
+export const DESIRED_HASH_ANNOTATION = 'scoby.triggermesh.io/desired-hash';
+
 /** Where a slim child keeps its fingerprint: a symbol, so no serialisation or spread copies it. */
 export const FINGERPRINT: unique symbol = Symbol('scoby.child-fingerprint');
 
@@ -61,6 +64,10 @@ export function slimChild(
   for (const key of KEPT_METADATA) {
     if (object.metadata[key] !== undefined) metadata[key] = object.metadata[key];
   }
+  // The fingerprint attests every other annotation: a slim child is checked by its hash alone.
+  const hash = object.metadata.annotations?.[DESIRED_HASH_ANNOTATION];
+  if (hash === undefined) delete metadata['annotations'];
+  else metadata['annotations'] = Object.freeze({ [DESIRED_HASH_ANNOTATION]: hash });
   const slim: Record<string | symbol, unknown> = {
     apiVersion: object.apiVersion,
     kind: object.kind,

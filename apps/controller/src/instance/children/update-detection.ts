@@ -3,9 +3,9 @@
  */
 import crypto from 'node:crypto';
 import { compactJson, type KubeObject } from '@scoby/kube-objects';
-import { isSlim } from './child-cache.ts';
+import { DESIRED_HASH_ANNOTATION, isSlim } from './child-cache.ts';
 
-export const DESIRED_HASH_ANNOTATION = 'scoby.triggermesh.io/desired-hash';
+export { DESIRED_HASH_ANNOTATION };
 
 /** Lowercase hex SHA-256 of the compact JSON of the desired object without the hash annotation. */
 export function desiredHash(desired: KubeObject): string {
@@ -55,10 +55,7 @@ export function covers(existing: unknown, desired: unknown): boolean {
   return existing === desired;
 }
 
-/**
- * §5.2: exists, controlled, same hash, and no drift in labels, annotations and spec. A slim cached
- * child has no spec: it was found up to date with the hash it carries, and is unchanged since.
- */
+/** §5.2: exists, controlled, same hash, and no drift in labels, annotations and spec. */
 export function isUpToDate(
   existing: KubeObject | undefined,
   desired: KubeObject,
@@ -67,6 +64,9 @@ export function isUpToDate(
 ): boolean {
   if (!existing || !isControlledBy(existing, ownerUid)) return false;
   if (existing.metadata.annotations?.[DESIRED_HASH_ANNOTATION] !== hash) return false;
+  // Found up to date with this hash, and unchanged since (its fingerprint): so are its labels,
+  // annotations, owner reference and spec.
+  if (isSlim(existing)) return true;
   const owner = desired.metadata.ownerReferences?.find((reference) => reference.controller === true);
   const ownerPresent = (existing.metadata.ownerReferences ?? []).some((reference) =>
     covers(reference, owner),
@@ -75,6 +75,6 @@ export function isUpToDate(
     ownerPresent &&
     covers(existing.metadata.labels ?? {}, desired.metadata.labels ?? {}) &&
     covers(existing.metadata.annotations ?? {}, desired.metadata.annotations ?? {}) &&
-    (isSlim(existing) || covers(existing.spec, desired.spec ?? null))
+    covers(existing.spec, desired.spec ?? null)
   );
 }

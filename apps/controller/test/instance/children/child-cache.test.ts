@@ -84,6 +84,10 @@ describe('ChildCachePolicy', () => {
       'resourceVersion',
       'uid',
     ]);
+    expect(cached.metadata.annotations).toEqual({
+      'scoby.triggermesh.io/desired-hash':
+        live('1').metadata.annotations?.['scoby.triggermesh.io/desired-hash'],
+    });
   });
 
   it('keeps a new version slim when only its status changed, and whole when anything else did', () => {
