@@ -6,49 +6,22 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deploymentFormFactor } from '@scoby/formfactor-deployment';
-import type { KubeObject } from '@scoby/kube-objects';
-import { crdFor, startTestCluster, type TestCluster } from '../support/cluster.ts';
+import { startTestCluster, type TestCluster } from '../support/cluster.ts';
 import {
   containerEnv,
   DEPLOYMENTS,
   editEnvValue,
   expectSlim,
+  greetWorld,
   SERVICES,
   waitForSlim,
 } from '../support/child-cache.ts';
-import {
-  namespaceObject,
-  reconcileCount,
-  registrationObject,
-  registrationTarget,
-  sleep,
-  waitForCondition,
-} from '../support/scoby.ts';
+import { reconcileCount, sleep } from '../support/scoby.ts';
 
 const INSTANCE = { apiVersion: 'cache.example.com/v1', kind: 'Greeter', namespace: 'shop', name: 'main' };
 
-async function registerGreeters(cluster: TestCluster): Promise<void> {
-  await cluster.apply(namespaceObject('shop'));
-  await cluster.apply(crdFor({ group: 'cache.example.com', kind: 'Greeter', plural: 'greeters' }));
-  await cluster.apply(
-    registrationObject('greeter', {
-      crd: 'greeters.cache.example.com',
-      workload: {
-        fromImage: { repo: 'registry.example.com/greeter:1' },
-        formFactor: { deployment: { service: { port: 80, targetPort: 8080 } } },
-        parameterConfiguration: { fromSpec: { toEnv: [{ path: 'spec.greeting', name: 'GREETING' }] } },
-      },
-    }),
-  );
-  await waitForCondition(cluster, registrationTarget('greeter'), 'Ready', 'True');
-  const instance: KubeObject = {
-    apiVersion: INSTANCE.apiVersion,
-    kind: INSTANCE.kind,
-    metadata: { name: INSTANCE.name, namespace: INSTANCE.namespace },
-    spec: { greeting: 'hello' },
-  };
-  await cluster.apply(instance);
-  await waitForCondition(cluster, INSTANCE, 'Ready', 'True');
+function registerGreeters(cluster: TestCluster): Promise<unknown> {
+  return greetWorld(cluster, { group: 'cache.example.com', namespace: 'shop', registration: 'greeter' });
 }
 
 describe('children cached slim by the built-in form factors', () => {

@@ -6,30 +6,22 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deploymentFormFactor } from '@scoby/formfactor-deployment';
-import type { KubeObject } from '@scoby/kube-objects';
 import type { RunningController } from '../../src/process/options.ts';
 import type { ClusterVerbs } from '../support/cluster.ts';
-import { crdFor } from '../support/cluster.ts';
 import {
   containerEnv,
   DEPLOYMENTS,
   editEnvValue,
   expectSlim,
+  greetWorld,
   SERVICES,
   waitForSlim,
 } from '../support/child-cache.ts';
-import {
-  namespaceObject,
-  registrationObject,
-  registrationTarget,
-  waitForCondition,
-} from '../support/scoby.ts';
 import { registeredKindRole } from './support/grants.ts';
 import { realClusterAdmin, startRealController } from './support/real-cluster.ts';
 
 const GROUP = 'cache.real.example.com';
 const NAMESPACE = 'child-cache-real';
-const INSTANCE = { apiVersion: `${GROUP}/v1`, kind: 'Greeter', namespace: NAMESPACE, name: 'main' };
 const CHILD = 'greeter-cache-real-main';
 
 let admin: ClusterVerbs;
@@ -39,27 +31,7 @@ beforeAll(async () => {
   admin = realClusterAdmin();
   controller = startRealController();
   await admin.apply(registeredKindRole(GROUP, 'greeters'));
-  await admin.apply(namespaceObject(NAMESPACE));
-  await admin.apply(crdFor({ group: GROUP, kind: 'Greeter', plural: 'greeters' }));
-  await admin.apply(
-    registrationObject('greeter-cache-real', {
-      crd: `greeters.${GROUP}`,
-      workload: {
-        fromImage: { repo: 'registry.example.com/greeter:1' },
-        formFactor: { deployment: { service: { port: 80, targetPort: 8080 } } },
-        parameterConfiguration: { fromSpec: { toEnv: [{ path: 'spec.greeting', name: 'GREETING' }] } },
-      },
-    }),
-  );
-  await waitForCondition(admin, registrationTarget('greeter-cache-real'), 'Ready', 'True');
-  const instance: KubeObject = {
-    apiVersion: INSTANCE.apiVersion,
-    kind: INSTANCE.kind,
-    metadata: { name: INSTANCE.name, namespace: NAMESPACE },
-    spec: { greeting: 'hello' },
-  };
-  await admin.apply(instance);
-  await waitForCondition(admin, INSTANCE, 'Ready', 'True');
+  await greetWorld(admin, { group: GROUP, namespace: NAMESPACE, registration: 'greeter-cache-real' });
 });
 
 afterAll(async () => {

@@ -6,7 +6,8 @@ import { expect } from 'vitest';
 import type { ResourceRef } from '@scoby/controller-runtime';
 import type { KubeObject } from '@scoby/kube-objects';
 import type { RunningController } from '../../src/process/options.ts';
-import type { ClusterVerbs } from './cluster.ts';
+import { crdFor, type ClusterVerbs } from './cluster.ts';
+import { namespaceObject, registrationObject, registrationTarget, waitForCondition } from './scoby.ts';
 
 export const DEPLOYMENTS: ResourceRef = {
   group: 'apps',
@@ -15,6 +16,40 @@ export const DEPLOYMENTS: ResourceRef = {
   namespaced: true,
 };
 export const SERVICES: ResourceRef = { group: '', version: 'v1', resource: 'services', namespaced: true };
+
+/**
+ * The world of these tests: in `namespace`, a Greeter CRD of `group`, the registration `registration`
+ * (a Deployment with env GREETING from spec.greeting, and a Service) and the Greeter `main` saying
+ * hello, Ready; its children are named `<registration>-main`.
+ */
+export async function greetWorld(
+  cluster: ClusterVerbs,
+  options: { group: string; namespace: string; registration: string },
+): Promise<{ apiVersion: string; kind: string; namespace: string; name: string }> {
+  const { group, namespace, registration } = options;
+  await cluster.apply(namespaceObject(namespace));
+  await cluster.apply(crdFor({ group, kind: 'Greeter', plural: 'greeters' }));
+  await cluster.apply(
+    registrationObject(registration, {
+      crd: `greeters.${group}`,
+      workload: {
+        fromImage: { repo: 'registry.example.com/greeter:1' },
+        formFactor: { deployment: { service: { port: 80, targetPort: 8080 } } },
+        parameterConfiguration: { fromSpec: { toEnv: [{ path: 'spec.greeting', name: 'GREETING' }] } },
+      },
+    }),
+  );
+  await waitForCondition(cluster, registrationTarget(registration), 'Ready', 'True');
+  const instance = { apiVersion: `${group}/v1`, kind: 'Greeter', namespace, name: 'main' };
+  await cluster.apply({
+    apiVersion: instance.apiVersion,
+    kind: instance.kind,
+    metadata: { name: instance.name, namespace },
+    spec: { greeting: 'hello' },
+  });
+  await waitForCondition(cluster, instance, 'Ready', 'True');
+  return instance;
+}
 
 /** The only metadata a slim cached child may hold. */
 const SLIM_METADATA = [
