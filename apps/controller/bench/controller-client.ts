@@ -13,6 +13,8 @@ export interface ControllerProcess {
   reconciles(): Promise<number>;
   hookCalls(): Promise<{ calls: number; failures: number }>;
   usage(): Promise<ProcessUsage>;
+  /** The live heap (after full collections when the child runs with --expose-gc) and RSS now. */
+  heap(): Promise<{ heapUsedBytes: number; rssBytes: number; collected: boolean }>;
   stop(): Promise<void>;
 }
 
@@ -60,6 +62,10 @@ export async function startControllerProcess(): Promise<ControllerProcess> {
     usage: async () => {
       const { maxRssKiB, cpuSeconds } = await child.ask({ kind: 'usage' }, 'usage');
       return { maxRssKiB, cpuSeconds };
+    },
+    heap: async () => {
+      const { heapUsedBytes, rssBytes, collected } = await child.ask({ kind: 'heap' }, 'heap');
+      return { heapUsedBytes, rssBytes, collected };
     },
     stop: () => child.exit({ kind: 'stop' }),
   };

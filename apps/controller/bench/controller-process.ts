@@ -48,6 +48,19 @@ process.on('message', (message: ControllerRequest) => {
     case 'usage':
       reply({ kind: 'usage', ...ownUsage() });
       return;
+    case 'heap': {
+      const gc = (globalThis as { gc?: () => void }).gc;
+      gc?.();
+      gc?.();
+      const memory = process.memoryUsage();
+      reply({
+        kind: 'heap',
+        heapUsedBytes: memory.heapUsed,
+        rssBytes: memory.rss,
+        collected: gc !== undefined,
+      });
+      return;
+    }
     case 'stop':
       void (controller?.stop() ?? Promise.resolve()).then(() => process.exit(0));
       return;

@@ -6,6 +6,7 @@ export type ControllerRequest =
   | { kind: 'reconciles' }
   | { kind: 'hook-calls' }
   | { kind: 'usage' }
+  | { kind: 'heap' }
   | { kind: 'stop' };
 
 export type ControllerReply =
@@ -16,4 +17,6 @@ export type ControllerReply =
   | { kind: 'reconciles'; count: number }
   /** Hook calls of the bench's registration so far, and how many of them failed. */
   | { kind: 'hook-calls'; calls: number; failures: number }
-  | ({ kind: 'usage' } & ProcessUsage);
+  | ({ kind: 'usage' } & ProcessUsage)
+  /** After full collections when the child runs with --expose-gc (`collected`): the live heap. */
+  | { kind: 'heap'; heapUsedBytes: number; rssBytes: number; collected: boolean };

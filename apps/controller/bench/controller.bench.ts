@@ -23,8 +23,9 @@ import { runController, type ControllerRun } from './run-controller.ts';
 /** The controller's --concurrency; it runs at most four times this many reconciles at once. */
 const CONCURRENCY = 8;
 const WORKERS = CONCURRENCY * 4;
-const RSS_TARGET_MIB = 250;
-const LOADED_RSS_TARGET_MIB = 100;
+const RSS_TARGET_MIB = 200;
+const LOADED_RSS_TARGET_MIB = 80;
+const HEAP_PER_INSTANCE_TARGET_BYTES = 3 * 1024;
 const CPU_MS_PER_INSTANCE_TARGET = 0.6;
 /** The machine's load when a figure was taken: the bench shares the machine with other work. */
 const load = () => `load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`;
@@ -83,6 +84,14 @@ for (const count of sizes) {
       `${peak(controllers, (run) => run.controllerLoadedRssMiB)} with its code loaded, before it started (target < ${LOADED_RSS_TARGET_MIB}); ` +
       `harness ${peak(controllers, (run) => run.bench.peakRssMiB)}; floor process ${peak(floors, (run) => run.bench.peakRssMiB)}; ` +
       `API server process ${peak(controllers, (run) => run.server.peakRssMiB)}`,
+  );
+  const { heap } = steady;
+  const heapPerInstance = (heap.convergedBytes - heap.loadedBytes) / count;
+  console.log(
+    `  live heap      ${fmt(heap.convergedBytes / 2 ** 20, 1)} MiB converged, ${fmt(heap.loadedBytes / 2 ** 20, 1)} MiB loaded: ` +
+      `${fmt(heapPerInstance, 0)} bytes per instance (target ≤ ${HEAP_PER_INSTANCE_TARGET_BYTES})` +
+      (heap.collected ? '' : '  (no --expose-gc: not collected first, an upper bound)') +
+      `; RSS then ${fmt(heap.convergedRssBytes / 2 ** 20, 0)} MiB`,
   );
   const perInstance = Object.entries(steady.convergeRequests)
     .sort(([a], [b]) => a.localeCompare(b))

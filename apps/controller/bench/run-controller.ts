@@ -30,6 +30,11 @@ export interface ControllerRun extends Measurement {
   /** Non-GET requests while every instance was reconciled again after convergence. */
   steadyStateWrites: string[];
   steadyStateReconciles: number;
+  /**
+   * The controller's live heap in bytes (after full collections when BENCH_CONTROLLER_NODE_ARGS has
+   * --expose-gc): with its code loaded before it started, and after convergence and the steady state.
+   */
+  heap: { loadedBytes: number; convergedBytes: number; convergedRssBytes: number; collected: boolean };
 }
 
 export interface ControllerRunOptions {
@@ -52,6 +57,7 @@ export async function runController(options: ControllerRunOptions): Promise<Cont
   await createWorld(client, options.count, options.concurrency * 4, registration(hook?.url));
   const readiness = await watchReadiness(client, options.count);
 
+  const heapLoaded = await controller.heap();
   await server.clearRequestLog();
   const measure = await startMeasurement({ server, controller });
   await controller.start(kubeConfig, options.concurrency);
@@ -77,6 +83,8 @@ export async function runController(options: ControllerRunOptions): Promise<Cont
       (write) => write !== `PUT ${WORLD_WRITE_PATHS.configMap}`,
     );
   }
+  await sleep(1_000);
+  const heapConverged = await controller.heap();
 
   readiness.stop();
   await controller.stop();
@@ -92,6 +100,12 @@ export async function runController(options: ControllerRunOptions): Promise<Cont
     convergeReconciles,
     steadyStateWrites,
     steadyStateReconciles,
+    heap: {
+      loadedBytes: heapLoaded.heapUsedBytes,
+      convergedBytes: heapConverged.heapUsedBytes,
+      convergedRssBytes: heapConverged.rssBytes,
+      collected: heapLoaded.collected && heapConverged.collected,
+    },
   };
 }
 

@@ -45,5 +45,6 @@ const worker: FormFactorPlugin<WorkerBlock> = {
       address: { kind: 'none' },
     };
   },
+  observedFields: ['status'],
 };
 export default worker;

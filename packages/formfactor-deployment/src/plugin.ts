@@ -20,4 +20,5 @@ export const deploymentFormFactor: FormFactorPlugin<DeploymentBlock> = {
     block.service === undefined ? ['DeploymentReady'] : ['DeploymentReady', 'ServiceReady'],
   render: renderDeployment,
   status: deploymentStatus,
+  observedFields: ['status'],
 };

@@ -18,4 +18,5 @@ export const knativeServiceFormFactor: FormFactorPlugin<KnativeServiceBlock> = {
   conditionTypes: ['KnativeServiceReady'],
   render: renderKnativeService,
   status: knativeServiceStatus,
+  observedFields: ['status'],
 };

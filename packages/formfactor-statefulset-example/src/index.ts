@@ -18,6 +18,8 @@ export const statefulSetFormFactor: FormFactorPlugin<StatefulSetBlock> = {
   conditionTypes: ['StatefulSetReady'],
   render: renderStatefulSet,
   status: statefulSetStatus,
+  // status() reads only the observed StatefulSet's status: the controller caches no more of it.
+  observedFields: ['status'],
 };
 
 export default statefulSetFormFactor;

@@ -109,4 +109,10 @@ export interface FormFactorPlugin<Block = unknown> {
   /** Deterministic: the same input always gives the same children map `key → object`. */
   render(input: RenderInput<Block>): Record<string, KubeObject>;
   status(input: StatusInput<Block>): FormFactorStatus;
+  /**
+   * The top-level fields of an observed child, besides its metadata, that `status` reads (e.g.
+   * `['status']`). The controller's caches then hold only those of its managed kinds (§5.2);
+   * without it they hold every child of its managed kinds whole.
+   */
+  observedFields?: string[];
 }

@@ -40,6 +40,7 @@ const RULES: readonly FieldRule[] = [
   { field: 'conditionTypesFor', expected: 'function', optional: true, accepts: isFunction },
   { field: 'render', expected: 'function', accepts: isFunction },
   { field: 'status', expected: 'function', accepts: isFunction },
+  { field: 'observedFields', expected: 'array of strings', optional: true, accepts: isStringArray },
 ];
 
 export type ShapeCheck = { ok: true; plugin: FormFactorPlugin } | { ok: false; defects: string[] };

@@ -32,6 +32,22 @@ export interface SideRun {
   requests: Map<string, number>;
   /** /proc/loadavg when the side converged. */
   load: string;
+  /** Scoby's controller only, with SideOptions.restart: a new process started over the converged world. */
+  restart?: RestartRun;
+}
+
+/** A fresh controller process over a world the previous one converged: what a restart costs. */
+export interface RestartRun {
+  /** From the start until every instance was reconciled once. */
+  firstPassSeconds: number;
+  /** From the start until the last reconcile before 5 s without one: the steady state. */
+  steadySeconds: number;
+  cpuSeconds: number;
+  peakRssMiB: number;
+  reconciles: number;
+  /** Its requests by `VERB resource`, until the steady state. */
+  requests: Map<string, number>;
+  load: string;
 }
 
 export interface SideOptions {
@@ -39,6 +55,8 @@ export interface SideOptions {
   concurrency: number;
   kubeApiQps: number;
   timeoutMs: number;
+  /** After Scoby's controller converged, measure a restart of it (RestartRun). */
+  restart?: boolean;
   log(line: string): void;
 }
 
@@ -171,6 +189,8 @@ export async function runSide(side: Side, options: SideOptions): Promise<SideRun
     const controlPlane = plane.stop();
     const after = measuredRequestCounts(await scrapeMetrics(cluster.adminKubeConfig));
     const usage = running.usage();
+    const restart =
+      side.kind === 'controller' && options.restart ? await measureRestart(cluster, options) : undefined;
     return {
       seconds,
       cpuSeconds: usage.cpuSeconds,
@@ -180,10 +200,57 @@ export async function runSide(side: Side, options: SideOptions): Promise<SideRun
       controlPlane,
       requests: countsBetween(before, after),
       load: loadavg(),
+      ...(restart ? { restart } : {}),
     };
   } finally {
     await cluster.stop();
   }
+}
+
+/** Quiet this long after the first pass: the steady state was reached at the last reconcile before it. */
+const STEADY_QUIET_MS = 5_000;
+
+/**
+ * Starts a new controller process over the converged world (the previous one stopped) and waits for
+ * the steady state: every instance reconciled once, then no reconcile for STEADY_QUIET_MS.
+ */
+async function measureRestart(cluster: BenchCluster, options: SideOptions): Promise<RestartRun> {
+  const controller = await startControllerProcess();
+  const before = await controller.usage();
+  const requestsBefore = measuredRequestCounts(await scrapeMetrics(cluster.adminKubeConfig));
+  const started = performance.now();
+  const deadline = started + options.timeoutMs;
+  await controller.start(cluster.controllerKubeConfig, options.concurrency);
+  let reconciles = 0;
+  let firstPassSeconds: number | undefined;
+  let lastChange = performance.now();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const now = await controller.reconciles();
+    if (now !== reconciles) {
+      reconciles = now;
+      lastChange = performance.now();
+    }
+    if (firstPassSeconds === undefined && reconciles >= options.count)
+      firstPassSeconds = (performance.now() - started) / 1000;
+    if (firstPassSeconds !== undefined && performance.now() - lastChange >= STEADY_QUIET_MS) break;
+    if (performance.now() > deadline) {
+      await controller.stop();
+      throw new Error(`the restarted controller reconciled ${reconciles} of ${options.count} in time`);
+    }
+  }
+  const requestsAfter = measuredRequestCounts(await scrapeMetrics(cluster.adminKubeConfig));
+  const usage = await controller.usage();
+  await controller.stop();
+  return {
+    firstPassSeconds: firstPassSeconds ?? 0,
+    steadySeconds: (lastChange - started) / 1000,
+    cpuSeconds: usage.cpuSeconds - before.cpuSeconds,
+    peakRssMiB: usage.maxRssKiB / 1024,
+    reconciles,
+    requests: countsBetween(requestsBefore, requestsAfter),
+    load: loadavg(),
+  };
 }
 
 function timeout(options: SideOptions): Promise<never> {

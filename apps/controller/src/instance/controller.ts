@@ -25,6 +25,7 @@ import type { InstanceConfig } from './instance-config.ts';
 import { InstanceReconcileError, type InstanceReconciler, type ReconcileFailure } from './reconcile.ts';
 import type { ChildStore } from './children/write-children.ts';
 import { LabelIndex } from './label-index.ts';
+import type { ChildCachePolicies, ChildCachePolicy } from './children/child-cache.ts';
 
 export const MANAGED_BY_SELECTOR = 'app.kubernetes.io/managed-by=scoby-controller';
 
@@ -46,6 +47,8 @@ export interface InstanceControllerOptions {
   reconcileTimeoutMs?: number;
   /** Watches this controller's work queue while it runs. */
   health?: QueueHealth;
+  /** What the child informers keep of each child kind (one policy per kind for the process). */
+  childCaches: ChildCachePolicies;
 }
 
 function kindKey(apiVersion: string, kind: string): string {
@@ -69,7 +72,13 @@ export class InstanceController {
   readonly #unwatchHealth: () => void;
   #children = new Map<
     string,
-    { kind: ChildKind; handle: InformerHandle; byInstance: LabelIndex; unwatch: () => void }
+    {
+      kind: ChildKind;
+      handle: InformerHandle;
+      byInstance: LabelIndex;
+      policy: ChildCachePolicy;
+      unwatch: () => void;
+    }
   >();
 
   constructor(options: InstanceControllerOptions, config: InstanceConfig, childKinds: readonly ChildKind[]) {
@@ -169,6 +178,10 @@ export class InstanceController {
         ).filter((object) => matchesLabels(object, labels)),
       );
     },
+    upToDate: (child) => {
+      const entry = this.#children.get(kindKey(child.apiVersion, child.kind));
+      entry?.policy.upToDate(child, (slim) => entry.handle.informer.recache(slim));
+    },
   };
 
   /**
@@ -187,11 +200,15 @@ export class InstanceController {
     }
     for (const [key, kind] of wanted) {
       if (this.#children.has(key)) continue;
+      const policy = this.#options.childCaches.for(kind.apiVersion, kind.kind);
       const handle = this.#options.factory.acquire({
         resource: kind.resource,
         labelSelector: MANAGED_BY_SELECTOR,
+        transform: policy.transform,
       });
-      const byInstance = new LabelIndex(INSTANCE_LABEL);
+      const byInstance = new LabelIndex(INSTANCE_LABEL, (namespace, name) =>
+        handle.informer.get(namespace, name),
+      );
       const ownWrites = this.#options.reconciler.ownWrites;
       // Indexed before the controller's own handler enqueues, so the reconcile sees the child.
       handle.addHandlers({
@@ -200,10 +217,11 @@ export class InstanceController {
         delete: (child) => {
           byInstance.remove(child);
           ownWrites.forget(child);
+          policy.forget(child);
         },
       });
       const unwatch = this.#controller.own(handle);
-      this.#children.set(key, { kind, handle, byInstance, unwatch });
+      this.#children.set(key, { kind, handle, byInstance, policy, unwatch });
     }
   }
 

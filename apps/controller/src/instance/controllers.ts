@@ -25,6 +25,7 @@ import type { ControllerOutcome } from '../registration/conditions.ts';
 import type { FinalizeTarget, InstanceControllerHost } from '../registration/reconcile.ts';
 import type { ControllerMetrics } from '../config/index.ts';
 import { InstanceController, type ChildKind } from './controller.ts';
+import type { ChildCachePolicies } from './children/child-cache.ts';
 
 export interface InstanceControllersOptions {
   client: DynamicClient;
@@ -48,6 +49,8 @@ export interface InstanceControllersOptions {
   crdResource(crdName: string): ResourceRef | undefined;
   /** Called when a starting controller has synced: its registration reports ControllerReady. */
   onSynced(registrationName: string): void;
+  /** What the child informers keep of each child kind. */
+  childCaches: ChildCachePolicies;
 }
 
 const SYNC_TIMEOUT_MS = 60_000;
@@ -100,6 +103,7 @@ export class InstanceControllers implements InstanceControllerHost {
       const controller = new InstanceController(
         {
           factory: this.#options.factory,
+          childCaches: this.#options.childCaches,
           controllerConfigMaps: this.#options.controllerConfigMaps,
           reconciler: this.#options.newReconciler(),
           concurrency: new CappedShare(

@@ -17,7 +17,9 @@ import {
   InformerFactory,
   LeaderElector,
   QueueHealth,
+  type ResourceRef,
 } from '@scoby/controller-runtime';
+import type { KubeObject } from '@scoby/kube-objects';
 import { stripManagedFieldsUnlessLegacy } from '../field-manager/legacy-ownership.ts';
 import {
   COMPONENT,
@@ -28,6 +30,7 @@ import {
   userAgent,
 } from '../config/index.ts';
 import { RegistrationController } from '../registration/controller.ts';
+import { ChildCachePolicies } from '../instance/children/child-cache.ts';
 import type { ControllerOptions, RunningController } from './options.ts';
 
 export type { ControllerOptions, RunningController } from './options.ts';
@@ -55,6 +58,8 @@ class Controller implements RunningController {
   readonly metrics: ControllerMetrics;
   readonly #options: ControllerOptions;
   readonly #formFactors: FormFactorRegistry;
+  /** What the child informers keep of each kind: the factory's informers outlive a leadership term. */
+  readonly #childCaches: ChildCachePolicies;
   readonly #factory: InformerFactory;
   readonly #events: EventRecorder;
   readonly #elector: LeaderElector | undefined;
@@ -93,6 +98,10 @@ class Controller implements RunningController {
       stalled: this.#health.stalled().map(({ name }) => name),
     }));
     this.#formFactors = builtInFormFactors(options.plugins ?? []);
+    const formFactors = this.#formFactors;
+    this.#childCaches = new ChildCachePolicies(
+      formFactors.names().flatMap((name) => formFactors.get(name) ?? []),
+    );
     this.#factory = new InformerFactory({
       lister: this.client,
       workingNamespaces: options.workingNamespaces,
@@ -157,6 +166,10 @@ class Controller implements RunningController {
     return this.#work?.synced() ?? false;
   }
 
+  cached(resource: ResourceRef, namespace: string | undefined, name: string): KubeObject | undefined {
+    return this.#factory.cached(resource, namespace, name);
+  }
+
   healthProblems(): string[] {
     return this.#health.problems();
   }
@@ -187,6 +200,7 @@ class Controller implements RunningController {
       this.metrics,
       this.#health,
       this.#answerBudget,
+      this.#childCaches,
     );
   }
 

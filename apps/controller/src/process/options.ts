@@ -6,7 +6,8 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { FormFactorPlugin } from '@scoby/formfactor';
 import type { FormFactorFormat } from '@scoby/hooks-v1/client';
 import type { Logger } from 'pino';
-import type { ApiRateLimit, DynamicClient } from '@scoby/controller-runtime';
+import type { ApiRateLimit, DynamicClient, ResourceRef } from '@scoby/controller-runtime';
+import type { KubeObject } from '@scoby/kube-objects';
 import type { ControllerMetrics, LeaderElectionConfig } from '../config/index.ts';
 
 export interface ControllerOptions {
@@ -48,6 +49,8 @@ export interface RunningController {
   isLeader(): boolean;
   /** Synced and either leading or standing by. */
   isReady(): boolean;
+  /** The object as the controller's informers cache it (what its reconciles read); undefined when not cached. */
+  cached(resource: ResourceRef, namespace: string | undefined, name: string): KubeObject | undefined;
   /** Why the process is not healthy (a stalled work queue), one sentence each; empty when it is. */
   healthProblems(): string[];
   /** Registrations stalled on their own hooks, one sentence each: reported, not the process's problem (children-and-status.md §9.2). */

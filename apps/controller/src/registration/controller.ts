@@ -21,6 +21,7 @@ import {
 } from '@scoby/controller-runtime';
 import { inspectCrd } from '../crd/inspect.ts';
 import { InstanceControllers } from '../instance/controllers.ts';
+import type { ChildCachePolicies } from '../instance/children/child-cache.ts';
 import { InstanceReconciler, type EventSink } from '../instance/reconcile.ts';
 import {
   type ControllerMetrics,
@@ -76,6 +77,7 @@ export class RegistrationController {
     metrics: ControllerMetrics,
     health: QueueHealth,
     answerBudget: AnswerBudget,
+    childCaches: ChildCachePolicies,
   ) {
     const now = options.now ?? (() => new Date());
     const reconcileTimeoutMs = options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS;
@@ -134,6 +136,7 @@ export class RegistrationController {
           : undefined;
       },
       onSynced: (name) => this.#enqueue(name),
+      childCaches,
     });
     this.#access = new AccessReviewer(client, {
       namespaces: options.workingNamespaces,

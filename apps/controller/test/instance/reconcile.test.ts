@@ -212,6 +212,7 @@ class FakeApi {
           : undefined,
     get: (_apiVersion, kind, _namespace, name) => this.children.get(`${kind}/${name}`),
     list: () => [...this.children.values()],
+    upToDate: () => {},
   };
 }
 

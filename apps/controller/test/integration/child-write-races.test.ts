@@ -125,6 +125,7 @@ function cacheOf(objects: KubeObject[]): ChildStore {
     get: (_apiVersion, _kind, namespace, name) =>
       cached.find((object) => object.metadata.namespace === namespace && object.metadata.name === name),
     list: () => cached,
+    upToDate: () => {},
   };
 }
 

@@ -66,6 +66,9 @@ export interface ControllerOptions {
   logger?: Logger;
 }
 
+/** How long a reconcile waits for the caches to sync before it is put back for that long. */
+const SYNC_WAIT_MS = 1_000;
+
 interface Watched {
   handle: InformerHandle;
   /** Released by this controller: it acquired the handle. */
@@ -213,6 +216,10 @@ export class Controller<T extends KubeObject = KubeObject> {
   }
 
   async #reconcile(text: string, context: ReconcileContext): Promise<ReconcileResult> {
+    // As controller-runtime starts its workers only once every cache has synced: before that, a
+    // reconcile would take an object an owned kind's cache has not listed yet for a missing one
+    // (and create it again, say, on every restart).
+    if (!this.hasSynced() && !(await this.waitForSync(SYNC_WAIT_MS))) return { requeueAfterMs: SYNC_WAIT_MS };
     const filter = this.#options.filter;
     if (!filter?.holdWhileReconciling) return this.#options.reconcile(parseObjectKey(text), context);
     const held: ControllerEvent[] = [];

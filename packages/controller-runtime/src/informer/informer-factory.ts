@@ -25,6 +25,11 @@ export interface InformerRequest {
   /** Watch this one namespace instead of the working namespaces (e.g. Scoby's own ConfigMaps). */
   namespace?: string;
   labelSelector?: string;
+  /**
+   * This informer's transform instead of the factory's. Every acquirer of one informer (same
+   * resource, namespaces and selector) must pass the same one: the first acquire creates it.
+   */
+  transform?: ObjectTransform;
 }
 
 /** One user's hold on a shared informer. */
@@ -71,7 +76,7 @@ export class InformerFactory {
         namespaces,
         labelSelector: request.labelSelector,
         resyncMs,
-        transform,
+        transform: request.transform ?? transform,
         restartBackoff,
         watchSilenceMs,
         clock,
@@ -83,6 +88,19 @@ export class InformerFactory {
     }
     entry.holders += 1;
     return this.#handle<T>(key, entry);
+  }
+
+  /**
+   * The object as a running informer of `resource` caches it (controller-runtime's cache reader):
+   * what the controller reads, for diagnostics and tests. Undefined when none holds it.
+   */
+  cached(resource: ResourceRef, namespace: string | undefined, name: string): KubeObject | undefined {
+    const prefix = `${resource.group}/${resource.version}/${resource.resource}|`;
+    for (const [key, entry] of this.#entries) {
+      const object = key.startsWith(prefix) ? entry.informer.get(namespace, name) : undefined;
+      if (object !== undefined) return object;
+    }
+    return undefined;
   }
 
   /** Stops every informer regardless of holders (process shutdown). */

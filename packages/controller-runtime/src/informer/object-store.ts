@@ -40,6 +40,11 @@ export class ObjectStore<T extends KubeObject> {
     return old === undefined ? { type: 'add', object } : { type: 'update', object, old };
   }
 
+  /** Replaces or adds `object` without an event (see SharedInformer.recache). */
+  set(object: T): void {
+    this.#objects.set(keyOf(object), object);
+  }
+
   remove(object: T): StoreEvent<T> | undefined {
     const key = keyOf(object);
     if (!this.#objects.delete(key)) return undefined;

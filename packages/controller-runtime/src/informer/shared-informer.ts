@@ -107,7 +107,13 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
             // The cache holds whatever kind this informer was created for.
             return {
               ...list,
-              items: list.items.map((item) => transform({ ...typeMeta, ...item } as unknown as T)),
+              items: list.items.map((item) => {
+                const object = { ...typeMeta, ...item } as unknown as T;
+                return transform(
+                  object,
+                  this.#store.get(object.metadata.namespace, object.metadata.name ?? ''),
+                );
+              }),
             };
           },
           backoff: options.restartBackoff ?? DEFAULT_RESTART_BACKOFF,
@@ -119,7 +125,11 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
               partition.synced = true;
               this.#notifyIfSynced();
             },
-            upserted: (object) => this.#dispatchOne(this.#store.upsert(transform(object))),
+            upserted: (object) => {
+              const { namespace: objectNamespace, name = '' } = object.metadata;
+              const cached = this.#store.get(objectNamespace, name);
+              this.#dispatchOne(this.#store.upsert(transform(object, cached)));
+            },
             removed: (object) => this.#dispatchOne(this.#store.remove(transform(object))),
             // The message alone: a stack trace per retry says nothing more about an API server that is away.
             failed: (error, retryInMs) =>
@@ -176,6 +186,25 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
 
   get(namespace: string | undefined, name: string): T | undefined {
     return this.#store.get(namespace, name);
+  }
+
+  /**
+   * Puts `object` in place of the cached object of the same uid and resourceVersion, without an
+   * event (it is the same version): for a reader that learnt something of a cached object and
+   * wants the cache to hold a smaller form of it. False when the cache holds another version.
+   */
+  recache(object: T): boolean {
+    const { namespace, name = '', uid, resourceVersion } = object.metadata;
+    const cached = this.#store.get(namespace, name);
+    if (
+      cached === undefined ||
+      uid === undefined ||
+      cached.metadata.uid !== uid ||
+      cached.metadata.resourceVersion !== resourceVersion
+    )
+      return false;
+    this.#store.set(object);
+    return true;
   }
 
   /**

@@ -5,7 +5,11 @@
  */
 import type { KubeObject } from '@scoby/kube-objects';
 
-export type ObjectTransform<T extends KubeObject = KubeObject> = (object: T) => T;
+/**
+ * `cached` is the object the cache holds under the same key before this one, if any, so a transform
+ * can carry over what it learnt about an unchanged part.
+ */
+export type ObjectTransform<T extends KubeObject = KubeObject> = (object: T, cached?: T) => T;
 
 /**
  * Drops metadata.managedFields, the server's field-ownership record, often as large as the object's

@@ -93,6 +93,44 @@ describe('Controller', () => {
     expect(reconciled.map(formatObjectKey)).toEqual(['ConfigMap./default/owner', 'ConfigMap./default/owner']);
   });
 
+  it('reconciles nothing before every watched cache has synced', async () => {
+    await client.create(CONFIGMAPS, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { namespace: 'default', name: 'app' },
+    });
+    const secretsListed = deferred<void>();
+    const lister = {
+      list: async (...args: Parameters<DynamicClient['list']>) => {
+        if (args[0].resource === 'secrets') await secretsListed.promise;
+        return client.list(...args);
+      },
+      watch: (...args: Parameters<DynamicClient['watch']>) => client.watch(...args),
+    };
+    const slowFactory = new InformerFactory({ lister });
+    const synced: boolean[] = [];
+    const slow = new Controller({
+      name: 'configmap-secrets',
+      factory: slowFactory,
+      for: { resource: CONFIGMAPS, group: '', kind: 'ConfigMap' },
+      owns: [{ resource: SECRETS }],
+      reconcile: () => {
+        synced.push(slow.hasSynced());
+      },
+    });
+    try {
+      await eventually(() => expect(slow.informer.informer.hasSynced()).toBe(true));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The ConfigMap is queued, but the Secrets' cache has not listed yet.
+      expect(synced).toEqual([]);
+      secretsListed.resolve();
+      await eventually(() => expect(synced).toEqual([true]));
+    } finally {
+      await slow.stop();
+      slowFactory.stopAll();
+    }
+  });
+
   it('aborts the running reconciles when stopped aborting', async () => {
     const signals: AbortSignal[] = [];
     let release: () => void = () => {};

@@ -360,6 +360,37 @@ describe('SharedInformer against an API server', () => {
     expect(handed).toEqual(['listed', 'watched'].map((name) => cache.get('shop', name)));
   });
 
+  it('hands its transform the object cached before, and lets a reader recache the same version', async () => {
+    const seen: Array<string | undefined> = [];
+    const cache = informer({
+      transform: (object, cached) => {
+        seen.push((cached?.data as { value?: string } | undefined)?.value);
+        return object;
+      },
+    });
+    const events = recorder();
+    cache.addHandlers(events.handlers);
+    cache.start();
+    expect(await cache.waitForSync(5000)).toBe(true);
+    await client.create(CONFIGMAPS, configMap('shop', 'a', 'one'));
+    await eventually(() => expect(cache.get('shop', 'a')).toBeDefined());
+    await put('shop', 'a', 'two');
+    await eventually(() => expect(seen).toEqual([undefined, 'one']));
+
+    const cached = cache.get('shop', 'a')!;
+    const smaller = { ...cached, data: { value: 'kept' } };
+    expect(cache.recache(smaller)).toBe(true);
+    expect(cache.get('shop', 'a')).toBe(smaller);
+    // Another version (or another object of that name) is not replaced.
+    expect(cache.recache({ ...smaller, metadata: { ...smaller.metadata, resourceVersion: '1' } })).toBe(
+      false,
+    );
+    expect(cache.recache({ ...smaller, metadata: { ...smaller.metadata, uid: 'other' } })).toBe(false);
+    expect(cache.get('shop', 'a')).toBe(smaller);
+    // Recaching is no change: handlers hear of the two writes only.
+    expect(events.log).toHaveLength(2);
+  });
+
   it('stops delivering after stop()', async () => {
     const cache = informer();
     const events = recorder();
@@ -439,6 +470,21 @@ describe('InformerFactory', () => {
     expect(await configMaps.informer.waitForSync(5000)).toBe(true);
     expect((await client.get(CONFIGMAPS, 'shop', 'a')).metadata.managedFields).toHaveLength(1);
     expect(configMaps.informer.get('shop', 'a')?.metadata).not.toHaveProperty('managedFields');
+    configMaps.release();
+  });
+
+  it("uses a request's own transform instead of the factory's, and reads any informer's cache", async () => {
+    await client.create(CONFIGMAPS, configMap('shop', 'a'), 'tester');
+    const informers = factory(['shop'], { transform: stripManagedFields });
+    const configMaps = informers.acquire({
+      resource: CONFIGMAPS,
+      labelSelector: '',
+      transform: (object) => ({ ...object, data: { value: 'own' } }),
+    });
+    expect(await configMaps.informer.waitForSync(5000)).toBe(true);
+    expect(configMaps.informer.get('shop', 'a')?.data).toEqual({ value: 'own' });
+    expect(informers.cached(CONFIGMAPS, 'shop', 'a')?.data).toEqual({ value: 'own' });
+    expect(informers.cached(CONFIGMAPS, 'shop', 'missing')).toBeUndefined();
     configMaps.release();
   });
 });

@@ -3,8 +3,9 @@
  */
 import crypto from 'node:crypto';
 import { compactJson, type KubeObject } from '@scoby/kube-objects';
+import { DESIRED_HASH_ANNOTATION, isSlim } from './child-cache.ts';
 
-export const DESIRED_HASH_ANNOTATION = 'scoby.triggermesh.io/desired-hash';
+export { DESIRED_HASH_ANNOTATION };
 
 /** Lowercase hex SHA-256 of the compact JSON of the desired object without the hash annotation. */
 export function desiredHash(desired: KubeObject): string {
@@ -63,6 +64,9 @@ export function isUpToDate(
 ): boolean {
   if (!existing || !isControlledBy(existing, ownerUid)) return false;
   if (existing.metadata.annotations?.[DESIRED_HASH_ANNOTATION] !== hash) return false;
+  // Found up to date with this hash, and unchanged since (its fingerprint): so are its labels,
+  // annotations, owner reference and spec.
+  if (isSlim(existing)) return true;
   const owner = desired.metadata.ownerReferences?.find((reference) => reference.controller === true);
   const ownerPresent = (existing.metadata.ownerReferences ?? []).some((reference) =>
     covers(reference, owner),

@@ -31,7 +31,6 @@ import {
   type ResourceRef,
 } from '@scoby/controller-runtime';
 
-
 export interface ChildStore {
   /** Resource of a kind the controller manages; undefined when the cluster does not serve it. */
   resourceFor(apiVersion: string, kind: string): ResourceRef | undefined;
@@ -39,6 +38,11 @@ export interface ChildStore {
   get(apiVersion: string, kind: string, namespace: string, name: string): KubeObject | undefined;
   /** Cached objects of the managed kinds in a namespace with the given labels. */
   list(namespace: string, labels: Record<string, string>): KubeObject[];
+  /**
+   * `child` (cached, or as the API server answered) is up to date: the cache may keep less of it
+   * from now on (docs/spec/children-and-status.md §5.2).
+   */
+  upToDate(child: KubeObject): void;
 }
 
 export interface ChildOwner {
@@ -92,6 +96,7 @@ class ChildWriter {
   readonly #resource: ResourceRef;
   readonly #desired: KubeObject;
   readonly #owner: ChildOwner;
+  readonly #upToDate: (child: KubeObject) => void;
   /** The reconcile's cancellation: no request is sent once it has fired. */
   readonly #call: CallOptions;
   /** The desired object's hash, computed once (it is not cheap), when first needed. */
@@ -103,8 +108,10 @@ class ChildWriter {
     desired: KubeObject,
     owner: ChildOwner,
     call: CallOptions,
+    upToDate: (child: KubeObject) => void,
   ) {
     this.#call = call;
+    this.#upToDate = upToDate;
     this.#client = client;
     this.#resource = resource;
     this.#desired = desired;
@@ -130,7 +137,11 @@ class ChildWriter {
           return { error: notControlledMessage(this.#desired, this.#owner) };
         }
         const outcome: Attempt = current === undefined ? await this.#create() : await this.#update(current);
-        if ('observed' in outcome) return outcome;
+        if ('observed' in outcome) {
+          if (isUpToDate(outcome.observed, this.#desired, this.#owner.uid, this.#desiredHash()))
+            this.#upToDate(outcome.observed);
+          return outcome;
+        }
         current = outcome.refused;
       } catch (error) {
         // An aborted reconcile stops here: no further write, and no failure to record; nor a write
@@ -266,7 +277,7 @@ export async function writeChildren(
       errors.push(`${describe(desired)}: the cluster does not serve ${desired.apiVersion} ${desired.kind}`);
       continue;
     }
-    const writer = new ChildWriter(client, resource, desired, owner, call);
+    const writer = new ChildWriter(client, resource, desired, owner, call, (child) => store.upToDate(child));
     const outcome = await writer.write(
       store.get(desired.apiVersion, desired.kind, owner.namespace, desired.metadata.name ?? ''),
     );

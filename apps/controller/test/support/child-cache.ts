@@ -1,0 +1,134 @@
+/**
+ * What the controller's caches keep of a child (docs/spec/children-and-status.md §5.2), asserted the same way
+ * on the in-memory API server and on the real control plane.
+ */
+import { expect } from 'vitest';
+import type { ResourceRef } from '@scoby/controller-runtime';
+import type { KubeObject } from '@scoby/kube-objects';
+import type { RunningController } from '../../src/process/options.ts';
+import { crdFor, type ClusterVerbs } from './cluster.ts';
+import { namespaceObject, registrationObject, registrationTarget, waitForCondition } from './scoby.ts';
+
+export const DEPLOYMENTS: ResourceRef = {
+  group: 'apps',
+  version: 'v1',
+  resource: 'deployments',
+  namespaced: true,
+};
+export const SERVICES: ResourceRef = { group: '', version: 'v1', resource: 'services', namespaced: true };
+
+/**
+ * The world of these tests: in `namespace`, a Greeter CRD of `group`, the registration `registration`
+ * (a Deployment with env GREETING from spec.greeting, and a Service) and the Greeter `main` saying
+ * hello, Ready; its children are named `<registration>-main`.
+ */
+export async function greetWorld(
+  cluster: ClusterVerbs,
+  options: { group: string; namespace: string; registration: string },
+): Promise<{ apiVersion: string; kind: string; namespace: string; name: string }> {
+  const { group, namespace, registration } = options;
+  await cluster.apply(namespaceObject(namespace));
+  await cluster.apply(crdFor({ group, kind: 'Greeter', plural: 'greeters' }));
+  await cluster.apply(
+    registrationObject(registration, {
+      crd: `greeters.${group}`,
+      workload: {
+        fromImage: { repo: 'registry.example.com/greeter:1' },
+        formFactor: { deployment: { service: { port: 80, targetPort: 8080 } } },
+        parameterConfiguration: { fromSpec: { toEnv: [{ path: 'spec.greeting', name: 'GREETING' }] } },
+      },
+    }),
+  );
+  await waitForCondition(cluster, registrationTarget(registration), 'Ready', 'True');
+  const instance = { apiVersion: `${group}/v1`, kind: 'Greeter', namespace, name: 'main' };
+  await cluster.apply({
+    apiVersion: instance.apiVersion,
+    kind: instance.kind,
+    metadata: { name: instance.name, namespace },
+    spec: { greeting: 'hello' },
+  });
+  await waitForCondition(cluster, instance, 'Ready', 'True');
+  return instance;
+}
+
+/** The only metadata a slim cached child may hold. */
+const SLIM_METADATA = [
+  'annotations',
+  'deletionTimestamp',
+  'finalizers',
+  'generation',
+  'labels',
+  'name',
+  'namespace',
+  'ownerReferences',
+  'resourceVersion',
+  'uid',
+];
+
+/** True when the cached child is the slim form: frozen, metadata and status only, no spec. */
+export function isSlimCached(object: KubeObject | undefined): boolean {
+  if (object === undefined || !Object.isFrozen(object) || !Object.isFrozen(object.metadata)) return false;
+  const keys = Object.keys(object).sort();
+  const allowed = ['apiVersion', 'kind', 'metadata', 'status'];
+  return (
+    keys.every((key) => allowed.includes(key)) &&
+    Object.keys(object.metadata).every((key) => SLIM_METADATA.includes(key))
+  );
+}
+
+/** Asserts the exact shape of a slim cached child. */
+export function expectSlim(object: KubeObject | undefined): void {
+  expect(object).toBeDefined();
+  expect(Object.isFrozen(object)).toBe(true);
+  expect(Object.isFrozen(object?.metadata)).toBe(true);
+  expect(Object.keys(object ?? {}).sort()).toEqual(['apiVersion', 'kind', 'metadata', 'status']);
+  const metadataKeys = Object.keys(object?.metadata ?? {});
+  expect(metadataKeys.filter((key) => !SLIM_METADATA.includes(key))).toEqual([]);
+  expect(metadataKeys).toEqual(
+    expect.arrayContaining(['name', 'namespace', 'uid', 'resourceVersion', 'labels']),
+  );
+  // Of the annotations only the hash is read; the fingerprint attests the others.
+  expect(Object.keys(object?.metadata.annotations ?? {})).toEqual(['scoby.triggermesh.io/desired-hash']);
+}
+
+/** Waits until the controller caches the child slim, and returns it. */
+export function waitForSlim(
+  cluster: ClusterVerbs,
+  controller: RunningController,
+  resource: ResourceRef,
+  namespace: string,
+  name: string,
+): Promise<KubeObject> {
+  return cluster.waitFor(`${resource.resource} ${namespace}/${name} cached slim`, async () => {
+    const cached = controller.cached(resource, namespace, name);
+    return isSlimCached(cached) ? cached : undefined;
+  });
+}
+
+/** The env of the first container of a Deployment. */
+export function containerEnv(deployment: KubeObject | undefined): { name: string; value?: string }[] {
+  const spec = deployment?.spec as
+    { template?: { spec?: { containers?: { env?: { name: string; value?: string }[] }[] } } } | undefined;
+  return spec?.template?.spec?.containers?.[0]?.env ?? [];
+}
+
+/**
+ * A kubectl-style edit (read, change, PUT) of the value of the Deployment's env variable `name`:
+ * the change Scoby's cached fingerprint must notice though its cache holds no spec.
+ */
+export async function editEnvValue(
+  cluster: ClusterVerbs,
+  namespace: string,
+  deploymentName: string,
+  name: string,
+  value: string,
+): Promise<void> {
+  const live = await cluster.get('apps/v1', 'Deployment', namespace, deploymentName);
+  if (live === undefined) throw new Error(`Deployment ${namespace}/${deploymentName} not found`);
+  const edited = structuredClone(live);
+  const env = containerEnv(edited).find((variable) => variable.name === name);
+  if (env === undefined) throw new Error(`Deployment ${namespace}/${deploymentName} has no env ${name}`);
+  env.value = value;
+  delete edited.metadata.managedFields;
+  await cluster.update(edited);
+}
