@@ -6,12 +6,16 @@
 import { parseArgs } from 'node:util';
 import { apiFaults } from './api-faults.ts';
 import { failover } from './failover.ts';
+import { fairSlots } from './fair-slots.ts';
 import { fuzz } from './fuzz.ts';
 import { hookFaults } from './hook-faults.ts';
 import { kills } from './kills.ts';
 import { memory } from './memory.ts';
+import { renderParking } from './render-parking.ts';
+import { retryAfter } from './retry-after.ts';
 import { formatTable, loadAverage, Report, type Figure } from './report.ts';
 import type { ChaosOptions, Scenario } from './scenario.ts';
+import { shutdown } from './shutdown.ts';
 
 const SCENARIOS: Record<string, Scenario> = {
   kills,
@@ -20,6 +24,10 @@ const SCENARIOS: Record<string, Scenario> = {
   'hook-faults': hookFaults,
   fuzz,
   memory,
+  'fair-slots': fairSlots,
+  'retry-after': retryAfter,
+  shutdown,
+  'render-parking': renderParking,
 };
 
 const NUMBER_OPTIONS: Record<keyof ChaosOptions, { default: number; help: string }> = {
@@ -36,6 +44,17 @@ const NUMBER_OPTIONS: Record<keyof ChaosOptions, { default: number; help: string
   specs: { default: 150, help: 'instances with fuzzed specs (fuzz)' },
   memoryMinutes: { default: 2, help: 'minutes of churn while the RSS is sampled (memory)' },
   concurrency: { default: 8, help: "the controller's --concurrency" },
+  hangingRegistrations: { default: 10, help: 'registrations sharing a hook that never answers (fair-slots)' },
+  hangingInstances: { default: 10, help: 'instances of each hanging registration (fair-slots)' },
+  starveSeconds: { default: 60, help: 'seconds of updates to the unrelated registration (fair-slots)' },
+  starvePaceMs: { default: 250, help: 'one update of the unrelated registration every N ms (fair-slots)' },
+  stormSeconds: { default: 24, help: 'seconds of 429 answers with Retry-After (retry-after)' },
+  retryAfterSeconds: { default: 5, help: 'the Retry-After of the 429 storm (retry-after)' },
+  graceSeconds: {
+    default: 30,
+    help: "the controller's --graceful-shutdown-timeout and the exit bound (shutdown)",
+  },
+  unrenderable: { default: 5, help: 'instances whose own spec cannot render (render-parking)' },
   patienceSeconds: { default: 120, help: 'how long the cluster may take to settle after the chaos' },
 };
 
