@@ -40,6 +40,8 @@ export interface ChaosOptions {
   retryAfterSeconds: number;
   /** The grace period SIGTERM must end the process within (shutdown). */
   graceSeconds: number;
+  /** Length of the soak. */
+  soakMinutes: number;
   /** Instances whose own spec cannot render (render-parking). */
   unrenderable: number;
   /** How long the cluster may take to settle after the chaos stops. */
