@@ -123,13 +123,16 @@ export class Churn {
     this.#stopped = false;
     const inFlight = new Set<Promise<void>>();
     this.#running = (async () => {
-      while (!this.#stopped) {
+      // Each operation starts at its own moment, start + n x pace: a late timer (a busy machine) is
+      // caught up on instead of slowing the pace for good.
+      const started = Date.now();
+      for (let count = 1; !this.#stopped; count++) {
         const operation = this.#step(options.live, options.updates ?? true).catch((error: unknown) => {
           this.failures.push((error as Error).message);
         });
         inFlight.add(operation);
         void operation.finally(() => inFlight.delete(operation));
-        await sleep(options.paceMs);
+        await sleep(Math.max(0, started + count * options.paceMs - Date.now()));
       }
       await Promise.all(inFlight);
     })();
