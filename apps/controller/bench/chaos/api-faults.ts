@@ -21,11 +21,11 @@ import {
 } from './scenario.ts';
 
 const CONTROLLER_USER = 'scoby';
-const CODES = [500, 429, 409, 503] as const;
+export const CODES = [500, 429, 409, 503] as const;
 const TICK_MS = 100;
 
-/** Everything the controller reads and writes; without verb, a match covers lists and watches too. */
-function faultTargets(cluster: ChaosCluster): FaultMatch[] {
+/** Everything `user` (a controller) reads and writes; without verb, a match covers lists and watches too. */
+export function faultTargets(cluster: ChaosCluster, user = CONTROLLER_USER): FaultMatch[] {
   const instances = cluster.workloads.map((workload) => workload.resource.resource);
   const targets: FaultMatch[] = [
     { resource: 'deployments' },
@@ -40,7 +40,7 @@ function faultTargets(cluster: ChaosCluster): FaultMatch[] {
       { resource, verb: 'patch' },
     ]),
   ];
-  return targets.map((target) => ({ ...target, user: CONTROLLER_USER }));
+  return targets.map((target) => ({ ...target, user }));
 }
 
 /** The controller's requests in the request log since the last call, counted; the log is cleared. */

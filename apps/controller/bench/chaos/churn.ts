@@ -41,6 +41,8 @@ export class Churn {
   readonly counts = { creates: 0, updates: 0, deletes: 0, retries: 0 };
   /** Writes the API server did not take within the patience: the run cannot judge what must hold. */
   readonly failures: string[] = [];
+  /** Called when the API server took a spec update, with the generation it stored. */
+  onUpdated: ((tracked: TrackedInstance, generation: number, at: number) => void) | undefined;
   readonly #client: DynamicClient;
   readonly #workloads: Workload[];
   readonly #random: Random;
@@ -90,13 +92,14 @@ export class Churn {
 
   async update(tracked: TrackedInstance): Promise<void> {
     const revision = tracked.revision + 1;
-    await this.#write(`update ${tracked.name}`, () =>
+    const stored = await this.#write(`update ${tracked.name}`, () =>
       this.#client.patch(tracked.workload.resource, NAMESPACE, tracked.name, {
         spec: specAt(tracked.name, revision),
       }),
     );
     tracked.revision = revision;
     this.counts.updates++;
+    this.onUpdated?.(tracked, stored.metadata.generation ?? 0, Date.now());
   }
 
   async delete(tracked: TrackedInstance): Promise<void> {
@@ -120,13 +123,16 @@ export class Churn {
     this.#stopped = false;
     const inFlight = new Set<Promise<void>>();
     this.#running = (async () => {
-      while (!this.#stopped) {
+      // Each operation starts at its own moment, start + n x pace: a late timer (a busy machine) is
+      // caught up on instead of slowing the pace for good.
+      const started = Date.now();
+      for (let count = 1; !this.#stopped; count++) {
         const operation = this.#step(options.live, options.updates ?? true).catch((error: unknown) => {
           this.failures.push((error as Error).message);
         });
         inFlight.add(operation);
         void operation.finally(() => inFlight.delete(operation));
-        await sleep(options.paceMs);
+        await sleep(Math.max(0, started + count * options.paceMs - Date.now()));
       }
       await Promise.all(inFlight);
     })();
@@ -151,12 +157,11 @@ export class Churn {
     return operation.finally(() => this.#busy.delete(target));
   }
 
-  async #write(what: string, write: () => Promise<unknown>): Promise<void> {
+  async #write<T>(what: string, write: () => Promise<T>): Promise<T> {
     const deadline = Date.now() + WRITE_PATIENCE_MS;
     for (;;) {
       try {
-        await write();
-        return;
+        return await write();
       } catch (error) {
         if (Date.now() > deadline) throw new Error(`harness could not ${what}: ${(error as Error).message}`);
         this.counts.retries++;

@@ -18,6 +18,17 @@ export interface ControllerSettings {
   kubeconfigFile: string;
   leaderElect: boolean;
   concurrency: number;
+  /** More flags for `scoby run`, e.g. `--graceful-shutdown-timeout`. */
+  extraArgs?: readonly string[];
+}
+
+/** How a process ended after SIGTERM. */
+export interface Termination {
+  /** From SIGTERM to the exit. */
+  ms: number;
+  code: number | null;
+  /** SIGKILL when it had to be killed after the patience. */
+  signal: NodeJS.Signals | null;
 }
 
 export interface Crash {
@@ -68,6 +79,7 @@ export class ControllerProcess {
         '127.0.0.1:0',
         '--log-level',
         'info',
+        ...(settings.extraArgs ?? []),
       ],
       {
         env: { ...process.env, SCOBY_NAMESPACE, CLUSTER_DOMAIN: 'cluster.local' },
@@ -133,6 +145,13 @@ export class ControllerProcess {
       .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
   }
 
+  /** GET of the ops server's `path` (e.g. /healthz); undefined before the ops server is up. */
+  async ops(path: string): Promise<{ status: number; body: string } | undefined> {
+    if (this.#opsPort === undefined) return undefined;
+    const response = await fetch(`http://127.0.0.1:${this.#opsPort}${path}`);
+    return { status: response.status, body: await response.text() };
+  }
+
   /** Resident set size now, from /proc (Linux); undefined once the process is gone. */
   async rssMiB(): Promise<number | undefined> {
     try {
@@ -154,11 +173,18 @@ export class ControllerProcess {
   /** SIGTERM, the graceful stop; a process that has not exited after `patienceMs` is killed. */
   async stop(patienceMs = 30_000): Promise<void> {
     if (this.#child.exitCode !== null || this.#child.signalCode !== null) return;
+    await this.terminate(patienceMs);
+  }
+
+  /** SIGTERM and how long the process took to exit; SIGKILL after `patienceMs`. */
+  async terminate(patienceMs: number): Promise<Termination> {
     this.#stopping = true;
+    const signalled = Date.now();
     this.#child.kill('SIGTERM');
     const timer = setTimeout(() => this.#child.kill('SIGKILL'), patienceMs);
     await this.#exited;
     clearTimeout(timer);
+    return { ms: Date.now() - signalled, code: this.#child.exitCode, signal: this.#child.signalCode };
   }
 
   #onLogLine(text: string): void {

@@ -34,7 +34,7 @@ type Mode = (typeof MODES)[number];
 const HEALTHY_GAP_MS = 1_000;
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
 const OVERSIZED = `"${'x'.repeat(17 * 1024 * 1024)}"`;
-const GARBAGE: HookReply[] = [
+export const GARBAGE: HookReply[] = [
   { status: 200, headers: JSON_HEADERS, body: '{"object": {"status": ' },
   { status: 200, headers: JSON_HEADERS, body: '{"children": 42}' },
   { status: 200, headers: JSON_HEADERS, body: '[1, 2, 3]' },

@@ -11,26 +11,22 @@ import { ControllerProcess, STARTED } from './controller.ts';
 import { settle } from './invariants.ts';
 import { seededRandom } from './random.ts';
 import { reportControllers, reportSettled, type Scenario } from './scenario.ts';
+import { flatness, type RssSample } from './soak-bookkeeping.ts';
 
 const SAMPLES = 60;
 const MIN_INTERVAL_MS = 2_000;
 const FLAT_TOLERANCE = 0.15;
-const WINDOW = 3;
-
-interface Sample {
-  minute: number;
-  rssMiB: number;
-}
-
-const mean = (samples: readonly Sample[]) =>
-  samples.reduce((sum, sample) => sum + sample.rssMiB, 0) / samples.length;
 
 /** Least-squares slope, MiB per minute. */
-function slope(samples: readonly Sample[]): number {
-  const x = samples.reduce((sum, sample) => sum + sample.minute, 0) / samples.length;
-  const y = mean(samples);
-  const covariance = samples.reduce((sum, sample) => sum + (sample.minute - x) * (sample.rssMiB - y), 0);
-  const variance = samples.reduce((sum, sample) => sum + (sample.minute - x) ** 2, 0);
+function slope(samples: readonly RssSample[]): number {
+  const minutes = samples.map((sample) => sample.at / 60_000);
+  const x = minutes.reduce((sum, minute) => sum + minute, 0) / samples.length;
+  const y = samples.reduce((sum, sample) => sum + sample.rssMiB, 0) / samples.length;
+  const covariance = samples.reduce(
+    (sum, sample, index) => sum + ((minutes[index] as number) - x) * (sample.rssMiB - y),
+    0,
+  );
+  const variance = minutes.reduce((sum, minute) => sum + (minute - x) ** 2, 0);
   return variance === 0 ? 0 : covariance / variance;
 }
 
@@ -46,7 +42,7 @@ export const memory: Scenario = async (options, report) => {
   const churn = new Churn(cluster.client, cluster.workloads, random);
   const durationMs = options.memoryMinutes * 60_000;
   const intervalMs = Math.max(MIN_INTERVAL_MS, durationMs / SAMPLES);
-  const samples: Sample[] = [];
+  const samples: RssSample[] = [];
   try {
     await controller.waitForLog(STARTED, options.patienceSeconds * 1000);
     await churn.seed(options.instances);
@@ -54,7 +50,7 @@ export const memory: Scenario = async (options, report) => {
     churn.start({ paceMs: 50, live: options.instances });
     while (Date.now() - started < durationMs) {
       const rssMiB = await controller.rssMiB();
-      if (rssMiB !== undefined) samples.push({ minute: (Date.now() - started) / 60_000, rssMiB });
+      if (rssMiB !== undefined) samples.push({ at: Date.now(), rssMiB });
       await sleep(intervalMs);
     }
     await churn.stop();
@@ -64,10 +60,8 @@ export const memory: Scenario = async (options, report) => {
       churn.instances,
       options.patienceSeconds * 1000,
     );
-    const warmedUp = samples.filter((sample) => sample.minute >= options.memoryMinutes / 4);
-    const afterWarmUp = mean(warmedUp.slice(0, WINDOW));
-    const end = mean(samples.slice(-WINDOW));
-    const change = (end - afterWarmUp) / afterWarmUp;
+    const warmedUp = samples.filter((sample) => sample.at >= started + durationMs / 4);
+    const { afterWarmUpMiB: afterWarmUp, endMiB: end, change } = flatness(samples);
     report.info('minutes of churn', options.memoryMinutes, '10');
     report.info('RSS at the start, MiB', samples[0]?.rssMiB ?? NaN);
     report.info('RSS after the warm-up, MiB', afterWarmUp);

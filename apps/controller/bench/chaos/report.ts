@@ -49,7 +49,7 @@ export function loadAverage(): string {
 
 export function formatTable(figures: readonly Figure[]): string {
   const rows = [
-    ['scenario', 'figure', 'measured', 'first run', ''],
+    ['scenario', 'figure', 'measured', 'issue or target', ''],
     ...figures.map((figure) => [
       figure.scenario,
       figure.name,

@@ -6,12 +6,18 @@
 import { parseArgs } from 'node:util';
 import { apiFaults } from './api-faults.ts';
 import { failover } from './failover.ts';
+import { fairSlots } from './fair-slots.ts';
 import { fuzz } from './fuzz.ts';
 import { hookFaults } from './hook-faults.ts';
 import { kills } from './kills.ts';
 import { memory } from './memory.ts';
+import { renderParking } from './render-parking.ts';
+import { retryAfter } from './retry-after.ts';
 import { formatTable, loadAverage, Report, type Figure } from './report.ts';
 import type { ChaosOptions, Scenario } from './scenario.ts';
+import { shutdown } from './shutdown.ts';
+import { soak } from './soak.ts';
+import { parseSoakDuration } from './soak-bookkeeping.ts';
 
 const SCENARIOS: Record<string, Scenario> = {
   kills,
@@ -20,7 +26,14 @@ const SCENARIOS: Record<string, Scenario> = {
   'hook-faults': hookFaults,
   fuzz,
   memory,
+  'fair-slots': fairSlots,
+  'retry-after': retryAfter,
+  shutdown,
+  'render-parking': renderParking,
+  soak,
 };
+/** Scenarios run when none is named: the soak runs only when asked for (--soak or --only soak). */
+const DEFAULT_SCENARIOS = Object.keys(SCENARIOS).filter((name) => name !== 'soak');
 
 const NUMBER_OPTIONS: Record<keyof ChaosOptions, { default: number; help: string }> = {
   seed: { default: 20, help: 'seed of every random choice' },
@@ -36,6 +49,18 @@ const NUMBER_OPTIONS: Record<keyof ChaosOptions, { default: number; help: string
   specs: { default: 150, help: 'instances with fuzzed specs (fuzz)' },
   memoryMinutes: { default: 2, help: 'minutes of churn while the RSS is sampled (memory)' },
   concurrency: { default: 8, help: "the controller's --concurrency" },
+  hangingRegistrations: { default: 10, help: 'registrations sharing a hook that never answers (fair-slots)' },
+  hangingInstances: { default: 10, help: 'instances of each hanging registration (fair-slots)' },
+  starveSeconds: { default: 60, help: 'seconds of updates to the unrelated registration (fair-slots)' },
+  starvePaceMs: { default: 250, help: 'one update of the unrelated registration every N ms (fair-slots)' },
+  stormSeconds: { default: 24, help: 'seconds of 429 answers with Retry-After (retry-after)' },
+  retryAfterSeconds: { default: 5, help: 'the Retry-After of the 429 storm (retry-after)' },
+  graceSeconds: {
+    default: 30,
+    help: "the controller's --graceful-shutdown-timeout and the exit bound (shutdown)",
+  },
+  unrenderable: { default: 5, help: 'instances whose own spec cannot render (render-parking)' },
+  soakMinutes: { default: 30, help: 'length of the soak (soak; --soak 30m sets it and runs the soak alone)' },
   patienceSeconds: { default: 120, help: 'how long the cluster may take to settle after the chaos' },
 };
 
@@ -48,8 +73,9 @@ function usage(): string {
     ([name, option]) => `  --${kebab(name)} N`.padEnd(28) + `${option.help} (default ${option.default})`,
   );
   return [
-    'Usage: tsx --conditions=@scoby/source bench/chaos/run.ts [--only SCENARIO,...] [options]',
-    `Scenarios, in order: ${Object.keys(SCENARIOS).join(', ')}`,
+    'Usage: tsx --conditions=@scoby/source bench/chaos/run.ts [--only SCENARIO,...] [--soak DURATION] [options]',
+    `Scenarios, in order: ${DEFAULT_SCENARIOS.join(', ')}; soak only when asked for`,
+    '  --soak DURATION'.padEnd(28) + 'run the soak alone for DURATION (30m, 2m, 90s)',
     ...lines,
   ].join('\n');
 }
@@ -59,6 +85,7 @@ function readOptions(): { options: ChaosOptions; scenarios: string[] } | undefin
     options: {
       help: { type: 'boolean' },
       only: { type: 'string' },
+      soak: { type: 'string' },
       ...Object.fromEntries(
         Object.keys(NUMBER_OPTIONS).map((name) => [kebab(name), { type: 'string' as const }]),
       ),
@@ -74,7 +101,11 @@ function readOptions(): { options: ChaosOptions; scenarios: string[] } | undefin
     }),
   ) as unknown as ChaosOptions;
   if (options.faultPercent >= 100) throw new Error('--fault-percent: must be below 100');
-  const scenarios = values.only?.split(',').map((name) => name.trim()) ?? Object.keys(SCENARIOS);
+  if (values.soak !== undefined) {
+    if (values.only !== undefined) throw new Error('--soak runs the soak alone: leave out --only');
+    return { options: { ...options, soakMinutes: parseSoakDuration(values.soak) / 60 }, scenarios: ['soak'] };
+  }
+  const scenarios = values.only?.split(',').map((name) => name.trim()) ?? DEFAULT_SCENARIOS;
   const unknown = scenarios.filter((name) => !(name in SCENARIOS));
   if (unknown.length > 0) throw new Error(`--only: unknown scenario ${unknown.join(', ')}`);
   return { options, scenarios };

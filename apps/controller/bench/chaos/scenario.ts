@@ -30,6 +30,20 @@ export interface ChaosOptions {
   specs: number;
   memoryMinutes: number;
   concurrency: number;
+  /** Registrations whose shared hook never answers (fair-slots). */
+  hangingRegistrations: number;
+  hangingInstances: number;
+  starveSeconds: number;
+  starvePaceMs: number;
+  /** Seconds of 429 answers with Retry-After (retry-after). */
+  stormSeconds: number;
+  retryAfterSeconds: number;
+  /** The grace period SIGTERM must end the process within (shutdown). */
+  graceSeconds: number;
+  /** Length of the soak. */
+  soakMinutes: number;
+  /** Instances whose own spec cannot render (render-parking). */
+  unrenderable: number;
   /** How long the cluster may take to settle after the chaos stops. */
   patienceSeconds: number;
 }

@@ -1,0 +1,121 @@
+/**
+ * The chaos soak's bookkeeping (bench/chaos/soak-bookkeeping.ts, latency.ts): a soak that reports
+ * 0 double writes, 0 lost updates or a flat RSS is only as good as these functions.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Violation } from '../../bench/chaos/invariants.ts';
+import { percentile, summarize } from '../../bench/chaos/latency.ts';
+import {
+  EMPTY_LEDGER,
+  flatness,
+  parseSoakDuration,
+  recordLeaseWrites,
+  updatesLost,
+} from '../../bench/chaos/soak-bookkeeping.ts';
+
+const LEASE = '/apis/coordination.k8s.io/v1/namespaces/scoby-system/leases/scoby-controller-leader';
+const LEASES = '/apis/coordination.k8s.io/v1/namespaces/scoby-system/leases';
+const DEPLOYMENT = '/apis/apps/v1/namespaces/bench/deployments/mailer-mailer-1';
+const isController = (user: string | undefined) => user?.startsWith('scoby-') ?? false;
+const entry = (user: string, method: string, path: string, code = 200) => ({ user, method, path, code });
+
+describe('recordLeaseWrites', () => {
+  it('counts writes of a replica that did not hold the Lease, and nothing else', () => {
+    const ledger = recordLeaseWrites(
+      EMPTY_LEDGER,
+      [
+        entry('scoby-0', 'POST', LEASES, 201),
+        entry('scoby-0', 'PATCH', DEPLOYMENT),
+        entry('scoby-1', 'GET', LEASE),
+        // A failed takeover leaves the holder as it was.
+        entry('scoby-1', 'PUT', LEASE, 409),
+        entry('scoby-1', 'PATCH', DEPLOYMENT, 500),
+        entry('chaos-harness', 'PATCH', DEPLOYMENT),
+        entry('scoby-1', 'PUT', LEASE, 200),
+        entry('scoby-1', 'POST', '/api/v1/namespaces/bench/events', 201),
+        // The deposed leader's write that reached the server after the takeover.
+        entry('scoby-0', 'PUT', DEPLOYMENT),
+      ],
+      isController,
+    );
+    expect(ledger).toEqual({
+      holder: 'scoby-1',
+      doubleWrites: 2,
+      examples: [
+        `PATCH ${DEPLOYMENT} by scoby-1 while scoby-0 held the Lease`,
+        `PUT ${DEPLOYMENT} by scoby-0 while scoby-1 held the Lease`,
+      ],
+    });
+  });
+
+  it('counts a write before anyone held the Lease, and carries the holder from one call to the next', () => {
+    const first = recordLeaseWrites(EMPTY_LEDGER, [entry('scoby-0', 'DELETE', DEPLOYMENT)], isController);
+    expect(first.doubleWrites).toBe(1);
+    expect(first.examples).toEqual([`DELETE ${DEPLOYMENT} by scoby-0 while nobody held the Lease`]);
+    const second = recordLeaseWrites(first, [entry('scoby-0', 'PUT', LEASE)], isController);
+    const third = recordLeaseWrites(second, [entry('scoby-0', 'PATCH', DEPLOYMENT)], isController);
+    expect({ holder: third.holder, doubleWrites: third.doubleWrites }).toEqual({
+      holder: 'scoby-0',
+      doubleWrites: 1,
+    });
+  });
+});
+
+describe('updatesLost', () => {
+  const violation = (kind: Violation['kind'], object: string): Violation => ({ kind, object, detail: '' });
+
+  it('counts each object with a lost-update violation once', () => {
+    expect(
+      updatesLost([
+        violation('lost-write', 'Mailer/mailer-1'),
+        violation('lost-status', 'Mailer/mailer-1'),
+        violation('stale-child', 'Deployment bench/mailer-mailer-2'),
+        violation('missing-child', 'Mailer/mailer-3'),
+        violation('half-write', 'Deployment bench/mailer-mailer-4'),
+        violation('orphan', 'Deployment bench/mailer-mailer-5'),
+        violation('duplicate', 'Service bench/mailer-mailer-6'),
+        violation('stuck-finalizer', 'Relay/relay-7'),
+      ]),
+    ).toBe(4);
+    expect(updatesLost([])).toBe(0);
+  });
+});
+
+describe('flatness', () => {
+  const samples = (values: number[]) => values.map((rssMiB, index) => ({ at: index * 1000, rssMiB }));
+
+  it('compares the mean of three samples at the end with three after the first quarter', () => {
+    // Samples 0..12 s: the warm-up ends at 3 s, so samples 3, 4 and 5 make "after warm-up".
+    const grown = flatness(samples([50, 80, 90, 100, 100, 100, 105, 110, 112, 115, 120, 120, 120]));
+    expect(grown).toEqual({ afterWarmUpMiB: 100, endMiB: 120, change: 0.2 });
+    expect(flatness(samples([60, 100, 100, 100, 100, 100, 100, 100])).change).toBe(0);
+  });
+
+  it('gives NaN for fewer than two windows of samples', () => {
+    expect(flatness(samples([100, 100, 100, 100, 100])).change).toBeNaN();
+  });
+});
+
+describe('latency summary', () => {
+  it('takes nearest-rank percentiles', () => {
+    const values = Array.from({ length: 100 }, (_, index) => 100 - index);
+    expect(summarize(values)).toEqual({ count: 100, p50: 50, p90: 90, p99: 99, max: 100 });
+    expect(percentile([7], 99)).toBe(7);
+    expect(summarize([]).p50).toBeNaN();
+  });
+});
+
+describe('parseSoakDuration', () => {
+  it('reads seconds, minutes and hours, minutes without a unit', () => {
+    expect([
+      parseSoakDuration('30m'),
+      parseSoakDuration('90s'),
+      parseSoakDuration('2'),
+      parseSoakDuration('1h'),
+    ]).toEqual([1800, 90, 120, 3600]);
+  });
+  it('refuses what is not a duration', () => {
+    expect(() => parseSoakDuration('soon')).toThrow('--soak: not a duration: "soon"');
+    expect(() => parseSoakDuration('0m')).toThrow('--soak: must be longer than 0');
+  });
+});
