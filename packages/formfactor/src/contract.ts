@@ -110,7 +110,7 @@ export interface FormFactorPlugin<Block = unknown> {
   render(input: RenderInput<Block>): Record<string, KubeObject>;
   status(input: StatusInput<Block>): FormFactorStatus;
   /**
-   * The top-level fields of an observed child, besides its metadata, that `status` reads (e.g.
+   * The fields of an observed child, besides its metadata, that `status` reads, top-level or as dotted paths (e.g.
    * `['status']`). The controller's caches then hold only those of its managed kinds (§5.2);
    * without it they hold every child of its managed kinds whole.
    */

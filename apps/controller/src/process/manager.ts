@@ -31,6 +31,7 @@ import {
 } from '../config/index.ts';
 import { RegistrationController } from '../registration/controller.ts';
 import { ChildCachePolicies } from '../instance/children/child-cache.ts';
+import { DEPLOYMENT_FIELDS_READ } from '../instance/status/unavailable-pods.ts';
 import type { ControllerOptions, RunningController } from './options.ts';
 
 export type { ControllerOptions, RunningController } from './options.ts';
@@ -101,6 +102,7 @@ class Controller implements RunningController {
     const formFactors = this.#formFactors;
     this.#childCaches = new ChildCachePolicies(
       formFactors.names().flatMap((name) => formFactors.get(name) ?? []),
+      [DEPLOYMENT_FIELDS_READ],
     );
     this.#factory = new InformerFactory({
       lister: this.client,

@@ -65,13 +65,25 @@ const SLIM_METADATA = [
   'uid',
 ];
 
-/** True when the cached child is the slim form: frozen, metadata and status only, no spec. */
+/**
+ * The top-level keys of a slim child, and of its spec what is kept: of a Deployment the selector of
+ * its Pods, which the controller reads to say why it is not available; of other kinds no spec.
+ */
+function slimKeys(object: KubeObject): { keys: string[]; specKeys: string[] } {
+  const deployment = object.kind === 'Deployment';
+  return {
+    keys: ['apiVersion', 'kind', 'metadata', ...(deployment ? ['spec'] : []), 'status'],
+    specKeys: deployment ? ['selector'] : [],
+  };
+}
+
+/** True when the cached child is the slim form: frozen, metadata, status and the kept spec only. */
 export function isSlimCached(object: KubeObject | undefined): boolean {
   if (object === undefined || !Object.isFrozen(object) || !Object.isFrozen(object.metadata)) return false;
-  const keys = Object.keys(object).sort();
-  const allowed = ['apiVersion', 'kind', 'metadata', 'status'];
+  const { keys, specKeys } = slimKeys(object);
   return (
-    keys.every((key) => allowed.includes(key)) &&
+    Object.keys(object).every((key) => keys.includes(key)) &&
+    Object.keys(object.spec ?? {}).every((key) => specKeys.includes(key)) &&
     Object.keys(object.metadata).every((key) => SLIM_METADATA.includes(key))
   );
 }
@@ -81,7 +93,9 @@ export function expectSlim(object: KubeObject | undefined): void {
   expect(object).toBeDefined();
   expect(Object.isFrozen(object)).toBe(true);
   expect(Object.isFrozen(object?.metadata)).toBe(true);
-  expect(Object.keys(object ?? {}).sort()).toEqual(['apiVersion', 'kind', 'metadata', 'status']);
+  const { keys, specKeys } = slimKeys(object!);
+  expect(Object.keys(object ?? {}).sort()).toEqual(keys);
+  expect(Object.keys(object?.spec ?? {})).toEqual(specKeys);
   const metadataKeys = Object.keys(object?.metadata ?? {});
   expect(metadataKeys.filter((key) => !SLIM_METADATA.includes(key))).toEqual([]);
   expect(metadataKeys).toEqual(

@@ -74,11 +74,36 @@ export function slimChild(
     metadata: Object.freeze(metadata),
   };
   for (const field of ['status', ...observedFields]) {
-    const value = (object as Record<string, unknown>)[field];
-    if (field !== 'metadata' && value !== undefined) slim[field] = value;
+    if (field === 'metadata' || field.startsWith('metadata.')) continue;
+    copyPath(object as unknown as Record<string, unknown>, slim, field.split('.'));
   }
   slim[FINGERPRINT] = fingerprint;
   return Object.freeze(slim) as unknown as SlimChild;
+}
+
+/**
+ * Copies the value at `path` of `source` (a top-level field, or a dotted path such as
+ * `spec.selector`) into `target`, creating the objects on the way; an absent value copies nothing.
+ */
+function copyPath(
+  source: Record<string, unknown>,
+  target: Record<string, unknown>,
+  path: readonly string[],
+): void {
+  const [head, ...rest] = path;
+  if (head === undefined) return;
+  const value = source[head];
+  if (value === undefined) return;
+  if (rest.length === 0) {
+    target[head] = value;
+    return;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
+  const existing = target[head];
+  const child =
+    typeof existing === 'object' && existing !== null ? (existing as Record<string, unknown>) : {};
+  copyPath(value as Record<string, unknown>, child, rest);
+  if (Object.keys(child).length > 0) target[head] = child;
 }
 
 /**
@@ -144,6 +169,13 @@ interface DeclaringFormFactor {
   observedFields?: readonly string[];
 }
 
+/** Fields of a child kind the controller itself reads, besides what the form factors declare. */
+export interface ControllerReads {
+  apiVersion: string;
+  kind: string;
+  fields: readonly string[];
+}
+
 /** The group of an apiVersion (`apps/v1` → `apps`, `v1` → ``). */
 function groupOf(apiVersion: string): string {
   const slash = apiVersion.indexOf('/');
@@ -156,10 +188,12 @@ function groupOf(apiVersion: string): string {
  */
 export class ChildCachePolicies {
   readonly #formFactors: readonly DeclaringFormFactor[];
+  readonly #controllerReads: readonly ControllerReads[];
   readonly #policies = new Map<string, ChildCachePolicy>();
 
-  constructor(formFactors: readonly DeclaringFormFactor[]) {
+  constructor(formFactors: readonly DeclaringFormFactor[], controllerReads: readonly ControllerReads[] = []) {
     this.#formFactors = formFactors;
+    this.#controllerReads = controllerReads;
   }
 
   for(apiVersion: string, kind: string): ChildCachePolicy {
@@ -181,6 +215,10 @@ export class ChildCachePolicies {
       if (!manages) continue;
       if (formFactor.observedFields === undefined) return undefined;
       for (const field of formFactor.observedFields) fields.add(field);
+    }
+    for (const reads of this.#controllerReads) {
+      if (reads.kind !== kind || groupOf(reads.apiVersion) !== group) continue;
+      for (const field of reads.fields) fields.add(field);
     }
     return [...fields].sort();
   }

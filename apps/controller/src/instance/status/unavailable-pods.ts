@@ -10,6 +10,16 @@ import type { Logger } from 'pino';
 
 export const POD_READ_INTERVAL_MS = 15_000;
 
+/**
+ * What this reader reads of a Deployment besides its status: the selector of its Pods. The child
+ * caches keep it when they slim a Deployment (children-and-status.md §5.2).
+ */
+export const DEPLOYMENT_FIELDS_READ = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  fields: ['spec.selector'],
+} as const;
+
 const PODS: ResourceRef = { group: '', version: 'v1', resource: 'pods', namespaced: true };
 
 /** An observed Deployment whose controller reported it not available, with the selector of its Pods. */

@@ -129,22 +129,41 @@ describe('ChildCachePolicy', () => {
   });
 });
 
-describe('ChildCachePolicies', () => {
-  const formFactor = (apiVersion: string, kind: string, observedFields?: string[]) => ({
-    managedKinds: [{ apiVersion, kind }],
-    ...(observedFields ? { observedFields } : {}),
-  });
+const formFactorOf = (apiVersion: string, kind: string, observedFields?: string[]) => ({
+  managedKinds: [{ apiVersion, kind }],
+  ...(observedFields ? { observedFields } : {}),
+});
 
+describe('ChildCachePolicies', () => {
   it('keeps the union of the declared fields, and a kind whole when one form factor declares none', () => {
     const policies = new ChildCachePolicies([
-      formFactor('apps/v1', 'Deployment', ['status']),
-      formFactor('apps/v1beta1', 'Deployment', ['extra']),
-      formFactor('v1', 'Service', ['status']),
-      formFactor('v1', 'Service'),
+      formFactorOf('apps/v1', 'Deployment', ['status']),
+      formFactorOf('apps/v1beta1', 'Deployment', ['extra']),
+      formFactorOf('v1', 'Service', ['status']),
+      formFactorOf('v1', 'Service'),
     ]);
     expect(policies.for('apps/v1', 'Deployment').slims).toBe(true);
     expect(policies.for('v1', 'Service').slims).toBe(false);
     expect(policies.for('apps/v1', 'Deployment')).toBe(policies.for('apps/v1beta1', 'Deployment'));
+  });
+});
+
+describe('fields the controller reads besides the form factors', () => {
+  it('keeps a dotted path of the spec and nothing else of it', () => {
+    const policies = new ChildCachePolicies(
+      [formFactorOf('apps/v1', 'Deployment', ['status'])],
+      [{ apiVersion: 'apps/v1', kind: 'Deployment', fields: ['spec.selector'] }],
+    );
+    const cache = policies.for('apps/v1', 'Deployment');
+    const object = live('1', {
+      spec: { selector: { matchLabels: { app: 'a' } }, replicas: 1, template: { spec: { containers: [] } } },
+    });
+    let cached: KubeObject = cache.transform(object);
+    cache.upToDate(cached, (slim) => ((cached = slim), true));
+    expect(isSlim(cached)).toBe(true);
+    expect(cached.spec).toEqual({ selector: { matchLabels: { app: 'a' } } });
+    // Another kind is not given the Deployment's reads.
+    expect(policies.for('v1', 'Service')).not.toBe(cache);
   });
 });
 
