@@ -3,7 +3,7 @@
  * Scoby's documented role (update, no patch) works unchanged with status and finalizers PUT, the
  * shipped role with merge patches, and a registration without a finalize hook needs no write verb
  * on its resource; in each the instance reaches Ready with what the hook and statusConfiguration
- * wrote kept, and no request of the controller is refused.
+ * wrote kept, and no write of status or finalizers is refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningController } from '../../src/index.ts';
@@ -51,9 +51,13 @@ describe("on the real control plane, under the original Scoby primer's role", ()
 });
 
 describe('the requests of the controller', () => {
-  it('were never refused (no 403)', async () => {
+  it('never had a write of status or finalizers refused (no 403 on PUT or PATCH)', async () => {
     const metrics = await controller.metrics.registry.getSingleMetricAsString('rest_client_requests_total');
     expect(metrics).toMatch(/code="200",method="PUT"/);
-    expect(metrics).not.toMatch(/code="403"/);
+    // POSTs are left out: this controller watches every namespace of the shared control plane, and
+    // what it creates there for other files' objects (their Events) may be refused with 403 while
+    // their namespaces terminate (13 POSTs in one CI run; none when this file runs alone). Status
+    // and finalizers are written with PUT or PATCH only.
+    expect(metrics).not.toMatch(/code="403",method="(PUT|PATCH)"/);
   });
 });
