@@ -36,7 +36,10 @@ export function createLogger(options: LoggerOptions): Logger {
     const target = options.destination ?? process.stdout;
     return pino(settings, consoleDestination(target, { colour: options.colour ?? false }));
   }
-  return options.destination === undefined ? pino(settings) : pino(settings, options.destination);
+  // Standard output itself, not pino's default asynchronous writer to file descriptor 1: writes to
+  // a pipe are synchronous on Linux, and the CLI flushes process.stdout before it exits, so the
+  // last lines (`stopped`) are not lost when the reader of the pipe is slow.
+  return pino(settings, options.destination ?? process.stdout);
 }
 
 /**

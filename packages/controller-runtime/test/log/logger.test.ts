@@ -1,6 +1,10 @@
 import { Writable } from 'node:stream';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createLogger, newReconcileId, withContext } from '../../src/log/logger.ts';
+
+const LOG_THEN_EXIT = new URL('./fixtures/log-then-exit.ts', import.meta.url);
 
 function capture(): { stream: Writable; lines: () => Record<string, unknown>[] } {
   const chunks: string[] = [];
@@ -105,4 +109,23 @@ describe('logger', () => {
     const [, level, message] = chunks.join('').split('\t');
     expect({ level, message }).toEqual({ level: '\u001b[33mWARN\u001b[0m', message: 'slow\n' });
   });
+
+  it('loses no line when the process exits while its reader is slow', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(LOG_THEN_EXIT)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    // The reader waits before reading: the pipe fills while the process logs and exits.
+    child.stdout.pause();
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    setTimeout(() => child.stdout.resume(), 300);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    const messages = output
+      .trimEnd()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { msg: string }).msg);
+    expect(messages).toHaveLength(201);
+    expect(messages.at(-1)).toBe('stopped');
+  }, 30_000);
 });
