@@ -86,7 +86,7 @@ describe('install manifests', () => {
       env: [
         { name: 'SCOBY_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
         { name: 'LOG_LEVEL', value: 'info' },
-        { name: 'NODE_OPTIONS', value: '--max-old-space-size=256' },
+        { name: 'NODE_OPTIONS', value: '--max-old-space-size=256 --max-semi-space-size=4' },
       ],
       ports: [{ name: 'metrics', containerPort: 8080, protocol: 'TCP' }],
       livenessProbe: { httpGet: { path: '/healthz', port: 'metrics' } },

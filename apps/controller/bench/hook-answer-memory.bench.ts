@@ -23,7 +23,7 @@ import { createWorld, INSTANCES, NAMESPACE, registration } from './world.ts';
 
 const MAX_ANSWER_BYTES = 16 * 1024 * 1024 - 1;
 // Node sizes its heap from the container's memory limit; this is what it picks for 512 Mi.
-process.env.BENCH_CONTROLLER_NODE_ARGS ??= '--max-old-space-size=256';
+process.env.BENCH_CONTROLLER_NODE_ARGS ??= '--max-old-space-size=256 --max-semi-space-size=4';
 const count = Number(process.env.BENCH_N ?? 40);
 const shapes = (process.env.BENCH_SHAPES ?? 'string,objects,numbers').split(',');
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);

@@ -117,7 +117,7 @@ describe('helm chart deploy/helm/scoby', () => {
     expect(container.env).toEqual([
       { name: 'SCOBY_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
       { name: 'LOG_LEVEL', value: 'info' },
-      { name: 'NODE_OPTIONS', value: '--max-old-space-size=256' },
+      { name: 'NODE_OPTIONS', value: '--max-old-space-size=256 --max-semi-space-size=4' },
       { name: 'WORKING_NAMESPACES', value: 'shop,billing' },
       { name: 'SCOBY_FORM_FACTOR_PLUGINS', value: '@acme/scoby-statefulset,/plugins/cron.js' },
       { name: 'CLUSTER_DOMAIN', value: 'example.internal' },
