@@ -3,7 +3,7 @@
  * registered CRD, shared informers on every managed child kind (owner-mapped to instances), a work
  * queue of its own (so a slow hook in one registration never blocks another), and the reconciler.
  */
-import { INSTANCE_LABEL } from '@scoby/formfactor';
+import { INSTANCE_LABEL, labelValue } from '@scoby/formfactor';
 import { splitApiVersion, type KubeObject } from '@scoby/kube-objects';
 import type { Logger } from 'pino';
 import {
@@ -26,6 +26,11 @@ import { InstanceReconcileError, type InstanceReconciler, type ReconcileFailure 
 import type { ChildStore } from './children/write-children.ts';
 import { LabelIndex } from './label-index.ts';
 import type { ChildCachePolicies, ChildCachePolicy } from './children/child-cache.ts';
+import type { InstanceSelection, SelectionDecision } from '../registration/instance-selection.ts';
+import { instanceHolders } from './holders.ts';
+
+/** How soon an instance is judged again while Namespace labels are not known yet. */
+const NAMESPACES_SYNC_POLL_MS = 200;
 
 export const MANAGED_BY_SELECTOR = 'app.kubernetes.io/managed-by=scoby-controller';
 
@@ -49,6 +54,12 @@ export interface InstanceControllerOptions {
   health?: QueueHealth;
   /** What the child informers keep of each child kind (one policy per kind for the process). */
   childCaches: ChildCachePolicies;
+  /** Which registration serves which instance (docs/spec/registration.md §6.8); absent: all of them. */
+  selection?: InstanceSelection;
+  /** Says on the registration that an instance it selects is served by an older one. */
+  servedByOther?(instance: string, by: string): void;
+  /** Who serves one of the instances changed while selection is in play: the counts are due again. */
+  selectionChanged?(): void;
 }
 
 function kindKey(apiVersion: string, kind: string): string {
@@ -70,6 +81,8 @@ export class InstanceController {
   #config: InstanceConfig;
   readonly #controller: Controller;
   readonly #unwatchHealth: () => void;
+  /** Last judgement per instance key: an Event and a count refresh only when it changes. */
+  readonly #judged = new Map<string, string>();
   #children = new Map<
     string,
     {
@@ -157,6 +170,28 @@ export class InstanceController {
     return this.#controller.informer.informer.list();
   }
 
+  /** Every instance in `namespace` is judged again (its Namespace's labels changed). */
+  enqueueNamespace(namespace: string): void {
+    for (const instance of this.instances()) {
+      if (instance.metadata.namespace === namespace)
+        this.#controller.enqueue(this.#controller.keyFor(namespace, instance.metadata.name ?? ''));
+    }
+  }
+
+  /** The counts of status.instances (docs/spec/registration.md §5.1), from the instance cache. */
+  selectionCounts(): { served: number; servedByOthers: number } {
+    const counts = { served: 0, servedByOthers: 0 };
+    const selection = this.#options.selection;
+    for (const instance of this.instances()) {
+      const decision = selection?.decide(this.#config.registrationName, this.#config.crd.name, instance) ?? {
+        kind: 'serve',
+      };
+      if (decision.kind === 'serve') counts.served++;
+      else if (decision.kind === 'other' && decision.selected) counts.servedByOthers++;
+    }
+    return counts;
+  }
+
   async stop(): Promise<void> {
     await this.#controller.stop();
     this.#unwatchHealth();
@@ -225,10 +260,52 @@ export class InstanceController {
     }
   }
 
+  /**
+   * Whether this registration reconciles the instance (docs/spec/registration.md §6.8): the one its
+   * selection serves; a deleted one nobody selects goes to the registration whose children it has
+   * (the one that added the finalizer), or, with none, to the first candidate.
+   */
+  #serves(cached: KubeObject, key: string): SelectionDecision | 'finalize' {
+    const selection = this.#options.selection;
+    if (!selection) return { kind: 'serve' };
+    const name = this.#config.registrationName;
+    const decision = selection.decide(name, this.#config.crd.name, cached);
+    this.#judge(key, decision);
+    if (decision.kind !== 'none' || !cached.metadata.deletionTimestamp) return decision;
+    const holders = instanceHolders(cached, this.store);
+    const mine = holders.includes(labelValue(name));
+    const first = holders.length === 0 && selection.candidates(this.#config.crd.name)[0]?.name === name;
+    return mine || first ? 'finalize' : decision;
+  }
+
+  /** An Event when an instance this registration selects goes to an older one; a count refresh on any change. */
+  #judge(key: string, decision: SelectionDecision): void {
+    if (decision.kind === 'wait') return;
+    const verdict =
+      decision.kind === 'other' ? `other\u0000${decision.by}\u0000${decision.selected}` : decision.kind;
+    if (this.#judged.get(key) === verdict) return;
+    this.#judged.set(key, verdict);
+    if (decision.kind === 'other' && decision.selected) this.#options.servedByOther?.(key, decision.by);
+    if (this.#options.selection?.inPlay(this.#config.registrationName, this.#config.crd.name))
+      this.#options.selectionChanged?.();
+  }
+
   async #reconcile(key: ObjectKey, context: ReconcileContext): Promise<ReconcileResult> {
     const config = this.#config;
     const cached = this.#controller.get(key);
     const fields = { instance: instanceKey(key), kind: config.crd.kind };
+    if (!cached) {
+      if (
+        this.#judged.delete(instanceKey(key)) &&
+        this.#options.selection?.inPlay(config.registrationName, config.crd.name)
+      )
+        this.#options.selectionChanged?.();
+    } else {
+      const serves = this.#serves(cached, instanceKey(key));
+      if (serves !== 'finalize' && serves.kind === 'wait') return { requeueAfterMs: NAMESPACES_SYNC_POLL_MS };
+      // Another registration's, or nobody's: children and finalizer stay as they are until one takes it.
+      if (serves !== 'finalize' && serves.kind !== 'serve') return undefined;
+    }
     let result: ReconcileResult;
     try {
       result = await this.#options.reconciler.reconcile(
