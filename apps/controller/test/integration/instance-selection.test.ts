@@ -60,6 +60,49 @@ async function registrationEvents(name: string) {
   return eventViews(await cluster.events('default', name));
 }
 
+// First: the controller remembers a grant for a while (AccessReviewer), and later tests are granted.
+describe('a namespaceSelector without Namespace access', () => {
+  it('is MissingPermissions naming the Namespace verbs; a registration without one does not ask', async () => {
+    const lift = cluster.server.authorization.deny({ verb: 'list', resource: 'namespaces' });
+    try {
+      await cluster.apply(crdFor({ group: 'guarded.example.com', kind: 'Gate', plural: 'gates' }));
+      await cluster.apply(
+        registrationObject('guarded', {
+          crd: 'gates.guarded.example.com',
+          workload: { fromImage: { repo: 'registry.example.com/gate:1' } },
+          namespaceSelector: { matchLabels: { env: 'prod' } },
+        }),
+      );
+      const refused = await waitForCondition(
+        cluster,
+        registrationTarget('guarded'),
+        'Ready',
+        'False',
+        'MissingPermissions',
+      );
+      expect(conditionsOf(refused)[1]).toEqual({
+        type: 'ControllerReady',
+        status: 'False',
+        reason: 'MissingPermissions',
+        message:
+          'the controller may not list namespaces (all namespaces); add to the ClusterRole scoby-controller ' +
+          '(deploy/10-rbac.yaml) the rules {apiGroups: [""], resources: [namespaces], verbs: [get, list, watch]} ' +
+          '(see docs/migration.md)',
+      });
+      await cluster.apply(crdFor({ group: 'open.example.com', kind: 'Gate', plural: 'gates' }));
+      await cluster.apply(
+        registrationObject('open', {
+          crd: 'gates.open.example.com',
+          workload: { fromImage: { repo: 'registry.example.com/gate:1' } },
+        }),
+      );
+      await waitForCondition(cluster, registrationTarget('open'), 'Ready', 'True');
+    } finally {
+      lift();
+    }
+  });
+});
+
 describe('a canary registration beside a stable one', () => {
   const api = 'canary.example.com/v1';
   const crd = 'queues.canary.example.com';

@@ -16,6 +16,8 @@ export interface ResourceNeed {
   subresource?: string;
   verbs: readonly string[];
   grantor: Grantor;
+  /** A cluster-scoped resource: asked about once, without a namespace, whatever the working namespaces. */
+  clusterScoped?: boolean;
 }
 
 export interface ChildResource {
@@ -88,7 +90,13 @@ export function registrationAccessNeeds(input: RegistrationAccessInput): AccessP
     needs.push({ ...kind, verbs: PRUNED_VERBS, grantor: childGrantor(kind) });
   }
   if (input.readsNamespaces) {
-    needs.push({ group: '', resource: 'namespaces', verbs: INSTANCE_VERBS, grantor: 'scoby-controller' });
+    needs.push({
+      group: '',
+      resource: 'namespaces',
+      verbs: INSTANCE_VERBS,
+      grantor: 'scoby-controller',
+      clusterScoped: true,
+    });
   }
   return { needs, writes };
 }
