@@ -272,11 +272,25 @@ describe('an instance that leaves every selection', () => {
     const ready = await waitForCondition(cluster, target, 'Ready', 'True');
     expect(ready.metadata.finalizers).toEqual([FINALIZER]);
 
+    await cluster.apply(instance(api, 'Vault', 'shop', 'still', { tier: 'gold' }));
+    await waitForCondition(cluster, { ...target, name: 'still' }, 'Ready', 'True');
+
     await mergePatch(cluster, target, { metadata: { labels: { tier: 'silver' } } });
-    await sleep(500);
+    await sleep(300);
+    // A new image reaches the instance still selected; the one that left is reconciled by nobody.
+    await mergePatch(cluster, registrationTarget('gold'), {
+      spec: { workload: { fromImage: { repo: 'registry.example.com/vault:2' } } },
+    });
+    await cluster.waitFor(
+      'the new image on the selected instance',
+      async () => image(await deployment('shop', 'gold-still')) === 'registry.example.com/vault:2',
+    );
+    await sleep(300);
     const left = await cluster.get(api, 'Vault', 'shop', 'kept');
     expect(left?.metadata.finalizers).toEqual([FINALIZER]);
     expect(image(await deployment('shop', 'gold-kept'))).toBe('registry.example.com/vault:1');
+    const counts = await cluster.get(REGISTRATION_API, 'CRDRegistration', undefined, 'gold');
+    expect(counts?.status?.instances).toEqual({ served: 1, servedByOthers: 0 });
 
     await cluster.remove({ apiVersion: api, kind: 'Vault', metadata: { name: 'kept', namespace: 'shop' } });
     await cluster.waitFor(
