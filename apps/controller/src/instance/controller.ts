@@ -3,7 +3,7 @@
  * registered CRD, shared informers on every managed child kind (owner-mapped to instances), a work
  * queue of its own (so a slow hook in one registration never blocks another), and the reconciler.
  */
-import { INSTANCE_LABEL, labelValue } from '@scoby/formfactor';
+import { INSTANCE_LABEL } from '@scoby/formfactor';
 import { splitApiVersion, type KubeObject } from '@scoby/kube-objects';
 import type { Logger } from 'pino';
 import {
@@ -26,8 +26,7 @@ import { InstanceReconcileError, type InstanceReconciler, type ReconcileFailure 
 import type { ChildStore } from './children/write-children.ts';
 import { LabelIndex } from './label-index.ts';
 import type { ChildCachePolicies, ChildCachePolicy } from './children/child-cache.ts';
-import type { InstanceSelection, SelectionDecision } from '../registration/instance-selection.ts';
-import { instanceHolders } from './holders.ts';
+import { SelectionGate, type SelectionGateOptions } from './selection-gate.ts';
 
 /** How soon an instance is judged again while Namespace labels are not known yet. */
 const NAMESPACES_SYNC_POLL_MS = 200;
@@ -55,11 +54,7 @@ export interface InstanceControllerOptions {
   /** What the child informers keep of each child kind (one policy per kind for the process). */
   childCaches: ChildCachePolicies;
   /** Which registration serves which instance (docs/spec/registration.md §6.8); absent: all of them. */
-  selection?: InstanceSelection;
-  /** Says on the registration that an instance it selects is served by an older one. */
-  servedByOther?(instance: string, by: string): void;
-  /** Who serves one of the instances changed while selection is in play: the counts are due again. */
-  selectionChanged?(): void;
+  selection?: SelectionGateOptions;
 }
 
 function kindKey(apiVersion: string, kind: string): string {
@@ -81,8 +76,7 @@ export class InstanceController {
   #config: InstanceConfig;
   readonly #controller: Controller;
   readonly #unwatchHealth: () => void;
-  /** Last judgement per instance key: an Event and a count refresh only when it changes. */
-  readonly #judged = new Map<string, string>();
+  readonly #gate: SelectionGate | undefined;
   #children = new Map<
     string,
     {
@@ -97,6 +91,7 @@ export class InstanceController {
   constructor(options: InstanceControllerOptions, config: InstanceConfig, childKinds: readonly ChildKind[]) {
     this.#options = options;
     this.#config = config;
+    this.#gate = options.selection ? new SelectionGate(options.selection) : undefined;
     const ownWrites = options.reconciler.ownWrites;
     this.#controller = new Controller({
       name: config.registrationName,
@@ -180,16 +175,10 @@ export class InstanceController {
 
   /** The counts of status.instances (docs/spec/registration.md §5.1), from the instance cache. */
   selectionCounts(): { served: number; servedByOthers: number } {
-    const counts = { served: 0, servedByOthers: 0 };
-    const selection = this.#options.selection;
-    for (const instance of this.instances()) {
-      const decision = selection?.decide(this.#config.registrationName, this.#config.crd.name, instance) ?? {
-        kind: 'serve',
-      };
-      if (decision.kind === 'serve') counts.served++;
-      else if (decision.kind === 'other' && decision.selected) counts.servedByOthers++;
-    }
-    return counts;
+    const instances = this.instances();
+    return this.#gate
+      ? this.#gate.counts(this.#config.registrationName, this.#config.crd.name, instances)
+      : { served: instances.length, servedByOthers: 0 };
   }
 
   async stop(): Promise<void> {
@@ -260,51 +249,23 @@ export class InstanceController {
     }
   }
 
-  /**
-   * Whether this registration reconciles the instance (docs/spec/registration.md §6.8): the one its
-   * selection serves; a deleted one nobody selects goes to the registration whose children it has
-   * (the one that added the finalizer), or, with none, to the first candidate.
-   */
-  #serves(cached: KubeObject, key: string): SelectionDecision | 'finalize' {
-    const selection = this.#options.selection;
-    if (!selection) return { kind: 'serve' };
-    const name = this.#config.registrationName;
-    const decision = selection.decide(name, this.#config.crd.name, cached);
-    this.#judge(key, decision);
-    if (decision.kind !== 'none' || !cached.metadata.deletionTimestamp) return decision;
-    const holders = instanceHolders(cached, this.store);
-    const mine = holders.includes(labelValue(name));
-    const first = holders.length === 0 && selection.candidates(this.#config.crd.name)[0]?.name === name;
-    return mine || first ? 'finalize' : decision;
-  }
-
-  /** An Event when an instance this registration selects goes to an older one; a count refresh on any change. */
-  #judge(key: string, decision: SelectionDecision): void {
-    if (decision.kind === 'wait') return;
-    const verdict =
-      decision.kind === 'other' ? `other\u0000${decision.by}\u0000${decision.selected}` : decision.kind;
-    if (this.#judged.get(key) === verdict) return;
-    this.#judged.set(key, verdict);
-    if (decision.kind === 'other' && decision.selected) this.#options.servedByOther?.(key, decision.by);
-    if (this.#options.selection?.inPlay(this.#config.registrationName, this.#config.crd.name))
-      this.#options.selectionChanged?.();
-  }
-
   async #reconcile(key: ObjectKey, context: ReconcileContext): Promise<ReconcileResult> {
     const config = this.#config;
     const cached = this.#controller.get(key);
     const fields = { instance: instanceKey(key), kind: config.crd.kind };
-    if (!cached) {
-      if (
-        this.#judged.delete(instanceKey(key)) &&
-        this.#options.selection?.inPlay(config.registrationName, config.crd.name)
-      )
-        this.#options.selectionChanged?.();
-    } else {
-      const serves = this.#serves(cached, instanceKey(key));
-      if (serves !== 'finalize' && serves.kind === 'wait') return { requeueAfterMs: NAMESPACES_SYNC_POLL_MS };
+    const gate = this.#gate;
+    if (gate && !cached) gate.forget(config.registrationName, config.crd.name, instanceKey(key));
+    if (gate && cached) {
+      const verdict = gate.judge(
+        config.registrationName,
+        config.crd.name,
+        instanceKey(key),
+        cached,
+        this.store,
+      );
+      if (verdict === 'wait') return { requeueAfterMs: NAMESPACES_SYNC_POLL_MS };
       // Another registration's, or nobody's: children and finalizer stay as they are until one takes it.
-      if (serves !== 'finalize' && serves.kind !== 'serve') return undefined;
+      if (verdict === 'leave') return undefined;
     }
     let result: ReconcileResult;
     try {

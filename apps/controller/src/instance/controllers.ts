@@ -27,6 +27,7 @@ import type { ControllerMetrics } from '../config/index.ts';
 import { InstanceController, type ChildKind } from './controller.ts';
 import type { ChildCachePolicies } from './children/child-cache.ts';
 import type { InstanceSelection } from '../registration/instance-selection.ts';
+import type { SelectionGateOptions } from './selection-gate.ts';
 
 export interface InstanceControllersOptions {
   client: DynamicClient;
@@ -144,14 +145,16 @@ export class InstanceControllers implements InstanceControllerHost {
     return controller.hasSynced() ? { kind: 'started' } : { kind: 'starting' };
   }
 
-  #selectionOptions(name: string) {
+  #selectionOptions(name: string): { selection?: SelectionGateOptions } {
     const { selection, servedByOther, selectionChanged } = this.#options;
     return selection === undefined
       ? {}
       : {
-          selection,
-          servedByOther: (instance: string, by: string) => servedByOther?.(name, instance, by),
-          selectionChanged: () => selectionChanged?.(name),
+          selection: {
+            selection,
+            servedByOther: (instance, by) => servedByOther?.(name, instance, by),
+            selectionChanged: () => selectionChanged?.(name),
+          },
         };
   }
 

@@ -23,6 +23,10 @@ import {
 import { mergePatch } from '../support/hooks-fixtures.ts';
 import { NO_CHANGE, startScriptedHook, type ScriptedHook } from '../support/hooks-server.ts';
 
+/** status.instances of a registration (registration.md §5.1). */
+const instancesOf = (registration: KubeObject | undefined) =>
+  (registration?.status as { instances?: { served: number; servedByOthers: number } } | undefined)?.instances;
+
 let cluster: TestCluster;
 let hook: ScriptedHook;
 
@@ -144,7 +148,7 @@ describe('a canary registration beside a stable one', () => {
 
   it('counts what each serves and what an older one serves instead, and says which instance', async () => {
     const counts = async (name: string) =>
-      (await cluster.get(REGISTRATION_API, 'CRDRegistration', undefined, name))?.status?.instances;
+      instancesOf(await cluster.get(REGISTRATION_API, 'CRDRegistration', undefined, name));
     await cluster.waitFor('stable counts', async () => {
       const found = await counts('stable');
       return JSON.stringify(found) === JSON.stringify({ served: 1, servedByOthers: 1 });
@@ -210,7 +214,7 @@ describe('a canary registration beside a stable one', () => {
       { type: 'ControllerReady', status: 'False', reason: 'CRDAlreadyRegistered', message },
       { type: 'Ready', status: 'False', reason: 'CRDAlreadyRegistered', message },
     ]);
-    expect(late.status?.instances).toBeUndefined();
+    expect(instancesOf(late)).toBeUndefined();
   });
 });
 
@@ -247,9 +251,9 @@ describe('namespaceSelector', () => {
     await cluster.waitFor('dev child once dev is selected', () => deployment('dev', 'prod-zones-b'));
     const registration = await cluster.waitFor('counts', async () => {
       const found = await cluster.get(REGISTRATION_API, 'CRDRegistration', undefined, 'prod-zones');
-      return found?.status?.instances?.served === 2 ? found : undefined;
+      return instancesOf(found)?.served === 2 ? found : undefined;
     });
-    expect(registration.status?.instances).toEqual({ served: 2, servedByOthers: 0 });
+    expect(instancesOf(registration)).toEqual({ served: 2, servedByOthers: 0 });
   });
 });
 
@@ -290,7 +294,7 @@ describe('an instance that leaves every selection', () => {
     expect(left?.metadata.finalizers).toEqual([FINALIZER]);
     expect(image(await deployment('shop', 'gold-kept'))).toBe('registry.example.com/vault:1');
     const counts = await cluster.get(REGISTRATION_API, 'CRDRegistration', undefined, 'gold');
-    expect(counts?.status?.instances).toEqual({ served: 1, servedByOthers: 0 });
+    expect(instancesOf(counts)).toEqual({ served: 1, servedByOthers: 0 });
 
     await cluster.remove({ apiVersion: api, kind: 'Vault', metadata: { name: 'kept', namespace: 'shop' } });
     await cluster.waitFor(

@@ -20,6 +20,10 @@ import { REAL_PATIENCE_MS, startRealCluster, type RealCluster } from './support/
 
 const GROUP = 'select.real.example.com';
 const API = `${GROUP}/v1`;
+/** status.instances of a registration (registration.md §5.1). */
+const instancesOf = (registration: KubeObject | undefined) =>
+  (registration?.status as { instances?: { served: number; servedByOthers: number } } | undefined)?.instances;
+
 let cluster: RealCluster;
 
 beforeAll(async () => {
@@ -46,7 +50,7 @@ const instance = (kind: string, namespace: string, name: string, labels: Record<
   spec: {},
 });
 const counts = async (name: string) =>
-  (await cluster.get(REGISTRATION_API, 'CRDRegistration', undefined, name))?.status?.instances;
+  instancesOf(await cluster.get(REGISTRATION_API, 'CRDRegistration', undefined, name));
 
 describe('on the real control plane, a canary registration beside a stable one', () => {
   const target = { apiVersion: API, kind: 'Queue', namespace: 'select-shop', name: 'jobs' };
