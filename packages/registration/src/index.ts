@@ -16,3 +16,13 @@ export {
 export { DEFAULT_HOOK_TIMEOUT_MS } from './validation/normalize.ts';
 export { parseIsoDurationMs } from './iso8601-duration.ts';
 export * from './registration-status.ts';
+export {
+  INVALID_SELECTOR,
+  labelSelectorProblems,
+  matchesLabelSelector,
+  selectsSome,
+  SELECTOR_OPERATORS,
+  type LabelSelector,
+  type LabelSelectorRequirement,
+  type SelectorOperator,
+} from './label-selector.ts';

@@ -13,6 +13,7 @@ import { closedSet } from './closed-set.ts';
 import { describedUse } from './described-use.ts';
 import { BUILT_IN_FUNCTIONS } from './validation/choice-checks.ts';
 import { CAPABILITY_SPELLINGS, SUPPORTED_HOOK_VERSIONS } from './validation/hook-checks.ts';
+import { SELECTOR_OPERATORS } from './label-selector.ts';
 import type { SchemaNode } from './schema-node.ts';
 
 // Every field carries a description: `kubectl explain crdregistration.spec --recursive` and the
@@ -399,6 +400,36 @@ const hookSpec: SchemaNode = {
   },
 };
 
+/** A metav1.LabelSelector (docs/spec/registration.md §3.6). */
+const labelSelector = (title: string, description: string): SchemaNode => ({
+  title,
+  type: 'object',
+  description,
+  properties: {
+    matchLabels: {
+      type: 'object',
+      description: 'Labels that must all be present with these values.',
+      additionalProperties: str('A label value.'),
+    },
+    matchExpressions: arrayOf(
+      {
+        type: 'object',
+        description: 'A requirement on one label.',
+        required: ['key', 'operator'],
+        properties: {
+          key: str('The label key, a qualified name such as track or example.com/track.'),
+          operator: closedSet(str('In, NotIn, Exists or DoesNotExist.'), SELECTOR_OPERATORS),
+          values: arrayOf(
+            str('A label value.'),
+            'Non-empty for In and NotIn; must be empty for Exists and DoesNotExist.',
+          ),
+        },
+      },
+      'Requirements that must all hold.',
+    ),
+  },
+});
+
 const registrationSpec: SchemaNode = {
   title: 'CRDRegistrationSpec',
   type: 'object',
@@ -427,6 +458,14 @@ const registrationSpec: SchemaNode = {
       },
     },
     hook: hookSpec,
+    selector: labelSelector(
+      'InstanceSelector',
+      'The instances this registration serves, by their labels. Absent or empty: every instance. With several registrations for the CRD, each instance is served by the oldest whose selection matches it.',
+    ),
+    namespaceSelector: labelSelector(
+      'NamespaceSelector',
+      'The instances this registration serves, by the labels of their Namespace. Absent or empty: every namespace. Scoby reads Namespaces (get, list, watch) to evaluate it.',
+    ),
   },
 };
 
@@ -457,6 +496,17 @@ const registrationStatus: SchemaNode = {
           description:
             "The verb on <resource> for Scoby's finalizer; absent when neither is granted (a registration without a finalize hook needs none).",
         },
+      },
+    },
+    instances: {
+      type: 'object',
+      description:
+        'Instance counts of a registration sharing its CRD with another running one (selectors, registration.md §6.8); absent otherwise.',
+      properties: {
+        served: integer(
+          'Instances this registration serves: its selection matches and no older registration serves them.',
+        ),
+        servedByOthers: integer('Instances its selection matches that an older registration serves instead.'),
       },
     },
     conditions: arrayOf(

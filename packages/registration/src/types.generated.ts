@@ -26,6 +26,8 @@ export interface CRDRegistrationSpec {
     statusConfiguration?: StatusConfiguration;
   };
   hook?: HookSpec;
+  selector?: InstanceSelector;
+  namespaceSelector?: NamespaceSelector;
 }
 /**
  * How instances run: at most one form factor; default a one-replica Deployment without Service. Other keys configure plugin form factors, validated by the JSON Schema of the plugin.
@@ -453,6 +455,76 @@ export interface Destination {
    */
   uri?: string;
 }
+/**
+ * The instances this registration serves, by their labels. Absent or empty: every instance. With several registrations for the CRD, each instance is served by the oldest whose selection matches it.
+ */
+export interface InstanceSelector {
+  /**
+   * Labels that must all be present with these values.
+   */
+  matchLabels?: {
+    /**
+     * A label value.
+     */
+    [k: string]: string;
+  };
+  /**
+   * Requirements that must all hold.
+   *
+   * Items: A requirement on one label.
+   */
+  matchExpressions?: {
+    /**
+     * The label key, a qualified name such as track or example.com/track.
+     */
+    key: string;
+    /**
+     * In, NotIn, Exists or DoesNotExist.
+     */
+    operator: string;
+    /**
+     * Non-empty for In and NotIn; must be empty for Exists and DoesNotExist.
+     *
+     * Items: A label value.
+     */
+    values?: string[];
+  }[];
+}
+/**
+ * The instances this registration serves, by the labels of their Namespace. Absent or empty: every namespace. Scoby reads Namespaces (get, list, watch) to evaluate it.
+ */
+export interface NamespaceSelector {
+  /**
+   * Labels that must all be present with these values.
+   */
+  matchLabels?: {
+    /**
+     * A label value.
+     */
+    [k: string]: string;
+  };
+  /**
+   * Requirements that must all hold.
+   *
+   * Items: A requirement on one label.
+   */
+  matchExpressions?: {
+    /**
+     * The label key, a qualified name such as track or example.com/track.
+     */
+    key: string;
+    /**
+     * In, NotIn, Exists or DoesNotExist.
+     */
+    operator: string;
+    /**
+     * Non-empty for In and NotIn; must be empty for Exists and DoesNotExist.
+     *
+     * Items: A label value.
+     */
+    values?: string[];
+  }[];
+}
 
 /**
  * Written by Scoby.
@@ -483,6 +555,19 @@ export interface CRDRegistrationStatus {
      * The verb on <resource> for Scoby's finalizer; absent when neither is granted (a registration without a finalize hook needs none).
      */
     finalizers?: 'patch' | 'update';
+  };
+  /**
+   * Instance counts of a registration sharing its CRD with another running one (selectors, registration.md §6.8); absent otherwise.
+   */
+  instances?: {
+    /**
+     * Instances this registration serves: its selection matches and no older registration serves them.
+     */
+    served?: number;
+    /**
+     * Instances its selection matches that an older registration serves instead.
+     */
+    servedByOthers?: number;
   };
   /**
    * CRDExists, ControllerReady and Ready, sorted by type.

@@ -38,6 +38,7 @@ export type {
   StatusConfiguration,
   VolumeItem,
 } from './types.generated.ts';
+import type { LabelSelector } from './label-selector.ts';
 
 export type HookCapability = 'pre-reconcile' | 'finalize';
 
@@ -97,6 +98,9 @@ export interface NormalizedRegistrationSpec {
     conditionsFromHook: string[];
   };
   hook?: NormalizedHook;
+  /** Instance selection (docs/spec/registration.md §3.6), as written; absent selects every instance. */
+  selector?: LabelSelector;
+  namespaceSelector?: LabelSelector;
 }
 
 /* ---------- What validation needs to know about form factors (injected by the form-factor registry). ---------- */

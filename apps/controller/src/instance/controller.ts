@@ -26,6 +26,10 @@ import { InstanceReconcileError, type InstanceReconciler, type ReconcileFailure 
 import type { ChildStore } from './children/write-children.ts';
 import { LabelIndex } from './label-index.ts';
 import type { ChildCachePolicies, ChildCachePolicy } from './children/child-cache.ts';
+import { SelectionGate, type SelectionGateOptions } from './selection-gate.ts';
+
+/** How soon an instance is judged again while Namespace labels are not known yet. */
+const NAMESPACES_SYNC_POLL_MS = 200;
 
 export const MANAGED_BY_SELECTOR = 'app.kubernetes.io/managed-by=scoby-controller';
 
@@ -49,6 +53,8 @@ export interface InstanceControllerOptions {
   health?: QueueHealth;
   /** What the child informers keep of each child kind (one policy per kind for the process). */
   childCaches: ChildCachePolicies;
+  /** Which registration serves which instance (docs/spec/registration.md §6.8); absent: all of them. */
+  selection?: SelectionGateOptions;
 }
 
 function kindKey(apiVersion: string, kind: string): string {
@@ -70,6 +76,7 @@ export class InstanceController {
   #config: InstanceConfig;
   readonly #controller: Controller;
   readonly #unwatchHealth: () => void;
+  readonly #gate: SelectionGate | undefined;
   #children = new Map<
     string,
     {
@@ -84,6 +91,7 @@ export class InstanceController {
   constructor(options: InstanceControllerOptions, config: InstanceConfig, childKinds: readonly ChildKind[]) {
     this.#options = options;
     this.#config = config;
+    this.#gate = options.selection ? new SelectionGate(options.selection) : undefined;
     const ownWrites = options.reconciler.ownWrites;
     this.#controller = new Controller({
       name: config.registrationName,
@@ -155,6 +163,22 @@ export class InstanceController {
 
   instances(): KubeObject[] {
     return this.#controller.informer.informer.list();
+  }
+
+  /** Every instance in `namespace` is judged again (its Namespace's labels changed). */
+  enqueueNamespace(namespace: string): void {
+    for (const instance of this.instances()) {
+      if (instance.metadata.namespace === namespace)
+        this.#controller.enqueue(this.#controller.keyFor(namespace, instance.metadata.name ?? ''));
+    }
+  }
+
+  /** The counts of status.instances (docs/spec/registration.md §5.1), from the instance cache. */
+  selectionCounts(): { served: number; servedByOthers: number } {
+    const instances = this.instances();
+    return this.#gate
+      ? this.#gate.counts(this.#config.registrationName, this.#config.crd.name, instances)
+      : { served: instances.length, servedByOthers: 0 };
   }
 
   async stop(): Promise<void> {
@@ -229,6 +253,20 @@ export class InstanceController {
     const config = this.#config;
     const cached = this.#controller.get(key);
     const fields = { instance: instanceKey(key), kind: config.crd.kind };
+    const gate = this.#gate;
+    if (gate && !cached) gate.forget(config.registrationName, config.crd.name, instanceKey(key));
+    if (gate && cached) {
+      const verdict = gate.judge(
+        config.registrationName,
+        config.crd.name,
+        instanceKey(key),
+        cached,
+        this.store,
+      );
+      if (verdict === 'wait') return { requeueAfterMs: NAMESPACES_SYNC_POLL_MS };
+      // Another registration's, or nobody's: children and finalizer stay as they are until one takes it.
+      if (verdict === 'leave') return undefined;
+    }
     let result: ReconcileResult;
     try {
       result = await this.#options.reconciler.reconcile(

@@ -26,6 +26,8 @@ import type { FinalizeTarget, InstanceControllerHost } from '../registration/rec
 import type { ControllerMetrics } from '../config/index.ts';
 import { InstanceController, type ChildKind } from './controller.ts';
 import type { ChildCachePolicies } from './children/child-cache.ts';
+import type { InstanceSelection } from '../registration/instance-selection.ts';
+import type { SelectionGateOptions } from './selection-gate.ts';
 
 export interface InstanceControllersOptions {
   client: DynamicClient;
@@ -51,6 +53,12 @@ export interface InstanceControllersOptions {
   onSynced(registrationName: string): void;
   /** What the child informers keep of each child kind. */
   childCaches: ChildCachePolicies;
+  /** Which registration serves which instance (docs/spec/registration.md §6.8). */
+  selection?: InstanceSelection;
+  /** Says on the registration that an older registration serves an instance it selects. */
+  servedByOther?(registrationName: string, instance: string, by: string): void;
+  /** The registration's status.instances counts are due again. */
+  selectionChanged?(registrationName: string): void;
 }
 
 const SYNC_TIMEOUT_MS = 60_000;
@@ -119,6 +127,7 @@ export class InstanceControllers implements InstanceControllerHost {
             ? {}
             : { reconcileTimeoutMs: this.#options.reconcileTimeoutMs }),
           ...(this.#options.health === undefined ? {} : { health: this.#options.health }),
+          ...this.#selectionOptions(config.registrationName),
         },
         config,
         childKinds,
@@ -134,6 +143,29 @@ export class InstanceControllers implements InstanceControllerHost {
     }
     const controller = this.#running.get(config.registrationName)!;
     return controller.hasSynced() ? { kind: 'started' } : { kind: 'starting' };
+  }
+
+  #selectionOptions(name: string): { selection?: SelectionGateOptions } {
+    const { selection, servedByOther, selectionChanged } = this.#options;
+    return selection === undefined
+      ? {}
+      : {
+          selection: {
+            selection,
+            servedByOther: (instance, by) => servedByOther?.(name, instance, by),
+            selectionChanged: () => selectionChanged?.(name),
+          },
+        };
+  }
+
+  /** The instances of `namespace` are judged again by every running controller (docs/spec/registration.md §6.8). */
+  namespaceChanged(namespace: string): void {
+    for (const controller of this.#running.values()) controller.enqueueNamespace(namespace);
+  }
+
+  selectionCounts(registrationName: string): { served: number; servedByOthers: number } | undefined {
+    const controller = this.#running.get(registrationName);
+    return controller?.hasSynced() ? controller.selectionCounts() : undefined;
   }
 
   async pause(registrationName: string): Promise<void> {
@@ -155,8 +187,11 @@ export class InstanceControllers implements InstanceControllerHost {
     await this.pause(registrationName);
     if (!resource) return;
     const target = await finalize();
-    const held = (await this.#listInstances(resource)).filter((instance) =>
-      hasFinalizer(instance, FINALIZER),
+    // An instance an older registration serves keeps its finalizer: that one holds it (§6.8).
+    const held = (await this.#listInstances(resource)).filter(
+      (instance) =>
+        hasFinalizer(instance, FINALIZER) &&
+        this.#options.selection?.decide(registrationName, crdName, instance).kind !== 'other',
     );
     const failures: string[] = [];
     // One finalize call per held instance may wait out the hook timeout: several at once, bounded.

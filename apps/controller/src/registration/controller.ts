@@ -32,6 +32,11 @@ import type { ControllerOptions } from '../process/options.ts';
 import { AccessReviewer } from './access/access-reviewer.ts';
 import { registrationEvents } from './events.ts';
 import { REGISTRATION_RESOURCE, RegistrationReconciler } from './reconcile.ts';
+import { InstanceSelection } from './instance-selection.ts';
+import { EventBudget } from './event-budget.ts';
+
+/** InstanceServedByOther Events per registration and minute (docs/spec/registration.md §6.8). */
+const SERVED_BY_OTHER_EVENTS_PER_MINUTE = 10;
 
 /** Registrations reconciled at once. */
 const REGISTRATION_WORKERS = 2;
@@ -66,6 +71,7 @@ export class RegistrationController {
   readonly #unwatchHealth: () => void;
   readonly #registrationReconciler: RegistrationReconciler;
   readonly #access: AccessReviewer;
+  readonly #selection: InstanceSelection;
   #served: Promise<ReadonlySet<string>> | undefined;
 
   constructor(
@@ -112,7 +118,27 @@ export class RegistrationController {
       recordHookCall: (registration: string, ms: number, outcome: 'success' | 'failure') =>
         metrics.recordHookCall(registration, ms, outcome),
     };
+    this.#selection = new InstanceSelection({
+      factory,
+      registrations: () => this.#registrations(),
+      namespaceChanged: (namespace) => this.#controllers.namespaceChanged(namespace),
+    });
+    const servedByOtherBudget = new EventBudget(SERVED_BY_OTHER_EVENTS_PER_MINUTE, 60_000, () =>
+      now().getTime(),
+    );
     this.#controllers = new InstanceControllers({
+      selection: this.#selection,
+      servedByOther: (name, instance, by) => {
+        const registration = this.#controller.get(this.#controller.keyFor('', name));
+        if (!registration || !servedByOtherBudget.take(name)) return;
+        sink.emit(
+          registration,
+          'Normal',
+          'InstanceServedByOther',
+          `instance ${instance} is served by CRDRegistration "${by}", which is older and selects it too`,
+        );
+      },
+      selectionChanged: (name) => this.#enqueue(name),
       client,
       factory,
       controllerConfigMaps: this.#configMaps,
@@ -160,6 +186,7 @@ export class RegistrationController {
         namespaced: true,
       }),
       hookRefreshMs: options.hookAddressRefreshMs ?? DEFAULT_HOOK_ADDRESS_REFRESH_MS,
+      selection: this.#selection,
       releaseSettled: (name) => this.#enqueue(name),
       now,
       logger: options.logger,
@@ -223,6 +250,7 @@ export class RegistrationController {
     this.#unwatchHealth();
     await this.#registrationReconciler.drainReleases();
     await this.#controllers.stopAll();
+    this.#selection.stop();
     this.#crds.release();
     this.#configMaps.release();
     this.#hookClient.close();

@@ -42,7 +42,7 @@ import type { EventSink } from '../instance/reconcile.ts';
 import { checkRegistrationAccess, type AccessCheck } from './access/registration-access.ts';
 import type { WriteVerbs } from './access/write-verbs.ts';
 import { MISSING_PERMISSIONS_REASON } from './access/missing-access.ts';
-import { activeRegistration } from './active.ts';
+import { blockedBy, claimsOf } from './selection.ts';
 import { BackgroundJobs } from './background-jobs.ts';
 import {
   registrationConditions,
@@ -86,6 +86,16 @@ export interface InstanceControllerHost {
   ): Promise<void>;
   /** The CRD the running controller serves, if any. */
   crdOf(registrationName: string): string | undefined;
+  /** status.instances of a running, synced controller (docs/spec/registration.md §6.8). */
+  selectionCounts(registrationName: string): { served: number; servedByOthers: number } | undefined;
+}
+
+/** Instance selection as the registration reconcile needs it (docs/spec/registration.md §6.8). */
+export interface SelectionView {
+  /** Changes whenever who serves which instance of the CRD may change. */
+  fingerprint(crd: string): string;
+  readsNamespaces(crd: string): boolean;
+  inPlay(name: string, crd: string): boolean;
 }
 
 /** Where the one best-effort finalize call of a release goes (§6.7). */
@@ -118,6 +128,7 @@ export interface RegistrationWorld {
    * (docs/spec/address.md §2), so a changed address is picked up within this bound. Absent: never.
    */
   hookRefreshMs?: number;
+  selection?: SelectionView;
   /** A release started by a reconcile of the registration has ended: reconcile it again. */
   releaseSettled(registrationName: string): void;
   now(): Date;
@@ -128,15 +139,9 @@ function apiErrorNotFound(name: string): string {
   return `customresourcedefinitions.apiextensions.k8s.io "${name}" not found`;
 }
 
-function ownerOf(registrations: readonly CRDRegistration[], crd: string): string | undefined {
-  return activeRegistration(
-    registrations.map((entry) => ({
-      name: entry.metadata.name ?? '',
-      crd: entry.spec?.crd ?? '',
-      creationTimestamp: entry.metadata.creationTimestamp ?? '',
-    })),
-    crd,
-  )?.name;
+/** The older registration that leaves `name` no instance of `crd` (§6.4, §6.8), if any. */
+function blocker(registrations: readonly CRDRegistration[], crd: string, name: string): string | undefined {
+  return blockedBy(claimsOf(registrations), crd, name);
 }
 
 export class RegistrationReconciler {
@@ -268,12 +273,12 @@ export class RegistrationReconciler {
         message: crdClusterScopedMessage(crd.name),
       });
     }
-    const owner = ownerOf(world.registrations(), crd.name);
-    if (owner !== name) {
+    const owner = blocker(world.registrations(), crd.name, name);
+    if (owner !== undefined) {
       return pause({
         kind: 'failed',
         reason: 'CRDAlreadyRegistered',
-        message: crdAlreadyRegisteredMessage(crd.name, owner ?? ''),
+        message: crdAlreadyRegisteredMessage(crd.name, owner),
       });
     }
     let hookUrl: string | undefined;
@@ -303,6 +308,7 @@ export class RegistrationReconciler {
       finalizeHook: finalize,
       workloadKinds: plugin.managedKinds,
       prunableKinds,
+      readsNamespaces: world.selection?.readsNamespaces(crd.name) ?? false,
     });
     if (!access.allowed) return pause(access.outcome, hookUrl);
     const { writeVerbs } = access;
@@ -316,6 +322,8 @@ export class RegistrationReconciler {
         crd.status,
         prunableKinds,
         writeVerbs,
+        // Another registration's selection changing moves instances to or from this one (§6.8).
+        world.selection?.fingerprint(crd.name) ?? null,
       ]),
       spec,
       plugin,
@@ -389,7 +397,7 @@ export class RegistrationReconciler {
     const world = this.#world;
     const name = registration.metadata.name ?? '';
     const crdName = world.controllers.crdOf(name) ?? String(registration.spec?.crd ?? '');
-    if (crdName !== '' && ownerOf(world.registrations(), crdName) === name) {
+    if (crdName !== '' && blocker(world.registrations(), crdName, name) === undefined) {
       // The release's end enqueues the registration again.
       if (this.#release(registration, crdName) === 'running') return undefined;
     } else {
@@ -473,6 +481,14 @@ export class RegistrationReconciler {
     const running = findings.controller?.kind === 'starting' || findings.controller?.kind === 'started';
     if (running && findings.writeVerbs !== undefined) desired.writeVerbs = findings.writeVerbs;
     else delete desired.writeVerbs;
+    // §5.1: instance counts while the controller runs and selection is in play for its CRD.
+    const name = registration.metadata.name ?? '';
+    const counts =
+      running && world.selection?.inPlay(name, findings.crdName)
+        ? world.controllers.selectionCounts(name)
+        : undefined;
+    if (counts !== undefined) desired.instances = counts;
+    else if (!running || !world.selection?.inPlay(name, findings.crdName)) delete desired.instances;
     const written = await writeStatus(world.client, REGISTRATION_RESOURCE, registration, desired, call);
     if (!written) return;
     this.#superseded.wrote(

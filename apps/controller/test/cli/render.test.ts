@@ -540,3 +540,58 @@ describe('scoby render --hooks', () => {
     expect(requests).toEqual([]);
   });
 });
+
+describe('scoby render with instance selection (docs/spec/registration.md §6.8)', () => {
+  const selecting = (selector: unknown, namespaceSelector?: unknown) =>
+    editedFixture('mailer-registration.yaml', (registration) => {
+      registration.spec.selector = selector;
+      if (namespaceSelector !== undefined) registration.spec.namespaceSelector = namespaceSelector;
+    });
+  const withArgs = (registration: string, extra: string[] = []) => [
+    'render',
+    '--registration',
+    registration,
+    '--instance',
+    'mailer-instance.yaml',
+    '--now',
+    NOW,
+    ...extra,
+  ];
+  const namespaceFile = (labels: Record<string, string>) =>
+    editedFixture('mailer-instance.yaml', (object) => {
+      for (const key of Object.keys(object)) delete object[key];
+      Object.assign(object, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop', labels } });
+    });
+
+  it('refuses an instance the selector does not select, as the controller would not serve it', async () => {
+    const result = await render(withArgs(await selecting({ matchLabels: { track: 'canary' } })));
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'NotSelected: instance shop/orders is not selected by CRDRegistration "mailer": spec.selector does not match its labels\n',
+    });
+  });
+
+  it('renders an instance the selector selects, and judges a namespaceSelector on a Namespace among --objects', async () => {
+    const registration = await selecting(
+      { matchExpressions: [{ key: 'track', operator: 'DoesNotExist' }] },
+      { matchLabels: { env: 'prod' } },
+    );
+    const unknown = await render(withArgs(registration));
+    expect(unknown.code).toBe(0);
+    expect(unknown.stderr).toBe(
+      'Warning: NamespaceSelectorNotEvaluated: spec.namespaceSelector: Namespace "shop" is not among --objects, so its labels are not known\n',
+    );
+    const prod = await render(withArgs(registration, ['--objects', await namespaceFile({ env: 'prod' })]));
+    expect(prod).toMatchObject({ code: 0, stderr: '' });
+    expect(prod.stdout).toBe((await render(MAILER)).stdout);
+    const dev = await render(withArgs(registration, ['--objects', await namespaceFile({ env: 'dev' })]));
+    expect(dev).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'NotSelected: instance shop/orders is not selected by CRDRegistration "mailer": spec.namespaceSelector does not match the labels of Namespace "shop"\n',
+    });
+  });
+});

@@ -89,6 +89,44 @@ describe('scoby validate', () => {
       expect(result.stderr).toBe(validation.problems.map((found) => `${found.message}\n`).join(''));
   });
 
+  it('checks selector and namespaceSelector as kube-apiserver checks a LabelSelector', async () => {
+    const selecting = (name: string, selector: unknown, namespaceSelector: unknown) => ({
+      apiVersion: 'scoby.triggermesh.io/v1alpha1',
+      kind: 'CRDRegistration',
+      metadata: { name },
+      spec: {
+        crd: 'kuards.extensions.triggermesh.io',
+        workload: { fromImage: { repo: 'gcr.io/kuar-demo/kuard-amd64:blue' } },
+        selector,
+        namespaceSelector,
+      },
+    });
+    expect(
+      await validate([
+        await written('canary.yaml', [
+          selecting('canary', { matchLabels: { track: 'canary' } }, { matchLabels: { env: 'prod' } }),
+        ]),
+      ]),
+    ).toEqual({ code: 0, stdout: 'CRDRegistration "canary" is valid\n', stderr: '' });
+    expect(
+      await validate([
+        await written('bad.yaml', [
+          selecting(
+            'bad',
+            { matchExpressions: [{ key: 'track', operator: 'Exists', values: ['canary'] }] },
+            { matchLabels: { 'env/prod/x': 'yes' } },
+          ),
+        ]),
+      ]),
+    ).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'spec.selector.matchExpressions[0].values: may not be specified when operator is "Exists" or "DoesNotExist"\n' +
+        'spec.namespaceSelector.matchLabels["env/prod/x"]: invalid label key "env/prod/x": a label key is a name with an optional DNS subdomain prefix and "/"\n',
+    });
+  });
+
   it('names the registration on each line when the files hold several', async () => {
     const result = await validate([
       'kuard-addressable-registration.yaml',

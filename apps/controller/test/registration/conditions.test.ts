@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activeRegistration } from '../../src/registration/active.ts';
+import { blockedBy, candidates } from '../../src/registration/selection.ts';
 import {
   registrationConditions,
   restartOfStartedGeneration,
@@ -103,8 +103,10 @@ describe('active registration (§6.4)', () => {
       { name: 'old', crd: 'y.example.com', creationTimestamp: '2024-01-01T00:00:00Z' },
       { name: 'c', crd: 'x.example.com', creationTimestamp: '2025-02-01T00:00:00Z' },
     ];
-    expect(activeRegistration(claims, 'x.example.com')?.name).toBe('a');
-    expect(activeRegistration(claims, 'z.example.com')).toBeUndefined();
+    expect(candidates(claims, 'x.example.com').map((claim) => claim.name)).toEqual(['a']);
+    expect(blockedBy(claims, 'x.example.com', 'b')).toBe('a');
+    expect(blockedBy(claims, 'x.example.com', 'c')).toBe('a');
+    expect(candidates(claims, 'z.example.com')).toEqual([]);
   });
 });
 

@@ -219,7 +219,7 @@ export function writtenBodies(cluster: TestCluster, resourcePath: string): KubeO
 
 /** A JSON merge patch of an object (no resourceVersion, so racing status writes cannot make it conflict). */
 export async function mergePatch(
-  cluster: TestCluster,
+  cluster: Pick<TestCluster, 'client'>,
   target: { apiVersion: string; kind: string; namespace?: string; name: string },
   patch: Record<string, unknown>,
   subresource?: 'status',

@@ -16,6 +16,7 @@ import type {
   NormalizedHook,
   NormalizedRegistrationSpec,
 } from '../types.ts';
+import type { LabelSelector } from '../label-selector.ts';
 import { DEFAULT_FORM_FACTOR } from './form-factor-checks.ts';
 import { CAPABILITY_SPELLINGS } from './hook-checks.ts';
 
@@ -58,6 +59,8 @@ export function normalizeRegistration(
     },
   };
   if (spec.hook) normalized.hook = normalizeHook(spec.hook);
+  if (spec.selector) normalized.selector = spec.selector as LabelSelector;
+  if (spec.namespaceSelector) normalized.namespaceSelector = spec.namespaceSelector as LabelSelector;
   return normalized;
 }
 

@@ -12,6 +12,7 @@ export const ValidationReason = {
   InvalidHookAddress: 'InvalidHookAddress',
   InvalidHookTimeout: 'InvalidHookTimeout',
   InvalidHookCapability: 'InvalidHookCapability',
+  InvalidSelector: 'InvalidSelector',
 } as const;
 export type ValidationReason = (typeof ValidationReason)[keyof typeof ValidationReason];
 

@@ -1,5 +1,5 @@
 /**
- * validateRegistration (docs/spec/registration.md §4): schema checks, then rows 1–15 of the table in table order,
+ * validateRegistration (docs/spec/registration.md §4): schema checks, then rows 1–16 of the table in table order,
  * then defaulting. Pure: the form factors are known only through the injected catalog.
  */
 import type {
@@ -21,6 +21,7 @@ import { normalizeRegistration } from './normalize.ts';
 import { duplicatePathProblems, pathSyntaxProblems } from './path-checks.ts';
 import { schemaProblems } from './schema-check.ts';
 import { statusConfigurationProblems } from './status-configuration-checks.ts';
+import { labelSelectorProblems } from '../label-selector.ts';
 
 export type RegistrationValidation =
   | { ok: true; spec: NormalizedRegistrationSpec }
@@ -60,6 +61,8 @@ export function validateRegistration(
           ...hookTimeoutProblems(hook),
           ...hookCapabilityProblems(hook),
         ]),
+    ...labelSelectorProblems(spec.selector, 'spec.selector'),
+    ...labelSelectorProblems(spec.namespaceSelector, 'spec.namespaceSelector'),
   ];
   if (problems.length > 0 || formFactor === undefined) return failure(problems);
   return { ok: true, spec: normalizeRegistration(spec, formFactor, catalog) };

@@ -19,6 +19,7 @@ import { callPreReconcile, type HookAccess, type Warning } from './offline-hook.
 import { observedChildren } from './observed-children.ts';
 import type { RenderFailure } from './render-failure.ts';
 import { renderTargetCrd } from './render-target.ts';
+import { renderSelection } from './render-selection.ts';
 import { writtenChildren } from './written-children.ts';
 
 export interface RenderOutput {
@@ -44,6 +45,8 @@ export interface OfflineRenderInput {
   now: string;
   /** Call the pre-reconcile hook; absent: render without it. */
   hooks?: HookAccess;
+  /** Namespace objects given (`--objects`): a namespaceSelector is judged on their labels. */
+  namespaces?: readonly KubeObject[];
 }
 
 export type OfflineRender =
@@ -74,6 +77,8 @@ export async function renderOffline(input: OfflineRenderInput): Promise<OfflineR
   const { instance } = admission;
   const conditionSet = instanceConditionSet(resolved.formFactor.conditionTypes, spec);
   const registrationName = input.registration.metadata.name ?? '';
+  const selection = renderSelection(spec, registrationName, instance, input.namespaces ?? []);
+  if (!selection.ok) return selection;
 
   let working = startWorkingStatus(instance.status, conditionSet.conditionTypes, input.now);
   const rendered = await renderInstance(
@@ -88,7 +93,10 @@ export async function renderOffline(input: OfflineRenderInput): Promise<OfflineR
     },
     input.lookups,
   );
-  const warnings: Warning[] = rendered.warnings.map((message) => ({ reason: 'EnvNameCollision', message }));
+  const warnings: Warning[] = [
+    ...selection.warnings,
+    ...rendered.warnings.map((message) => ({ reason: 'EnvNameCollision', message })),
+  ];
   if (!rendered.ok)
     return { ok: false, failure: { reason: 'RenderFailed', message: rendered.errors.join('; ') } };
   working = rendered.status;

@@ -104,6 +104,7 @@ export async function runRender(options: RenderOptions, io: CliIo): Promise<numb
       namespace,
       ...(crd?.ok ? { crd: crd.object } : {}),
       observed: placed(observed.objects, namespace),
+      namespaces: objects.objects.filter((object) => object.kind === 'Namespace'),
       formFactors: formFactors.registry,
       lookups: objectLookups(known, { scobyNamespace: config.scobyNamespace, clusterDomain }),
       clusterDomain,

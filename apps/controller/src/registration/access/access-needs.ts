@@ -16,6 +16,8 @@ export interface ResourceNeed {
   subresource?: string;
   verbs: readonly string[];
   grantor: Grantor;
+  /** A cluster-scoped resource: asked about once, without a namespace, whatever the working namespaces. */
+  clusterScoped?: boolean;
 }
 
 export interface ChildResource {
@@ -31,6 +33,8 @@ export interface RegistrationAccessInput {
   workloadKinds: readonly ChildResource[];
   /** Kinds of every other served form factor: watched and pruned (docs/spec/children-and-status.md §6). */
   otherKinds: readonly ChildResource[];
+  /** Instance selection reads Namespace labels (a namespaceSelector among the CRD's registrations). */
+  readsNamespaces?: boolean;
 }
 
 /** Instances are read through informers and a get on conflict. */
@@ -84,6 +88,15 @@ export function registrationAccessNeeds(input: RegistrationAccessInput): AccessP
   for (const kind of input.otherKinds) {
     if (workload.has(`${kind.group}/${kind.resource}`)) continue;
     needs.push({ ...kind, verbs: PRUNED_VERBS, grantor: childGrantor(kind) });
+  }
+  if (input.readsNamespaces) {
+    needs.push({
+      group: '',
+      resource: 'namespaces',
+      verbs: INSTANCE_VERBS,
+      grantor: 'scoby-controller',
+      clusterScoped: true,
+    });
   }
   return { needs, writes };
 }

@@ -60,7 +60,7 @@ export class AccessReviewer {
     const namespaces = this.#options.namespaces ?? [''];
     const asked = needs.flatMap((need) =>
       need.verbs.flatMap((verb) =>
-        namespaces.map((namespace) => {
+        (need.clusterScoped ? [''] : namespaces).map((namespace) => {
           const question: Question = {
             namespace,
             verb,

@@ -19,6 +19,8 @@ export interface RegistrationAccessSubject {
   workloadKinds: readonly GroupVersionKind[];
   /** Managed kinds of every served form factor. */
   prunableKinds: readonly GroupVersionKind[];
+  /** Instance selection reads Namespace labels (docs/spec/registration.md §6.8). */
+  readsNamespaces: boolean;
 }
 
 async function resources(
@@ -49,6 +51,7 @@ export async function checkRegistrationAccess(
       finalizeHook: subject.finalizeHook,
       workloadKinds: await resources(client, subject.workloadKinds),
       otherKinds: await resources(client, subject.prunableKinds),
+      readsNamespaces: subject.readsNamespaces,
     });
     const [denials, refusedWrites] = await Promise.all([
       access.denials(plan.needs),

@@ -56,6 +56,23 @@ describe('what a registration needs', () => {
     expect(writeQuestions(withFinalize.writes[1]!)).toEqual({ ...KUARDS, verbs: ['patch', 'update'] });
   });
 
+  it('reads Namespaces, cluster-wide, only for a namespaceSelector', () => {
+    const input = {
+      instance: { group: 'extensions.triggermesh.io', resource: 'kuards', statusSubresource: true },
+      finalizeHook: false,
+      workloadKinds: [],
+      otherKinds: [],
+    };
+    expect(registrationAccessNeeds(input).needs.map((need) => need.resource)).toEqual(['kuards']);
+    expect(registrationAccessNeeds({ ...input, readsNamespaces: true }).needs.at(-1)).toEqual({
+      group: '',
+      resource: 'namespaces',
+      verbs: ['get', 'list', 'watch'],
+      grantor: 'scoby-controller',
+      clusterScoped: true,
+    });
+  });
+
   it('asks nothing about a status subresource the CRD lacks', () => {
     const withoutStatus = registrationAccessNeeds({
       instance: { group: 'g.example.com', resource: 'things', statusSubresource: false },

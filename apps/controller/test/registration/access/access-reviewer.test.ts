@@ -68,6 +68,20 @@ describe('AccessReviewer', () => {
     expect(questions()).toHaveLength(4);
   });
 
+  it('asks about a cluster-scoped resource once, without a namespace, whatever the working namespaces', async () => {
+    const namespaces: ResourceNeed = {
+      group: '',
+      resource: 'namespaces',
+      verbs: ['list'],
+      grantor: 'scoby-controller',
+      clusterScoped: true,
+    };
+    expect(await reviewer(['shop', 'dev']).denials([namespaces])).toEqual([]);
+    expect(questions()).toEqual([
+      { resourceAttributes: { verb: 'list', group: '', resource: 'namespaces' } },
+    ]);
+  });
+
   it('reports each refused verb per working namespace, and asks again once a refusal is older than refusedForMs', async () => {
     server.authorization.deny({ verb: 'patch', subresource: 'status', namespace: 'shop' });
     const access = reviewer(['shop', 'dev']);

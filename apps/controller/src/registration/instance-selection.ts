@@ -1,0 +1,114 @@
+/**
+ * Instance selection at run time (docs/spec/registration.md §6.8): the registrations as the registration
+ * informer holds them and, only while some registration has a namespaceSelector, the labels of
+ * Namespaces (an informer acquired then, so a registration without one needs no Namespace access).
+ */
+import type { KubeObject } from '@scoby/kube-objects';
+import type { CRDRegistration } from '@scoby/registration';
+import { compactJson } from '@scoby/kube-objects';
+import type { InformerFactory, InformerHandle, ResourceRef } from '@scoby/controller-runtime';
+import {
+  candidates,
+  claimsOf,
+  selects,
+  selectsEverything,
+  servingRegistration,
+  type RegistrationClaim,
+} from './selection.ts';
+
+const NAMESPACE_RESOURCE: ResourceRef = {
+  group: '',
+  version: 'v1',
+  resource: 'namespaces',
+  namespaced: false,
+};
+
+/** Who serves an instance, as one registration sees it. */
+export type SelectionDecision =
+  | { kind: 'serve' }
+  /** An older registration serves it; `selected`: this registration's selection matches it too. */
+  | { kind: 'other'; by: string; selected: boolean }
+  /** No registration's selection matches it. */
+  | { kind: 'none' }
+  /** Namespace labels are not known yet. */
+  | { kind: 'wait' };
+
+export interface InstanceSelectionOptions {
+  factory: InformerFactory;
+  registrations(): CRDRegistration[];
+  /** A Namespace's labels changed: its instances are judged again. */
+  namespaceChanged(namespace: string): void;
+}
+
+export class InstanceSelection {
+  readonly #options: InstanceSelectionOptions;
+  #namespaces: InformerHandle | undefined;
+
+  constructor(options: InstanceSelectionOptions) {
+    this.#options = options;
+  }
+
+  /** The registrations that can get an instance of `crd`, in serving order. */
+  candidates(crd: string): RegistrationClaim[] {
+    return candidates(claimsOf(this.#options.registrations()), crd);
+  }
+
+  /**
+   * Whether selection is in play for the registration: it has a selector, or it shares the CRD with
+   * another candidate. Without, it serves every instance as §6.4 says and reports no counts.
+   */
+  inPlay(name: string, crd: string): boolean {
+    const serving = this.candidates(crd);
+    return serving.length > 1 || serving.some((claim) => claim.name === name && !selectsEverything(claim));
+  }
+
+  /** What changes who serves which instance of `crd`: part of every candidate's configuration revision. */
+  fingerprint(crd: string): string {
+    return compactJson(this.candidates(crd));
+  }
+
+  /** Whether a candidate of `crd` selects by Namespace labels (Namespaces must then be read). */
+  readsNamespaces(crd: string): boolean {
+    return this.candidates(crd).some((claim) => claim.namespaceSelector !== undefined);
+  }
+
+  decide(name: string, crd: string, instance: KubeObject): SelectionDecision {
+    const serving = this.candidates(crd);
+    // One candidate that selects every instance: today's single active registration (§6.4).
+    if (serving.length === 1 && serving[0]?.name === name && selectsEverything(serving[0]))
+      return { kind: 'serve' };
+    let namespace: Record<string, string> | undefined = {};
+    if (serving.some((claim) => claim.namespaceSelector !== undefined)) {
+      const namespaces = this.#namespaceInformer();
+      if (!namespaces.informer.hasSynced()) return { kind: 'wait' };
+      namespace =
+        namespaces.informer.get(undefined, instance.metadata.namespace ?? '')?.metadata.labels ?? {};
+    }
+    const labels = { instance: instance.metadata.labels ?? {}, namespace };
+    const by = servingRegistration(serving, labels);
+    if (by === name) return { kind: 'serve' };
+    if (by === undefined) return { kind: 'none' };
+    const own = serving.find((claim) => claim.name === name);
+    return { kind: 'other', by, selected: own !== undefined && selects(own, labels) };
+  }
+
+  stop(): void {
+    this.#namespaces?.release();
+    this.#namespaces = undefined;
+  }
+
+  #namespaceInformer(): InformerHandle {
+    if (this.#namespaces) return this.#namespaces;
+    const handle = this.#options.factory.acquire({ resource: NAMESPACE_RESOURCE });
+    handle.addHandlers({
+      // An instance judged before its Namespace reached the cache is judged again.
+      add: (namespace) => this.#options.namespaceChanged(namespace.metadata.name ?? ''),
+      update: (namespace, old) => {
+        if (compactJson(namespace.metadata.labels ?? {}) !== compactJson(old.metadata.labels ?? {}))
+          this.#options.namespaceChanged(namespace.metadata.name ?? '');
+      },
+    });
+    this.#namespaces = handle;
+    return handle;
+  }
+}
