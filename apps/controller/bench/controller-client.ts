@@ -13,6 +13,8 @@ export interface ControllerProcess {
   reconciles(): Promise<number>;
   hookCalls(): Promise<{ calls: number; failures: number }>;
   usage(): Promise<ProcessUsage>;
+  /** Whether the controller's caches have synced. */
+  synced(): Promise<boolean>;
   /** The live heap (after full collections when the child runs with --expose-gc) and RSS now. */
   heap(): Promise<{ heapUsedBytes: number; rssBytes: number; collected: boolean }>;
   stop(): Promise<void>;
@@ -63,6 +65,7 @@ export async function startControllerProcess(): Promise<ControllerProcess> {
       const { maxRssKiB, cpuSeconds } = await child.ask({ kind: 'usage' }, 'usage');
       return { maxRssKiB, cpuSeconds };
     },
+    synced: async () => (await child.ask({ kind: 'synced' }, 'synced')).synced,
     heap: async () => {
       const { heapUsedBytes, rssBytes, collected } = await child.ask({ kind: 'heap' }, 'heap');
       return { heapUsedBytes, rssBytes, collected };

@@ -48,6 +48,9 @@ process.on('message', (message: ControllerRequest) => {
     case 'usage':
       reply({ kind: 'usage', ...ownUsage() });
       return;
+    case 'synced':
+      reply({ kind: 'synced', synced: controller?.isReady() ?? false });
+      return;
     case 'heap': {
       const gc = (globalThis as { gc?: () => void }).gc;
       gc?.();

@@ -6,6 +6,7 @@ export type ControllerRequest =
   | { kind: 'reconciles' }
   | { kind: 'hook-calls' }
   | { kind: 'usage' }
+  | { kind: 'synced' }
   | { kind: 'heap' }
   | { kind: 'stop' };
 
@@ -18,5 +19,7 @@ export type ControllerReply =
   /** Hook calls of the bench's registration so far, and how many of them failed. */
   | { kind: 'hook-calls'; calls: number; failures: number }
   | ({ kind: 'usage' } & ProcessUsage)
+  /** Whether the controller's caches have synced (RunningController.isReady without leader election). */
+  | { kind: 'synced'; synced: boolean }
   /** After full collections when the child runs with --expose-gc (`collected`): the live heap. */
   | { kind: 'heap'; heapUsedBytes: number; rssBytes: number; collected: boolean };

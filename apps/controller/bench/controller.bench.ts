@@ -10,7 +10,8 @@
  * first) run by plain node, so its start-up memory is the program's. Every figure is printed with the
  * machine's load.
  *
- * Run: npx nx run controller:bench. BENCH_N=1000,10000 (default) picks the sizes; BENCH_HOOK_N=1000
+ * Run: npx nx run controller:bench. BENCH_N=1000,10000 (default) picks the sizes (0: the loaded RSS,
+ * code loaded and caches synced with no instance); BENCH_HOOK_N=1000
  * the hook run's size (0 skips it); BENCH_ROUNDS (default 2 up to 2,000 instances, else 1) repeats
  * every run, alternating controller and floor.
  */
@@ -59,6 +60,10 @@ console.log(
     `controller child run with NODE_OPTIONS "${SHIPPED_NODE_OPTIONS}" as deploy/20-deployment.yaml`,
 );
 for (const count of sizes) {
+  if (count === 0) {
+    await printLoadedRss();
+    continue;
+  }
   const floors: Measurement[] = [];
   const controllers: ControllerRun[] = [];
   for (let round = 0; round < roundsFor(count); round++) {
@@ -102,6 +107,27 @@ for (const count of sizes) {
     `  steady state   ${steady.steadyStateWrites.length} writes over ${steady.steadyStateReconciles} reconciles (target 0)`,
   );
   for (const write of steady.steadyStateWrites.slice(0, 10)) console.log(`    ${write}`);
+}
+
+/**
+ * N = 0: the controller with its code loaded and its caches synced, no instance. The figure beside the
+ * target is the larger of the peak over the process's life (about 5 s after the start) and the RSS
+ * after the caches synced and full collections (with --expose-gc).
+ */
+async function printLoadedRss(): Promise<void> {
+  const run = await runController({ count: 0, concurrency: CONCURRENCY, withHook: false, steadyState: true });
+  const syncedMiB = run.heap.convergedRssBytes / 2 ** 20;
+  console.log(`\nN = 0  (${load()})`);
+  console.log(
+    `  loaded RSS     ${fmt(Math.max(run.lifePeakRssMiB, syncedMiB), 1)} MiB with the caches synced and no instance ` +
+      `(target < ${LOADED_RSS_TARGET_MIB}): peak ${fmt(run.lifePeakRssMiB, 1)} MiB over its life, ` +
+      `${fmt(syncedMiB, 1)} MiB after the caches synced` +
+      (run.heap.collected ? ' and full collections' : '') +
+      `; ${fmt(run.controllerLoadedRssMiB, 1)} MiB with its code loaded, before it started`,
+  );
+  console.log(
+    `  live heap      ${fmt(run.heap.convergedBytes / 2 ** 20, 1)} MiB synced, ${fmt(run.heap.loadedBytes / 2 ** 20, 1)} MiB loaded`,
+  );
 }
 
 if (hookSize > 0) {

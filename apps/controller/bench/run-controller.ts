@@ -35,6 +35,8 @@ export interface ControllerRun extends Measurement {
    * --expose-gc): with its code loaded before it started, and after convergence and the steady state.
    */
   heap: { loadedBytes: number; convergedBytes: number; convergedRssBytes: number; collected: boolean };
+  /** Peak RSS of the controller process over its whole life, read last (after the steady state). */
+  lifePeakRssMiB: number;
 }
 
 export interface ControllerRunOptions {
@@ -63,6 +65,7 @@ export async function runController(options: ControllerRunOptions): Promise<Cont
   await controller.start(kubeConfig, options.concurrency);
   await readiness.allReady();
   const measurement = await measure();
+  await waitUntil(() => controller.synced(), 60_000, 'the controller did not sync its caches');
   const convergeRequests = await server.requestCounts();
   const convergeReconciles = await controller.reconciles();
   await expectChildren(client, options.count);
@@ -76,7 +79,11 @@ export async function runController(options: ControllerRunOptions): Promise<Cont
     await server.clearRequestLog();
     await updateFlagsConfigMap(client, '2');
     // The ConfigMap change makes every instance of the registration reconcile again.
-    await waitUntil(async () => (await controller.reconciles()) - before >= options.count, 120_000);
+    await waitUntil(
+      async () => (await controller.reconciles()) - before >= options.count,
+      120_000,
+      'steady state: not every instance was reconciled',
+    );
     await sleep(2_000);
     steadyStateReconciles = (await controller.reconciles()) - before;
     steadyStateWrites = (await server.writes()).filter(
@@ -85,6 +92,7 @@ export async function runController(options: ControllerRunOptions): Promise<Cont
   }
   await sleep(1_000);
   const heapConverged = await controller.heap();
+  const lifeUsage = await controller.usage();
 
   readiness.stop();
   await controller.stop();
@@ -106,6 +114,7 @@ export async function runController(options: ControllerRunOptions): Promise<Cont
       convergedRssBytes: heapConverged.rssBytes,
       collected: heapLoaded.collected && heapConverged.collected,
     },
+    lifePeakRssMiB: lifeUsage.maxRssKiB / 1024,
   };
 }
 
@@ -121,11 +130,10 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
-    if (Date.now() > deadline)
-      throw new Error(`steady state: not every instance was reconciled within ${timeoutMs} ms`);
+    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`);
     await sleep(50);
   }
 }

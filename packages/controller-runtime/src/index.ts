@@ -101,6 +101,7 @@ export {
   type SharedInformerOptions,
 } from './informer/shared-informer.ts';
 export { stripManagedFields, type ObjectTransform } from './informer/transforms.ts';
+export { sharedString, withSharedStrings, type SharingOptions } from './informer/shared-strings.ts';
 export { ObjectStore, objectKey, type StoreEvent } from './informer/object-store.ts';
 
 // leader election

@@ -5,7 +5,7 @@
  * rewrites with the same value stay `unknown`'s. The JSON patch below hands them to Scoby's entries
  * (docs/spec/children-and-status.md §8.11), as client-go's csaupgrade hands kubectl's over.
  */
-import { stripManagedFields } from '@scoby/controller-runtime';
+import { stripManagedFields, withSharedStrings } from '@scoby/controller-runtime';
 import type { KubeObject } from '@scoby/kube-objects';
 import { FINALIZER } from '@scoby/registration';
 import { isJsonObject } from '@scoby/structural-schema';
@@ -141,9 +141,10 @@ export function takeOverPatch(
 
 /**
  * The informers' transform: managedFields dropped (they are most of an object's size), except on
- * the rare object where `unknown` still holds Scoby's fields, which the reconcile hands over once.
+ * the rare object where `unknown` still holds Scoby's fields, which the reconcile hands over once;
+ * the others' strings shared with the other cached objects' (namespaces, kinds, condition reasons, …).
  */
 export function stripManagedFieldsUnlessLegacy<T extends KubeObject>(object: T): T {
   const legacy = entriesOf(object).some(isLegacy) && takenOverEntries(object, '', FINALIZER) !== undefined;
-  return legacy ? object : stripManagedFields(object);
+  return legacy ? object : withSharedStrings(stripManagedFields(object));
 }

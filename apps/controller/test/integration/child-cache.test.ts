@@ -11,6 +11,7 @@ import {
   containerEnv,
   DEPLOYMENTS,
   editEnvValue,
+  expectSharedEmpties,
   expectSlim,
   greetWorld,
   SERVICES,
@@ -38,7 +39,10 @@ describe('children cached slim by the built-in form factors', () => {
     expectSlim(deployment);
     expect(deployment.metadata).not.toHaveProperty('managedFields');
     expect(deployment.status).toMatchObject({ availableReplicas: 1 });
-    expectSlim(await waitForSlim(cluster, cluster.controller, SERVICES, 'shop', 'greeter-main'));
+    const service = await waitForSlim(cluster, cluster.controller, SERVICES, 'shop', 'greeter-main');
+    expectSlim(service);
+    expect(service.status).toEqual({ loadBalancer: {} });
+    expectSharedEmpties([deployment, service]);
 
     // A reconcile with the slim children in the cache (the instance changed, not its children)
     // decides that they are up to date without their spec: no read, no write of a child.

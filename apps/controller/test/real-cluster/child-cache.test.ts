@@ -12,6 +12,7 @@ import {
   containerEnv,
   DEPLOYMENTS,
   editEnvValue,
+  expectSharedEmpties,
   expectSlim,
   greetWorld,
   SERVICES,
@@ -48,7 +49,10 @@ describe('children cached slim by the built-in form factors', () => {
     // kube-controller-manager's revision annotation came after Scoby's write: found up to date again.
     const live = await admin.get('apps/v1', 'Deployment', NAMESPACE, CHILD);
     expect(live?.metadata.annotations?.['deployment.kubernetes.io/revision']).toBe('1');
-    expectSlim(await waitForSlim(admin, controller!, SERVICES, NAMESPACE, CHILD));
+    const service = await waitForSlim(admin, controller!, SERVICES, NAMESPACE, CHILD);
+    expectSlim(service);
+    expect(service.status).toEqual({ loadBalancer: {} });
+    expectSharedEmpties([deployment, service]);
   });
 
   it('corrects a kubectl-style edit of a container env value, a field its cache does not hold', async () => {

@@ -105,6 +105,29 @@ export function expectSlim(object: KubeObject | undefined): void {
   expect(Object.keys(object?.metadata.annotations ?? {})).toEqual(['scoby.triggermesh.io/desired-hash']);
 }
 
+/** Every empty object and array inside `value`. */
+function emptiesIn(value: unknown): object[] {
+  if (typeof value !== 'object' || value === null) return [];
+  const fields = Object.values(value);
+  if (fields.length === 0) return [value];
+  return fields.flatMap(emptiesIn);
+}
+
+/**
+ * Asserts that the slim children share their empty objects and arrays (§5.2): every one inside
+ * them is the same frozen empty object or array, and there is at least one (a Service's
+ * `status.loadBalancer`).
+ */
+export function expectSharedEmpties(children: readonly KubeObject[]): void {
+  const empties = children.flatMap(emptiesIn);
+  expect(empties.length).toBeGreaterThan(0);
+  expect(empties.every((empty) => Object.isFrozen(empty))).toBe(true);
+  const objects = new Set(empties.filter((empty) => !Array.isArray(empty)));
+  const arrays = new Set(empties.filter((empty) => Array.isArray(empty)));
+  expect(objects.size).toBeLessThanOrEqual(1);
+  expect(arrays.size).toBeLessThanOrEqual(1);
+}
+
 /** Waits until the controller caches the child slim, and returns it. */
 export function waitForSlim(
   cluster: ClusterVerbs,

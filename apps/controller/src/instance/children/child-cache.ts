@@ -2,13 +2,14 @@
  * What the caches keep of a child (docs/spec/children-and-status.md §5.2). A child is cached whole
  * until the controller has found it up to date; from then on the cache keeps only what is read
  * again (metadata, status, the fields the form factors' `status` declares) and the child's
- * fingerprint: a hash of everything else but status. A later version with the same fingerprint (a
+ * fingerprint: a hash of everything else but status. What it keeps shares its strings with the
+ * other cached objects' (controller-runtime's withSharedStrings). A later version with the same fingerprint (a
  * status change, a new resourceVersion) is known up to date without its spec; a version with another
  * fingerprint (someone edited the child) is cached whole again and checked against the desired one.
  */
 import crypto from 'node:crypto';
 import type { KubeObject, ObjectMeta } from '@scoby/kube-objects';
-import { stripManagedFields } from '@scoby/controller-runtime';
+import { sharedString, stripManagedFields, withSharedStrings } from '@scoby/controller-runtime';
 
 /** §5.2's annotation with the hash of the desired object a child was written from. */
 export const DESIRED_HASH_ANNOTATION = 'scoby.triggermesh.io/desired-hash';
@@ -37,6 +38,9 @@ const KEPT_METADATA = [
   'finalizers',
 ] as const satisfies readonly (keyof ObjectMeta)[];
 
+/** A slim child is frozen: its empty objects and arrays can be the one frozen empty object and array. */
+const SHARE_EMPTY = { shareEmpty: true } as const;
+
 /** The fields left out of the fingerprint: they change without anyone changing what Scoby set. */
 const UNFINGERPRINTED_METADATA = new Set(['resourceVersion', 'generation', 'managedFields']);
 
@@ -62,15 +66,16 @@ export function slimChild(
 ): SlimChild {
   const metadata: Record<string, unknown> = {};
   for (const key of KEPT_METADATA) {
-    if (object.metadata[key] !== undefined) metadata[key] = object.metadata[key];
+    if (object.metadata[key] !== undefined)
+      metadata[key] = withSharedStrings(object.metadata[key], SHARE_EMPTY);
   }
   // The fingerprint attests every other annotation: a slim child is checked by its hash alone.
   const hash = object.metadata.annotations?.[DESIRED_HASH_ANNOTATION];
   if (hash === undefined) delete metadata['annotations'];
   else metadata['annotations'] = Object.freeze({ [DESIRED_HASH_ANNOTATION]: hash });
   const slim: Record<string | symbol, unknown> = {
-    apiVersion: object.apiVersion,
-    kind: object.kind,
+    apiVersion: sharedString(object.apiVersion),
+    kind: sharedString(object.kind),
     metadata: Object.freeze(metadata),
   };
   for (const field of ['status', ...observedFields]) {
@@ -95,7 +100,7 @@ function copyPath(
   const value = source[head];
   if (value === undefined) return;
   if (rest.length === 0) {
-    target[head] = value;
+    target[head] = withSharedStrings(value, SHARE_EMPTY);
     return;
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return;

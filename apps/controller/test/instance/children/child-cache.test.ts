@@ -1,4 +1,6 @@
 /** The cache policy of children (docs/spec/children-and-status.md §5.2) and the drift check on a slim child. */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
 import {
@@ -177,4 +179,68 @@ describe('isUpToDate on a slim child', () => {
     const changed = { ...desired, spec: { template: { spec: { containers: [{ name: 'adapter' }] } } } };
     expect(isUpToDate(readGuard(cached), changed, OWNER_UID)).toBe(false);
   });
+});
+
+describe('what a slim child holds', () => {
+  /** The live heap after full collections (gc exposed on demand, as --expose-gc would). */
+  function liveHeap(): number {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    gc();
+    gc();
+    return process.memoryUsage().heapUsed;
+  }
+
+  /**
+   * Slim children, each of its own version and parsed from JSON as a watch delivers it; `text`
+   * gives the strings of each one's condition: the same for all, or each child's own.
+   */
+  function slimChildren(count: number, text: (base: string, index: number) => string): KubeObject[] {
+    return Array.from({ length: count }, (_, index) => {
+      const child = live(String(index + 1), {
+        status: {
+          observedGeneration: 1,
+          conditions: [
+            {
+              type: text('Available', index),
+              status: text('True', index),
+              lastUpdateTime: text('2026-11-26T19:00:05Z', index),
+              lastTransitionTime: text('2026-11-26T19:00:05Z', index),
+              reason: text('MinimumReplicasAvailable', index),
+              message: text('Deployment has minimum availability.', index),
+            },
+          ],
+        },
+      });
+      const parsed = JSON.parse(
+        JSON.stringify({ ...child, metadata: { ...child.metadata, uid: `uid-${index}` } }),
+      ) as KubeObject;
+      const policy = new ChildCachePolicy(['status']);
+      let cached = policy.transform(parsed);
+      policy.upToDate(cached, (smaller) => ((cached = smaller), true));
+      expect(isSlim(cached)).toBe(true);
+      return cached;
+    });
+  }
+
+  function heapPerChild(build: () => unknown[]): number {
+    const before = liveHeap();
+    const held = build();
+    const bytes = (liveHeap() - before) / held.length;
+    expect(held.length).toBeGreaterThan(0);
+    return bytes;
+  }
+
+  it("shares its strings with the other children's: a text many hold costs about once", () => {
+    const count = 2_000;
+    const sameText = heapPerChild(() => slimChildren(count, (base) => base));
+    // Each child's own strings of the same lengths: what every child cost before they were shared.
+    const ownText = heapPerChild(() =>
+      slimChildren(count, (base, index) =>
+        `${base.slice(0, Math.max(0, base.length - 4))}${index % 10_000}`.padEnd(base.length, '-'),
+      ),
+    );
+    // Six strings of 4 to 36 characters: about 140 bytes with their headers.
+    expect(ownText - sameText).toBeGreaterThan(100);
+  }, 120_000);
 });
