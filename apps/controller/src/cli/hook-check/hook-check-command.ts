@@ -47,7 +47,8 @@ interface Target {
   close(): void;
 }
 
-function transportFor(options: HookCheckOptions): Target | string {
+/** The usage problem of --url / --module, or undefined. */
+function hookOptionProblem(options: HookCheckOptions): string | undefined {
   if ((options.url === undefined) === (options.module === undefined))
     return 'give the hook to check: exactly one of --url or --module';
   if (options.module !== undefined)
@@ -55,8 +56,12 @@ function transportFor(options: HookCheckOptions): Target | string {
   const url = options.url!;
   if (!URL.canParse(url) || !['http:', 'https:'].includes(new URL(url).protocol))
     return `--url: ${JSON.stringify(url)} is not an http or https URL`;
-  const transport = createUrlTransport(url);
-  return { name: url, send: transport.send, close: transport.close };
+  return undefined;
+}
+
+function transportFor(options: HookCheckOptions): Target {
+  const transport = createUrlTransport(options.url!);
+  return { name: options.url!, send: transport.send, close: transport.close };
 }
 
 export async function runHookCheck(options: HookCheckOptions, io: CliIo): Promise<number> {
@@ -66,6 +71,8 @@ export async function runHookCheck(options: HookCheckOptions, io: CliIo): Promis
   };
   if (options.output !== 'table' && options.output !== 'json')
     return usage(`-o: must be table or json, got "${options.output}"`);
+  const hookProblem = hookOptionProblem(options);
+  if (hookProblem !== undefined) return usage(hookProblem);
   const settings = loadConfig(
     { ...(options.formFactorPlugin ? { formFactorPlugin: options.formFactorPlugin } : {}) },
     {
@@ -94,6 +101,9 @@ export async function runHookCheck(options: HookCheckOptions, io: CliIo): Promis
   const now = formatTime(new Date());
   const registrationName = registration.object.metadata.name ?? '';
 
+  const noHook = `CRDRegistration "${registrationName}" declares no hook (spec.hook)`;
+  if ((registration.object.spec as { hook?: unknown } | undefined)?.hook == null) return usage(noHook);
+
   const prepared: { name: string; prepared: PreparedReconcile }[] = [];
   for (const instance of instances.objects) {
     const namespace = instanceNamespace(instance, options.namespace);
@@ -113,10 +123,9 @@ export async function runHookCheck(options: HookCheckOptions, io: CliIo): Promis
     prepared.push({ name, prepared: preparation.prepared });
   }
   const hook = prepared[0]!.prepared.spec.hook;
-  if (hook === undefined) return usage(`CRDRegistration "${registrationName}" declares no hook (spec.hook)`);
+  if (hook === undefined) return usage(noHook);
 
   const target = transportFor(options);
-  if (typeof target === 'string') return usage(target);
   try {
     const hookTarget = {
       url: target.name,
