@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- the example hook app is a test fixture here, not a dependency of the controller
 import { createExampleHook } from '@scoby/example-hook';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/program.ts';

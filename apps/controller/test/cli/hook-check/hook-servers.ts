@@ -4,6 +4,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- the example hook app is a test fixture here, not a dependency of the controller
 import { exampleHandlers } from '@scoby/example-hook';
 import { dispatchHookRequest } from '@scoby/hooks-v1';
 
