@@ -19,6 +19,21 @@ function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
+/** What builds a request offline as the controller would: the controller ConfigMaps' namespace and the plugins. */
+function withControllerSettings(command: Command): Command {
+  return command
+    .option(
+      '--scoby-namespace <namespace>',
+      `namespace of the controller ConfigMaps (default: SCOBY_NAMESPACE or ${DEFAULT_RENDER_NAMESPACE})`,
+    )
+    .addOption(
+      new Option(
+        '--form-factor-plugin <module>',
+        'form-factor plugin module to load; repeatable (default: SCOBY_FORM_FACTOR_PLUGINS)',
+      ).argParser(collect),
+    );
+}
+
 function runCommand(program: Command, done: (code: Promise<number>) => void, io: CliIo): Command {
   return buildCommandLine()
     .name('run')
@@ -50,7 +65,7 @@ function runCommand(program: Command, done: (code: Promise<number>) => void, io:
 }
 
 function renderCommand(done: (code: Promise<number>) => void, io: CliIo): Command {
-  return new Command('render')
+  return withControllerSettings(new Command('render'))
     .description(
       'render the children and status the controller would write for one instance, without a cluster',
     )
@@ -77,16 +92,6 @@ function renderCommand(done: (code: Promise<number>) => void, io: CliIo): Comman
       )
         .choices(['yaml', 'json'])
         .default('yaml'),
-    )
-    .option(
-      '--scoby-namespace <namespace>',
-      `namespace of the controller ConfigMaps (default: SCOBY_NAMESPACE or ${DEFAULT_RENDER_NAMESPACE})`,
-    )
-    .addOption(
-      new Option(
-        '--form-factor-plugin <module>',
-        'form-factor plugin module to load; repeatable (default: SCOBY_FORM_FACTOR_PLUGINS)',
-      ).argParser(collect),
     )
     .option('--now <time>', 'the time written as lastTransitionTime (RFC 3339, default: now)')
     .action((options: RenderOptions) =>
@@ -118,7 +123,7 @@ function validateCommand(done: (code: Promise<number>) => void, io: CliIo): Comm
 const HOOK_CHECK_USAGE_ERROR = 2;
 
 function hookCommand(program: Command, done: (code: Promise<number>) => void, io: CliIo): Command {
-  const check = new Command('check')
+  const check = withControllerSettings(new Command('check'))
     .description(
       'send every phase and edge of the hooks v1 contract to a hook and judge each answer against docs/spec/hooks-v1.md; exit 0 when it passes, 1 when it fails, 2 on a usage error',
     )
@@ -144,16 +149,6 @@ function hookCommand(program: Command, done: (code: Promise<number>) => void, io
     )
     .option('--report <file>', 'also write the JSON report to this file')
     .option('--strict', 'warnings fail the check too')
-    .option(
-      '--scoby-namespace <namespace>',
-      `namespace of the controller ConfigMaps (default: SCOBY_NAMESPACE or ${DEFAULT_RENDER_NAMESPACE})`,
-    )
-    .addOption(
-      new Option(
-        '--form-factor-plugin <module>',
-        'form-factor plugin module to load; repeatable (default: SCOBY_FORM_FACTOR_PLUGINS)',
-      ).argParser(collect),
-    )
     .action((options: HookCheckOptions) =>
       done(import('./hook-check/hook-check-command.ts').then((command) => command.runHookCheck(options, io))),
     );
