@@ -55,7 +55,9 @@ export function judgeAnswer(
   state: ReconcileState | undefined,
   nowMs: number,
 ): Judgement {
-  if (outcome.kind === 'cut') return { findings: [], observed: 'cut: the check was interrupted' };
+  if (outcome.kind === 'cut') {
+    return { findings: [fail(TRANSPORT, 'the call was cut before the hook answered')], observed: 'cut' };
+  }
   const result = interpretOutcome(outcome, call, nowMs);
   if (outcome.kind === 'timeout') {
     return {

@@ -335,4 +335,100 @@ describe('scoby hook check', () => {
     );
     expect(code).toBe(1);
   });
+
+  it('passes a large answer within 16 MiB (§2)', async () => {
+    const url = await brokenHook((incoming, response) => {
+      if (incoming.phase !== 'pre-reconcile') return false;
+      const status = { padding: 'x'.repeat(4 * 1024 * 1024) };
+      return answer(response, 200, JSON.stringify({ object: { status } }));
+    });
+    const { code, report } = await check(url);
+    expect(results(report)).toEqual(allPassBut({}));
+    expect(report.checks[0]?.answer).toMatchObject({
+      kind: 'response',
+      status: 200,
+      bytes: 4 * 1024 * 1024 + '{"object":{"status":{"padding":""}}}'.length,
+    });
+    expect(code).toBe(0);
+  });
+
+  it('skips the phases the registration does not declare, and checks every instance given', async () => {
+    const requests: string[] = [];
+    const url = await brokenHook((incoming) => {
+      const body = incoming.json as Manifest;
+      if (incoming.phase) requests.push(`${incoming.phase} ${body.object.metadata.name}`);
+      return false;
+    });
+    const second = join(await mkdtemp(join(tmpdir(), 'scoby-hook-check-')), 'instances.yaml');
+    const instance = parse(await readFile(join(FIXTURES, 'mailer-instance.yaml'), 'utf8'));
+    await writeFile(
+      second,
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'List',
+        items: [{ ...instance, metadata: { ...instance.metadata, name: 'invoices' } }],
+      }),
+    );
+    const result = await hookCheck([
+      '--url',
+      url,
+      '--registration',
+      await registration((spec) => {
+        spec.hook.capabilities = ['finalize'];
+      }),
+      '--instance',
+      'mailer-instance.yaml',
+      second,
+      '-o',
+      'json',
+    ]);
+    const report = JSON.parse(result.stdout) as CheckReport;
+    expect(report.checks.map((c) => `${c.case} ${c.instance ?? '-'} ${c.result}`)).toEqual([
+      'pre-reconcile shop/orders skip',
+      'pre-reconcile-repeated shop/orders skip',
+      'key-order shop/orders skip',
+      'finalize shop/orders pass',
+      'finalize-repeated shop/orders pass',
+      'pre-reconcile shop/invoices skip',
+      'pre-reconcile-repeated shop/invoices skip',
+      'key-order shop/invoices skip',
+      'finalize shop/invoices pass',
+      'finalize-repeated shop/invoices pass',
+      'request-not-json - pass',
+      'request-not-a-hook-request - pass',
+      'serves-after-probes shop/orders pass',
+    ]);
+    expect(report.checks[0]?.observed).toBe(
+      'skipped: the registration does not declare the pre-reconcile capability',
+    );
+    expect(requests).toEqual([
+      'finalize orders',
+      'finalize orders',
+      'finalize invoices',
+      'finalize invoices',
+      'finalize orders',
+    ]);
+    expect(result.code).toBe(0);
+  });
+
+  it('sends formFactor in the form SCOBY_HOOK_FORM_FACTOR_FORMAT chooses (§3)', async () => {
+    const hook = await createExampleHook({ conditionType: 'HookChecked', formFactorFormat: 'object' });
+    closers.push(hook.close);
+    const args = [
+      '--url',
+      hook.url,
+      '--registration',
+      await registration(),
+      '--instance',
+      'mailer-instance.yaml',
+    ];
+    const recorded = recordingIo({ ...ENV, SCOBY_HOOK_FORM_FACTOR_FORMAT: 'object' });
+    expect(await runCli(['hook', 'check', ...args, '--strict'], recorded.io)).toBe(0);
+    // The string form, which this hook refuses with 400.
+    const { code, report } = await check(hook.url);
+    expect(report.checks[0]?.findings[0]?.message).toBe(
+      'Scoby stops the reconcile (Ready=False/HookFailed), the instance is parked until it or the registration changes: pre-reconcile hook: HTTP 400: invalid request: formFactor must be object',
+    );
+    expect(code).toBe(1);
+  });
 });
