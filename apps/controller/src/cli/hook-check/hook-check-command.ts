@@ -7,10 +7,9 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { loadClusterDomain } from '@scoby/address';
-import { createUrlTransport, type HookCall, type HookTransport } from '@scoby/hooks-v1/client';
-import type { KubeObject } from '@scoby/kube-objects';
+import { createUrlTransport, type HookTransport } from '@scoby/hooks-v1/client';
 import { loadConfig } from '../../config/index.ts';
-import { hookCall, hookObject } from '../../instance/hook-request.ts';
+import { hookFormFactor } from '../../instance/hook-request.ts';
 import { formatTime } from '../../status/conditions.ts';
 import { DEFAULT_RENDER_NAMESPACE } from '../defaults.ts';
 import { readAllObjects, readSingleObject } from '../documents.ts';
@@ -18,11 +17,10 @@ import type { CliIo } from '../io.ts';
 import { loadFormFactors } from '../plugins.ts';
 import { instanceNamespace } from '../render/instance-admission.ts';
 import { objectLookups } from '../render/object-lookups.ts';
-import { withFinalizer } from '../render/offline-hook.ts';
-import { completeReconcile, prepareReconcile, type PreparedReconcile } from '../render/offline-render.ts';
-import type { Effect } from './judge-answer.ts';
+import { prepareReconcile, type PreparedReconcile } from '../render/offline-render.ts';
+import { instanceUnderCheck } from './instance-requests.ts';
 import { buildReport, exitCode, formatJson, formatTable } from './report.ts';
-import { runChecks, type InstanceUnderCheck } from './run-checks.ts';
+import { runChecks } from './run-checks.ts';
 
 export interface HookCheckOptions {
   url?: string;
@@ -133,48 +131,13 @@ export async function runHookCheck(options: HookCheckOptions, io: CliIo): Promis
       preReconcile: hook.capabilities.includes('pre-reconcile'),
       finalize: hook.capabilities.includes('finalize'),
     };
-    const underCheck = prepared.map(({ name, prepared: state }): InstanceUnderCheck => {
-      const plugin = state.plugin;
-      // The controller adds its finalizer before the first pre-reconcile call (§7).
-      const instance = hookTarget.finalize ? withFinalizer(state.instance) : state.instance;
-      return {
-        name,
-        ...(hookTarget.preReconcile
-          ? {
-              preReconcile: {
-                call: hookCall(
-                  plugin,
-                  hookTarget,
-                  'pre-reconcile',
-                  hookObject(instance, state.working),
-                  state.children,
-                ),
-                state: {
-                  working: state.working,
-                  children: state.children,
-                  conditionSet: state.conditionSet,
-                  now,
-                },
-              },
-            }
-          : {}),
-        ...(hookTarget.finalize
-          ? {
-              finalize: (effect: Effect | undefined): HookCall =>
-                hookCall(
-                  plugin,
-                  hookTarget,
-                  'finalize',
-                  hookObject(deleted(stored(state, effect, clusterDomain, now), now)),
-                ),
-            }
-          : {}),
-      };
-    });
+    const underCheck = prepared.map(({ name, prepared: state }) =>
+      instanceUnderCheck(name, state, hookTarget, { clusterDomain, now }),
+    );
     const checks = await runChecks({
       send: target.send,
       formFactorFormat: config.hookFormFactorFormat,
-      formFactor: prepared[0]!.prepared.plugin.hookName ?? prepared[0]!.prepared.plugin.name,
+      formFactor: hookFormFactor(prepared[0]!.prepared.plugin),
       timeoutMs: hook.timeoutMs,
       instances: underCheck,
       now: Date.now,
@@ -189,35 +152,16 @@ export async function runHookCheck(options: HookCheckOptions, io: CliIo): Promis
       },
       checks,
     );
-    if (options.report !== undefined) await writeFile(resolve(io.cwd, options.report), formatJson(report));
+    if (options.report !== undefined) {
+      try {
+        await writeFile(resolve(io.cwd, options.report), formatJson(report));
+      } catch (error) {
+        return usage(`--report: cannot write ${options.report}: ${(error as Error).message}`);
+      }
+    }
     io.stdout(options.output === 'json' ? formatJson(report) : formatTable(report));
     return exitCode(report);
   } finally {
     target.close();
   }
-}
-
-/** The instance as stored after its first reconcile: with the status the pre-reconcile answer led to. */
-function stored(
-  state: PreparedReconcile,
-  effect: Effect | undefined,
-  clusterDomain: string,
-  now: string,
-): KubeObject {
-  const taken = effect?.proceed === true;
-  const completed = completeReconcile(
-    state,
-    {
-      working: (taken && effect.status) || state.working,
-      children: (taken && effect.children) || state.children,
-      warnings: [],
-    },
-    { clusterDomain, now },
-  );
-  return withFinalizer(completed.ok ? completed.instance : state.instance);
-}
-
-/** As a deleted instance reads while Scoby's finalizer holds it. */
-function deleted(instance: KubeObject, now: string): KubeObject {
-  return { ...instance, metadata: { ...instance.metadata, deletionTimestamp: now } };
 }
