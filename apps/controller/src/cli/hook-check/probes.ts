@@ -48,7 +48,7 @@ export function judgeProbe(
         {
           result: 'warn',
           section: SECTION,
-          message: `${probe.describe} got no answer (${observed}); answer 400 with an error body`,
+          message: `${probe.describe} got ${observed}; answer 400 with an error body`,
         },
       ],
       observed,

@@ -72,6 +72,27 @@ describe('answers judged with the controller reading', () => {
     instanceNamespace: 'n',
   };
 
+  it('an empty pre-reconcile answer, or null, is no change (§5.1)', () => {
+    const state = {
+      working: { conditions: [] },
+      children: {},
+      conditionSet: { conditionTypes: ['Ready'], hookConditionTypes: [] },
+      now: '2025-03-02T10:15:00Z',
+    };
+    const preReconcile = { ...call, phase: 'pre-reconcile' as const, children: {} };
+    for (const [status, body, observed] of [
+      [204, '', 'HTTP 204: empty answer, no change'],
+      [200, ' null ', 'HTTP 200: no change'],
+      [200, '{"object": {}, "children": null}', 'HTTP 200: no change'],
+    ] as const) {
+      expect(judgeAnswer(preReconcile, { kind: 'response', status, headers: {}, body }, state, NOW)).toEqual({
+        findings: [],
+        observed,
+        effect: { proceed: true, status: { conditions: [] }, children: {} },
+      });
+    }
+  });
+
   it('a 2xx finalize lets the instance go whatever its body (§5.1)', () => {
     const judged = judgeAnswer(
       call,
