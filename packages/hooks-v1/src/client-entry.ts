@@ -8,6 +8,7 @@ export {
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_USER_AGENT,
   HookCallCutError,
+  interpretOutcome,
 } from './client.ts';
 export type { HookClient, HookClientOptions } from './client.ts';
 export {
@@ -19,3 +20,6 @@ export {
 export { buildRequestBody } from './request-body.ts';
 export type { HookRequestBody } from './request-body.ts';
 export { parseRetryAfter, MAX_RETRY_AFTER_MS } from './retry-after.ts';
+export { createUrlTransport } from './url-transport.ts';
+export type { HookTransport, TransportCallOptions, UrlTransport } from './url-transport.ts';
+export type { TransportOutcome } from './transport.ts';

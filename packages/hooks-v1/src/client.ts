@@ -80,7 +80,7 @@ export function createHookClient(options: HookClientOptions = {}): HookClient {
         signal: cutting.signal,
       });
       if (outcome.kind === 'cut') throw new HookCallCutError(hookCall);
-      return interpret(outcome, hookCall, now());
+      return interpretOutcome(outcome, hookCall, now());
     } finally {
       reservation.release();
     }
@@ -98,7 +98,11 @@ export function createHookClient(options: HookClientOptions = {}): HookClient {
   };
 }
 
-function interpret(outcome: TransportOutcome, call: HookCall, nowMs: number): HookResult {
+/**
+ * What one transport outcome means for the call (§5, §6): the controller's reading of every answer,
+ * exported so that `scoby hook check` judges answers with the same code.
+ */
+export function interpretOutcome(outcome: TransportOutcome, call: HookCall, nowMs: number): HookResult {
   switch (outcome.kind) {
     case 'timeout':
       return transientFailure(timeoutMessage(call.phase, call.url, call.timeoutMs));

@@ -15,6 +15,11 @@ export function hookObject(instance: KubeObject, status?: Status): KubeObject {
   return status === undefined ? { ...instance, metadata } : { ...instance, metadata, status };
 }
 
+/** The request's `formFactor`: the plugin's hook name, else its name (docs/spec/hooks-v1.md §3). */
+export function hookFormFactor(plugin: FormFactorPlugin): string {
+  return plugin.hookName ?? plugin.name;
+}
+
 export function hookCall(
   plugin: FormFactorPlugin,
   hook: HookTarget,
@@ -26,7 +31,7 @@ export function hookCall(
     url: hook.url,
     timeoutMs: hook.timeoutMs,
     phase,
-    formFactor: plugin.hookName ?? plugin.name,
+    formFactor: hookFormFactor(plugin),
     object,
     ...(children ? { children } : {}),
     managedKinds: plugin.managedKinds,

@@ -39,7 +39,7 @@ export type PreReconcileOutcome =
   | { ok: false; failure: RenderFailure };
 
 /** The instance as the hook would see it: the controller adds its finalizer before the first call. */
-function withFinalizer(instance: KubeObject): KubeObject {
+export function withFinalizer(instance: KubeObject): KubeObject {
   const finalizers = instance.metadata.finalizers ?? [];
   if (finalizers.includes(FINALIZER)) return instance;
   return { ...instance, metadata: { ...instance.metadata, finalizers: [...finalizers, FINALIZER] } };

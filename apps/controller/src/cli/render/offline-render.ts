@@ -6,19 +6,20 @@
  * after applying them).
  */
 import type { RenderLookups } from '@scoby/env';
-import type { FormFactorRegistry } from '@scoby/formfactor';
+import type { FormFactorPlugin, FormFactorRegistry } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
-import { validateRegistration, type CRDRegistration } from '@scoby/registration';
+import { validateRegistration, type CRDRegistration, type NormalizedRegistrationSpec } from '@scoby/registration';
 import { statusPathAllowed } from '../../crd/status-paths.ts';
 import { instanceConditionSet } from '../../instance/condition-set.ts';
 import { desiredState } from '../../instance/desired-state.ts';
+import type { ConditionSet } from '../../instance/hook-request.ts';
 import { renderInstance } from '../../instance/render-instance.ts';
 import { startWorkingStatus, type Status } from '../../instance/status/instance-status.ts';
 import { admitInstance, instanceNamespace } from './instance-admission.ts';
 import { callPreReconcile, type HookAccess, type Warning } from './offline-hook.ts';
 import { observedChildren } from './observed-children.ts';
 import type { RenderFailure } from './render-failure.ts';
-import { renderTargetCrd } from './render-target.ts';
+import { renderTargetCrd, type RenderTargetCrd } from './render-target.ts';
 import { renderSelection } from './render-selection.ts';
 import { writtenChildren } from './written-children.ts';
 
@@ -58,7 +59,28 @@ export type OfflineRender =
     }
   | { ok: false; failure: RenderFailure };
 
-export async function renderOffline(input: OfflineRenderInput): Promise<OfflineRender> {
+/** Everything of one instance reconcile up to the pre-reconcile call (§1 steps 5–8). */
+export interface PreparedReconcile {
+  spec: NormalizedRegistrationSpec;
+  plugin: FormFactorPlugin;
+  registrationName: string;
+  instanceApiVersion: string;
+  features: RenderTargetCrd['features'];
+  /** The instance as the API server stores it. */
+  instance: KubeObject;
+  conditionSet: ConditionSet;
+  /** Conditions initialised, statusConfiguration.add applied: what a pre-reconcile hook receives. */
+  working: Status;
+  /** The children the form factor built. */
+  children: Record<string, KubeObject>;
+  warnings: Warning[];
+}
+
+export type OfflineInput = Omit<OfflineRenderInput, 'hooks'>;
+
+export async function prepareReconcile(
+  input: OfflineInput,
+): Promise<{ ok: true; prepared: PreparedReconcile } | { ok: false; failure: RenderFailure }> {
   const validation = validateRegistration(input.registration, input.formFactors);
   if (!validation.ok)
     return { ok: false, failure: { reason: validation.reason, message: validation.message } };
@@ -80,10 +102,10 @@ export async function renderOffline(input: OfflineRenderInput): Promise<OfflineR
   const selection = renderSelection(spec, registrationName, instance, input.namespaces ?? []);
   if (!selection.ok) return selection;
 
-  let working = startWorkingStatus(instance.status, conditionSet.conditionTypes, input.now);
+  const started = startWorkingStatus(instance.status, conditionSet.conditionTypes, input.now);
   const rendered = await renderInstance(
     instance,
-    working,
+    started,
     {
       registrationName,
       spec,
@@ -99,37 +121,47 @@ export async function renderOffline(input: OfflineRenderInput): Promise<OfflineR
   ];
   if (!rendered.ok)
     return { ok: false, failure: { reason: 'RenderFailed', message: rendered.errors.join('; ') } };
-  working = rendered.status;
-  let desired = rendered.children;
-
-  if (input.hooks && spec.hook?.capabilities.includes('pre-reconcile')) {
-    const outcome = await callPreReconcile(input.hooks, spec.hook, {
+  return {
+    ok: true,
+    prepared: {
+      spec,
       plugin,
+      registrationName,
+      instanceApiVersion,
+      features,
       instance,
-      working,
-      children: desired,
       conditionSet,
-      now: input.now,
-    });
-    if (!outcome.ok) return outcome;
-    warnings.push(...outcome.warnings);
-    working = outcome.status;
-    desired = outcome.children;
-  }
+      working: rendered.status,
+      children: rendered.children,
+      warnings,
+    },
+  };
+}
 
+/**
+ * The rest of the reconcile (§1 steps 9–11) with the status and children the hook left (or the
+ * prepared ones without a hook).
+ */
+export function completeReconcile(
+  prepared: PreparedReconcile,
+  afterHook: { working: Status; children: Record<string, KubeObject>; warnings: Warning[] },
+  input: Pick<OfflineInput, 'observed' | 'clusterDomain' | 'now'>,
+): OfflineRender {
+  const { instance } = prepared;
+  const warnings = [...afterHook.warnings];
   const state = desiredState({
     instance,
     target: {
-      registrationName,
-      plugin,
-      formFactorBlock: spec.formFactor.config,
-      instanceApiVersion,
-      conditionTypes: conditionSet.conditionTypes,
-      features,
+      registrationName: prepared.registrationName,
+      plugin: prepared.plugin,
+      formFactorBlock: prepared.spec.formFactor.config,
+      instanceApiVersion: prepared.instanceApiVersion,
+      conditionTypes: prepared.conditionSet.conditionTypes,
+      features: prepared.features,
       clusterDomain: input.clusterDomain,
     },
-    working,
-    children: desired,
+    working: afterHook.working,
+    children: afterHook.children,
   });
   const { children, identity } = state;
   const observed = observedChildren(children, input.observed ?? [], identity);
@@ -142,4 +174,29 @@ export async function renderOffline(input: OfflineRenderInput): Promise<OfflineR
     output: { children: written.children, status, warnings },
     instance: status === null ? instance : { ...instance, status },
   };
+}
+
+export async function renderOffline(input: OfflineRenderInput): Promise<OfflineRender> {
+  const preparation = await prepareReconcile(input);
+  if (!preparation.ok) return preparation;
+  const { prepared } = preparation;
+  let afterHook = { working: prepared.working, children: prepared.children, warnings: prepared.warnings };
+  const hook = prepared.spec.hook;
+  if (input.hooks && hook?.capabilities.includes('pre-reconcile')) {
+    const outcome = await callPreReconcile(input.hooks, hook, {
+      plugin: prepared.plugin,
+      instance: prepared.instance,
+      working: prepared.working,
+      children: prepared.children,
+      conditionSet: prepared.conditionSet,
+      now: input.now,
+    });
+    if (!outcome.ok) return outcome;
+    afterHook = {
+      working: outcome.status,
+      children: outcome.children,
+      warnings: [...prepared.warnings, ...outcome.warnings],
+    };
+  }
+  return completeReconcile(prepared, afterHook, input);
 }

@@ -1,0 +1,167 @@
+/**
+ * `scoby hook check`: reads the registration and instances, builds each request as the controller
+ * would (the offline render up to the hook call), sends the checks of docs/spec/hooks-v1.md §11 to the
+ * hook and prints the report. Exit 0 when the hook passes, 1 when it fails, 2 when the command
+ * cannot run (usage, files, a registration without a hook).
+ */
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { loadClusterDomain } from '@scoby/address';
+import { createUrlTransport, type HookTransport } from '@scoby/hooks-v1/client';
+import { loadConfig } from '../../config/index.ts';
+import { hookFormFactor } from '../../instance/hook-request.ts';
+import { formatTime } from '../../status/conditions.ts';
+import { DEFAULT_RENDER_NAMESPACE } from '../defaults.ts';
+import { readAllObjects, readSingleObject } from '../documents.ts';
+import type { CliIo } from '../io.ts';
+import { loadFormFactors } from '../plugins.ts';
+import { instanceNamespace } from '../render/instance-admission.ts';
+import { objectLookups } from '../render/object-lookups.ts';
+import { prepareReconcile, type PreparedReconcile } from '../render/offline-render.ts';
+import { instanceUnderCheck } from './instance-requests.ts';
+import { buildReport, exitCode, formatJson, formatTable } from './report.ts';
+import { runChecks } from './run-checks.ts';
+
+export interface HookCheckOptions {
+  url?: string;
+  module?: string;
+  registration: string;
+  instance: string[];
+  crd?: string;
+  objects?: string[];
+  namespace?: string;
+  output: string;
+  report?: string;
+  strict?: boolean;
+  scobyNamespace?: string;
+  formFactorPlugin?: string[];
+}
+
+export const USAGE_ERROR = 2;
+
+interface Target {
+  name: string;
+  send: HookTransport;
+  close(): void;
+}
+
+/** The usage problem of --url / --module, or undefined. */
+function hookOptionProblem(options: HookCheckOptions): string | undefined {
+  if ((options.url === undefined) === (options.module === undefined))
+    return 'give the hook to check: exactly one of --url or --module';
+  if (options.module !== undefined)
+    return `--module: in-process hooks are not available in this build of scoby; check the hook over HTTP with --url`;
+  const url = options.url!;
+  if (!URL.canParse(url) || !['http:', 'https:'].includes(new URL(url).protocol))
+    return `--url: ${JSON.stringify(url)} is not an http or https URL`;
+  return undefined;
+}
+
+function transportFor(options: HookCheckOptions): Target {
+  const transport = createUrlTransport(options.url!);
+  return { name: options.url!, send: transport.send, close: transport.close };
+}
+
+export async function runHookCheck(options: HookCheckOptions, io: CliIo): Promise<number> {
+  const usage = (message: string) => {
+    io.stderr(`error: ${message}\n`);
+    return USAGE_ERROR;
+  };
+  if (options.output !== 'table' && options.output !== 'json')
+    return usage(`-o: must be table or json, got "${options.output}"`);
+  const hookProblem = hookOptionProblem(options);
+  if (hookProblem !== undefined) return usage(hookProblem);
+  const settings = loadConfig(
+    { ...(options.formFactorPlugin ? { formFactorPlugin: options.formFactorPlugin } : {}) },
+    {
+      ...io.env,
+      SCOBY_NAMESPACE: options.scobyNamespace ?? io.env.SCOBY_NAMESPACE ?? DEFAULT_RENDER_NAMESPACE,
+    },
+  );
+  if (!settings.ok) return usage(settings.errors.map((error) => error.message).join('; '));
+  const { config } = settings;
+  const registration = await readSingleObject(options.registration, io.cwd, 'CRDRegistration');
+  if (!registration.ok) return usage(registration.message);
+  const instances = await readAllObjects(options.instance, io.cwd);
+  if (!instances.ok) return usage(instances.message);
+  if (instances.objects.length === 0)
+    return usage(`--instance: no instance in ${options.instance.join(', ')}`);
+  const crd =
+    options.crd === undefined
+      ? undefined
+      : await readSingleObject(options.crd, io.cwd, 'CustomResourceDefinition');
+  if (crd && !crd.ok) return usage(crd.message);
+  const objects = await readAllObjects(options.objects ?? [], io.cwd);
+  if (!objects.ok) return usage(objects.message);
+  const formFactors = await loadFormFactors(config.formFactorPlugins, io.cwd);
+  if (!formFactors.ok) return usage(formFactors.message);
+  const clusterDomain = config.clusterDomain ?? (await loadClusterDomain({ environment: io.env }));
+  const now = formatTime(new Date());
+  const registrationName = registration.object.metadata.name ?? '';
+
+  const noHook = `CRDRegistration "${registrationName}" declares no hook (spec.hook)`;
+  if ((registration.object.spec as { hook?: unknown } | undefined)?.hook == null) return usage(noHook);
+
+  const prepared: { name: string; prepared: PreparedReconcile }[] = [];
+  for (const instance of instances.objects) {
+    const namespace = instanceNamespace(instance, options.namespace);
+    const name = `${namespace}/${instance.metadata.name ?? ''}`;
+    const preparation = await prepareReconcile({
+      registration: registration.object,
+      instance,
+      namespace,
+      ...(crd?.ok ? { crd: crd.object } : {}),
+      formFactors: formFactors.registry,
+      lookups: objectLookups(objects.objects, { scobyNamespace: config.scobyNamespace, clusterDomain }),
+      clusterDomain,
+      now,
+    });
+    if (!preparation.ok)
+      return usage(`instance ${name}: ${preparation.failure.reason}: ${preparation.failure.message}`);
+    prepared.push({ name, prepared: preparation.prepared });
+  }
+  const hook = prepared[0]!.prepared.spec.hook;
+  if (hook === undefined) return usage(noHook);
+
+  const target = transportFor(options);
+  try {
+    const hookTarget = {
+      url: target.name,
+      timeoutMs: hook.timeoutMs,
+      preReconcile: hook.capabilities.includes('pre-reconcile'),
+      finalize: hook.capabilities.includes('finalize'),
+    };
+    const underCheck = prepared.map(({ name, prepared: state }) =>
+      instanceUnderCheck(name, state, hookTarget, { clusterDomain, now }),
+    );
+    const checks = await runChecks({
+      send: target.send,
+      formFactorFormat: config.hookFormFactorFormat,
+      formFactor: hookFormFactor(prepared[0]!.prepared.plugin),
+      timeoutMs: hook.timeoutMs,
+      instances: underCheck,
+      now: Date.now,
+      elapsed: () => performance.now(),
+    });
+    const report = buildReport(
+      {
+        hook: target.name,
+        registration: registrationName,
+        timeoutMs: hook.timeoutMs,
+        strict: options.strict === true,
+      },
+      checks,
+    );
+    if (options.report !== undefined) {
+      try {
+        await writeFile(resolve(io.cwd, options.report), formatJson(report));
+      } catch (error) {
+        return usage(`--report: cannot write ${options.report}: ${(error as Error).message}`);
+      }
+    }
+    io.stdout(options.output === 'json' ? formatJson(report) : formatTable(report));
+    return exitCode(report);
+  } finally {
+    target.close();
+  }
+}
