@@ -8,6 +8,8 @@ export {
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_USER_AGENT,
   HookCallCutError,
+  MODULE_URL_SCHEME,
+  moduleHookUrl,
 } from './client.ts';
 export type { HookClient, HookClientOptions } from './client.ts';
 export {
@@ -19,3 +21,12 @@ export {
 export { buildRequestBody } from './request-body.ts';
 export type { HookRequestBody } from './request-body.ts';
 export { parseRetryAfter, MAX_RETRY_AFTER_MS } from './retry-after.ts';
+export {
+  createModuleTransport,
+  DEFAULT_MODULE_MAX_RESPONSE_BYTES,
+  type ModuleCallOptions,
+  type ModuleTransport,
+  type ModuleTransportOptions,
+} from './module-transport.ts';
+export type { TransportOutcome } from './transport.ts';
+export type { HookHandlers, HookCallContext } from './dispatch.ts';
