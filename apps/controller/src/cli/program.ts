@@ -6,7 +6,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { crdManifestYaml } from '@scoby/registration';
-import { buildCommandLine } from '../config/command-line.ts';
+import { buildCommandLine, hookModuleOption } from '../config/command-line.ts';
 import { buildInfo } from '../config/build-info.ts';
 import { DEFAULT_KUBECONFIG_OUT, DEFAULT_RENDER_NAMESPACE, EMBEDDED_NAMESPACE } from './defaults.ts';
 import type { CliIo } from './io.ts';
@@ -87,6 +87,7 @@ function renderCommand(done: (code: Promise<number>) => void, io: CliIo): Comman
         'form-factor plugin module to load; repeatable (default: SCOBY_FORM_FACTOR_PLUGINS)',
       ).argParser(collect),
     )
+    .addOption(hookModuleOption())
     .option('--now <time>', 'the time written as lastTransitionTime (RFC 3339, default: now)')
     .action((options: RenderOptions) =>
       done(import('./render/render-command.ts').then((command) => command.runRender(options, io))),

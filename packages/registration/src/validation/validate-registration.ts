@@ -56,7 +56,7 @@ export function validateRegistration(
       ? []
       : [
           ...hookVersionProblems(hook),
-          ...hookAddressProblems(hook.address),
+          ...hookAddressProblems(hook),
           ...hookTimeoutProblems(hook),
           ...hookCapabilityProblems(hook),
         ]),
