@@ -19,16 +19,18 @@ export interface HookCallContext {
 
 /**
  * One hook implementation, served over HTTP (startHookServer) or in the controller's process (a
- * module named by `spec.hook.module`, docs/spec/hooks-v1.md §10).
+ * module named by `spec.hook.module`, docs/spec/hooks-v1.md §10). The SDK always passes `context`;
+ * it is optional in the type so that handlers written, and called in tests, with the request alone
+ * keep working.
  */
 export interface HookHandlers {
   /** May return changed children and status; nothing (or {}) means "no change". */
   preReconcile?(
     request: HookRequest,
-    context: HookCallContext,
+    context?: HookCallContext,
   ): HookResponse | void | Promise<HookResponse | void>;
   /** Returning lets the instance go; throwing a HookError holds it. */
-  finalize?(request: HookRequest, context: HookCallContext): void | Promise<void>;
+  finalize?(request: HookRequest, context?: HookCallContext): void | Promise<void>;
 }
 
 export interface DispatchOptions extends HookHandlers {

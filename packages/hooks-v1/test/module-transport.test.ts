@@ -144,9 +144,9 @@ describe.each(transports)('the same handlers over %s', (transport) => {
     const result = await callThrough(
       transport,
       {
-        preReconcile: (_request, { signal }) =>
+        preReconcile: (_request, context) =>
           new Promise(() => {
-            signal.addEventListener('abort', () => aborted.push('aborted'));
+            context?.signal.addEventListener('abort', () => aborted.push('aborted'));
           }),
       },
       (url) => preReconcileCall(url, { timeoutMs: 200 }),
@@ -193,9 +193,9 @@ describe('in-process calls only', () => {
         [
           'slow',
           {
-            preReconcile: (_request, { signal }) =>
+            preReconcile: (_request, context) =>
               new Promise(() => {
-                signal.addEventListener('abort', () => aborted.push(true));
+                context?.signal.addEventListener('abort', () => aborted.push(true));
                 started();
               }),
           },

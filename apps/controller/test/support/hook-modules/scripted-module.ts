@@ -6,13 +6,13 @@
  */
 import type { HookCallContext, HookHandlers, HookRequest, HookResponse } from '@scoby/hooks-v1/sdk';
 
-export type ModuleScript = (request: HookRequest, context: HookCallContext) => unknown;
+export type ModuleScript = (request: HookRequest, context?: HookCallContext) => unknown;
 
 export interface ModuleCall {
   phase: string;
   instance: string;
   at: number;
-  signal: AbortSignal;
+  signal: AbortSignal | undefined;
 }
 
 export interface ScriptedModule extends Required<HookHandlers> {
@@ -21,12 +21,12 @@ export interface ScriptedModule extends Required<HookHandlers> {
   calls: ModuleCall[];
 }
 
-function answer(request: HookRequest, context: HookCallContext): unknown {
+function answer(request: HookRequest, context?: HookCallContext): unknown {
   handlers.calls.push({
     phase: request.phase,
     instance: request.object.metadata.name ?? '',
     at: Date.now(),
-    signal: context.signal,
+    signal: context?.signal,
   });
   return handlers.script.get(request.object.metadata.name ?? '')?.(request, context);
 }
