@@ -9,7 +9,8 @@ import { REGISTRATION, SCOBY_NAMESPACE } from './world.ts';
 export interface ControllerProcess {
   /** RSS of the process with its code loaded, before the controller started. */
   readonly loadedRssMiB: number;
-  start(kubeConfig: KubeConfig, concurrency: number): Promise<void>;
+  /** `hookModule`: the child allows the bench's no-op hook module (noop-hook.ts). */
+  start(kubeConfig: KubeConfig, concurrency: number, hookModule?: boolean): Promise<void>;
   reconciles(): Promise<number>;
   hookCalls(): Promise<{ calls: number; failures: number }>;
   usage(): Promise<ProcessUsage>;
@@ -45,7 +46,7 @@ export async function startControllerProcess(): Promise<ControllerProcess> {
   );
   return {
     loadedRssMiB: child.ready.rssMiB,
-    start: async (kubeConfig, concurrency) =>
+    start: async (kubeConfig, concurrency, hookModule = false) =>
       void (await child.ask(
         {
           kind: 'start',
@@ -53,6 +54,7 @@ export async function startControllerProcess(): Promise<ControllerProcess> {
           concurrency,
           registration: REGISTRATION,
           scobyNamespace: SCOBY_NAMESPACE,
+          hookModule,
         },
         'started',
       )),

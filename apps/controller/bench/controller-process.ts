@@ -10,6 +10,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { startController, type RunningController } from '../src/index.ts';
 import { ownUsage } from './child-process.ts';
+import { noopHook, NOOP_HOOK_MODULE } from './noop-hook.ts';
 import type { ControllerReply, ControllerRequest } from './controller-protocol.ts';
 
 const reply = (message: ControllerReply) => process.send?.(message);
@@ -28,6 +29,9 @@ process.on('message', (message: ControllerRequest) => {
         clusterDomain: 'cluster.local',
         concurrency: message.concurrency,
         plugins: [],
+        ...(message.hookModule
+          ? { hookModules: new Map([[NOOP_HOOK_MODULE, { ok: true as const, handlers: noopHook }]]) }
+          : {}),
         leaderElection: { enabled: false },
         ...benchApiRateLimit(),
         logger: pino({ level: process.env.LOG_LEVEL ?? 'silent' }),

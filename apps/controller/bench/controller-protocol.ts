@@ -2,7 +2,15 @@
 import type { ProcessUsage } from './child-process.ts';
 
 export type ControllerRequest =
-  | { kind: 'start'; kubeconfig: string; concurrency: number; registration: string; scobyNamespace: string }
+  | {
+      kind: 'start';
+      kubeconfig: string;
+      concurrency: number;
+      registration: string;
+      scobyNamespace: string;
+      /** Allow the no-op hook module (noop-hook.ts) in-process. */
+      hookModule: boolean;
+    }
   | { kind: 'reconciles' }
   | { kind: 'hook-calls' }
   | { kind: 'usage' }

@@ -10,15 +10,19 @@
  * first) run by plain node, so its start-up memory is the program's. Every figure is printed with the
  * machine's load.
  *
+ * The hook runs compare, at the same size and alternating, the controller without a hook, with the
+ * same no-op pre-reconcile hook served over HTTP, and with it in-process (spec.hook.module).
+ *
  * Run: npx nx run controller:bench. BENCH_N=1000,10000 (default) picks the sizes (0: the loaded RSS,
- * code loaded and caches synced with no instance); BENCH_HOOK_N=1000
- * the hook run's size (0 skips it); BENCH_ROUNDS (default 2 up to 2,000 instances, else 1) repeats
- * every run, alternating controller and floor.
+ * code loaded and caches synced with no instance); BENCH_HOOK_N=1000 the hook runs' size (0 skips
+ * them); BENCH_ROUNDS (default 2 up to 2,000 instances, else 1) repeats every run, alternating
+ * controller and floor.
  */
 import { readFileSync } from 'node:fs';
 import { runFloor } from './floor.ts';
 import type { Measurement } from './measure.ts';
 import { SHIPPED_NODE_OPTIONS } from './controller-client.ts';
+import type { BenchHook } from './noop-hook.ts';
 import { runController, type ControllerRun } from './run-controller.ts';
 
 /** The controller's --concurrency; it runs at most four times this many reconciles at once. */
@@ -31,7 +35,10 @@ const CPU_MS_PER_INSTANCE_TARGET = 0.6;
 /** The machine's load when a figure was taken: the bench shares the machine with other work. */
 const load = () => `load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`;
 
-const sizes = (process.env.BENCH_N ?? '1000,10000').split(',').map(Number);
+const sizes = (process.env.BENCH_N ?? '1000,10000')
+  .split(',')
+  .map(Number)
+  .filter((size) => size > 0);
 const hookSize = Number(process.env.BENCH_HOOK_N ?? 1000);
 const roundsFor = (count: number) => Number(process.env.BENCH_ROUNDS ?? (count <= 2_000 ? 2 : 1));
 
@@ -68,7 +75,7 @@ for (const count of sizes) {
   const controllers: ControllerRun[] = [];
   for (let round = 0; round < roundsFor(count); round++) {
     controllers.push(
-      await runController({ count, concurrency: CONCURRENCY, withHook: false, steadyState: round === 0 }),
+      await runController({ count, concurrency: CONCURRENCY, hook: 'none', steadyState: round === 0 }),
     );
     floors.push(await runFloor(count, WORKERS));
   }
@@ -115,7 +122,7 @@ for (const count of sizes) {
  * after the caches synced and full collections (with --expose-gc).
  */
 async function printLoadedRss(): Promise<void> {
-  const run = await runController({ count: 0, concurrency: CONCURRENCY, withHook: false, steadyState: true });
+  const run = await runController({ count: 0, concurrency: CONCURRENCY, hook: 'none', steadyState: true });
   const syncedMiB = run.heap.convergedRssBytes / 2 ** 20;
   console.log(`\nN = 0  (${load()})`);
   console.log(
@@ -131,19 +138,28 @@ async function printLoadedRss(): Promise<void> {
 }
 
 if (hookSize > 0) {
-  const withoutHook: Measurement[] = [];
-  const withHook: Measurement[] = [];
+  const runs: Record<BenchHook, Measurement[]> = { none: [], http: [], module: [] };
   for (let round = 0; round < roundsFor(hookSize); round++) {
-    withoutHook.push(
-      await runController({ count: hookSize, concurrency: CONCURRENCY, withHook: false, steadyState: false }),
-    );
-    withHook.push(
-      await runController({ count: hookSize, concurrency: CONCURRENCY, withHook: true, steadyState: false }),
-    );
+    for (const hook of ['none', 'http', 'module'] as const) {
+      runs[hook].push(
+        await runController({ count: hookSize, concurrency: CONCURRENCY, hook, steadyState: false }),
+      );
+    }
   }
-  const ratio = medianOf(withHook, (run) => run.seconds) / medianOf(withoutHook, (run) => run.seconds);
-  console.log(`\nno-op pre-reconcile hook, N = ${hookSize}  (${load()})`);
-  console.log(`  without hook s ${describe(withoutHook)}`);
-  console.log(`  with hook s    ${describe(withHook)}`);
-  console.log(`  ratio          ${fmt(ratio)}  (target ≤ 1.15)`);
+  const seconds = (hook: BenchHook) => medianOf(runs[hook], (run) => run.seconds);
+  console.log(`\nno-op pre-reconcile hook (the same handlers both ways), N = ${hookSize}  (${load()})`);
+  console.log(`  without hook s ${describe(runs.none)}`);
+  console.log(`  HTTP hook s    ${describe(runs.http)}`);
+  console.log(`  in-process s   ${describe(runs.module)}`);
+  // The HTTP hook's server runs in the harness: its CPU counts with the controller's.
+  const cpu = (hook: BenchHook) =>
+    medianOf(runs[hook], (run) => (run.controller?.cpuSeconds ?? 0) + (run.bench.cpuSeconds ?? 0));
+  console.log(
+    `  HTTP ratio     ${fmt(seconds('http') / seconds('none'))}  (target ≤ 1.15); ` +
+      `CPU ratio (controller + harness) ${fmt(cpu('http') / cpu('none'))}`,
+  );
+  console.log(
+    `  in-process ratio ${fmt(seconds('module') / seconds('none'))}  (target ≤ 1.05); ` +
+      `CPU ratio (controller + harness) ${fmt(cpu('module') / cpu('none'))}`,
+  );
 }

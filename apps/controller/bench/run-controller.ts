@@ -7,6 +7,7 @@ import { startHookServer, type HookServer } from '@scoby/hooks-v1';
 import { DynamicClient } from '@scoby/controller-runtime';
 import { startApiServerProcess } from './api-server-client.ts';
 import { startControllerProcess } from './controller-client.ts';
+import { noopHook, NOOP_HOOK_MODULE, type BenchHook } from './noop-hook.ts';
 import { watchReadiness } from './readiness.ts';
 import { startMeasurement, type Measurement, type ProcessFigures } from './measure.ts';
 import {
@@ -43,7 +44,8 @@ export interface ControllerRunOptions {
   count: number;
   /** The controller's --concurrency (the process-wide bound on reconciles is four times it). */
   concurrency: number;
-  withHook: boolean;
+  /** A no-op pre-reconcile hook over HTTP or in-process, or none. */
+  hook: BenchHook;
   /** Measure the steady state after convergence. */
   steadyState: boolean;
 }
@@ -51,18 +53,21 @@ export interface ControllerRunOptions {
 export async function runController(options: ControllerRunOptions): Promise<ControllerRun> {
   const server = await startApiServerProcess();
   const controller = await startControllerProcess();
-  const hook: HookServer | undefined = options.withHook
-    ? await startHookServer({ preReconcile: () => undefined })
-    : undefined;
+  const hook: HookServer | undefined = options.hook === 'http' ? await startHookServer(noopHook) : undefined;
   const kubeConfig = server.kubeConfig();
   const client = new DynamicClient(kubeConfig);
-  await createWorld(client, options.count, options.concurrency * 4, registration(hook?.url));
+  await createWorld(
+    client,
+    options.count,
+    options.concurrency * 4,
+    registration(hook?.url, options.hook === 'module' ? NOOP_HOOK_MODULE : undefined),
+  );
   const readiness = await watchReadiness(client, options.count);
 
   const heapLoaded = await controller.heap();
   await server.clearRequestLog();
   const measure = await startMeasurement({ server, controller });
-  await controller.start(kubeConfig, options.concurrency);
+  await controller.start(kubeConfig, options.concurrency, options.hook === 'module');
   await readiness.allReady();
   const measurement = await measure();
   await waitUntil(() => controller.synced(), 60_000, 'the controller did not sync its caches');

@@ -41,7 +41,8 @@ const REGISTRATIONS: ResourceRef = {
   namespaced: false,
 };
 
-export function registration(hookUrl?: string): KubeObject {
+/** With `hookUrl` an HTTP pre-reconcile hook, with `hookModule` an in-process one. */
+export function registration(hookUrl?: string, hookModule?: string): KubeObject {
   return {
     apiVersion: 'scoby.triggermesh.io/v1alpha1',
     kind: 'CRDRegistration',
@@ -74,6 +75,7 @@ export function registration(hookUrl?: string): KubeObject {
       ...(hookUrl
         ? { hook: { version: 'v1', address: { uri: hookUrl }, capabilities: ['pre-reconcile'] } }
         : {}),
+      ...(hookModule ? { hook: { version: 'v1', module: hookModule, capabilities: ['pre-reconcile'] } } : {}),
     },
   };
 }

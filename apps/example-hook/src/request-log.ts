@@ -3,7 +3,7 @@
  * which children, and how it was answered, so whoever runs the hook in a cluster can read what Scoby
  * asked of it.
  */
-import type { HookHandlers, HookRequest } from '@scoby/hooks-v1';
+import type { HookCallContext, HookHandlers, HookRequest } from '@scoby/hooks-v1';
 
 export interface RequestLogLine {
   phase: string;
@@ -22,12 +22,12 @@ export function withRequestLog(
   log: (line: RequestLogLine) => void,
 ): Required<HookHandlers> {
   const logged =
-    <T>(call: (request: HookRequest) => T | Promise<T>) =>
-    async (request: HookRequest): Promise<T> => {
+    <T>(call: (request: HookRequest, context: HookCallContext) => T | Promise<T>) =>
+    async (request: HookRequest, context: HookCallContext): Promise<T> => {
       const line: RequestLogLine = { phase: request.phase, instance: instanceOf(request), answer: 'ok' };
       if (request.children !== undefined) line.children = Object.keys(request.children).sort();
       try {
-        return await call(request);
+        return await call(request, context);
       } catch (error) {
         line.answer = error instanceof Error ? error.message : String(error);
         throw error;

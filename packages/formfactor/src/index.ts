@@ -11,7 +11,12 @@ export {
   selectorLabels,
   standardLabels,
 } from './labels.ts';
-export { loadFormFactorPlugin, type PluginLoad } from './loader.ts';
+export {
+  importDefaultExport,
+  loadFormFactorPlugin,
+  type DefaultExportImport,
+  type PluginLoad,
+} from './loader.ts';
 export { childName, labelValue, subdomainChildName } from './names.ts';
 export { observedCondition, type ObservedCondition } from './observed-condition.ts';
 export { ownerReference } from './owner-reference.ts';

@@ -1,6 +1,6 @@
 /**
- * Loads a form-factor plugin from an ES module whose default export implements the contract. The only
- * I/O of the package: the dynamic import().
+ * Loads a form-factor plugin from an ES module whose default export implements the contract, and the
+ * default export of any module an operator names. The only I/O of the package: the dynamic import().
  */
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -27,6 +27,26 @@ export async function loadFormFactorPlugin(
   fromDir: string = process.cwd(),
 ): Promise<PluginLoad> {
   const label = `plugin ${JSON.stringify(specifier)}`;
+  const imported = await importDefaultExport(specifier, fromDir, label);
+  if (!imported.ok) return imported;
+  const shape = checkPluginShape(imported.value);
+  return shape.ok
+    ? { ok: true, plugin: shape.plugin }
+    : { ok: false, message: `${label}: default export ${shape.defects.join(', ')}` };
+}
+
+export type DefaultExportImport = { ok: true; value: unknown } | { ok: false; message: string };
+
+/**
+ * The default export of a module an operator named (a plugin, an in-process hook): a package name
+ * resolved from the controller's node_modules, or a file path with relative paths taken from
+ * `fromDir`. Failures are messages starting with `label`.
+ */
+export async function importDefaultExport(
+  specifier: string,
+  fromDir: string,
+  label: string,
+): Promise<DefaultExportImport> {
   let module: Record<string, unknown>;
   try {
     module = (await import(importTarget(specifier, fromDir))) as Record<string, unknown>;
@@ -34,8 +54,5 @@ export async function loadFormFactorPlugin(
     return { ok: false, message: `${label}: cannot be imported: ${(error as Error).message}` };
   }
   if (!('default' in module)) return { ok: false, message: `${label}: the module has no default export` };
-  const shape = checkPluginShape(module['default']);
-  return shape.ok
-    ? { ok: true, plugin: shape.plugin }
-    : { ok: false, message: `${label}: default export ${shape.defects.join(', ')}` };
+  return { ok: true, value: module['default'] };
 }

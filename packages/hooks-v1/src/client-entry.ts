@@ -9,6 +9,8 @@ export {
   DEFAULT_USER_AGENT,
   HookCallCutError,
   interpretOutcome,
+  MODULE_URL_SCHEME,
+  moduleHookUrl,
 } from './client.ts';
 export type { HookClient, HookClientOptions } from './client.ts';
 export {
@@ -22,4 +24,12 @@ export type { HookRequestBody } from './request-body.ts';
 export { parseRetryAfter, MAX_RETRY_AFTER_MS } from './retry-after.ts';
 export { createUrlTransport } from './url-transport.ts';
 export type { HookTransport, TransportCallOptions, UrlTransport } from './url-transport.ts';
+export {
+  createModuleTransport,
+  DEFAULT_MODULE_MAX_RESPONSE_BYTES,
+  type ModuleCallOptions,
+  type ModuleTransport,
+  type ModuleTransportOptions,
+} from './module-transport.ts';
 export type { TransportOutcome } from './transport.ts';
+export type { HookHandlers, HookCallContext } from './dispatch.ts';

@@ -9,6 +9,8 @@ import {
 } from './messages.ts';
 import { buildRequestBody } from './request-body.ts';
 import { honoursRetryAfter, parseRetryAfter } from './retry-after.ts';
+import type { HookHandlers } from './dispatch.ts';
+import { createModuleTransport, type ModuleTransport } from './module-transport.ts';
 import { readSuccessBody } from './success-body.ts';
 import { createKeepAliveAgents, describeError, postJson, type TransportOutcome } from './transport.ts';
 import type { FormFactorFormat, HookCall, HookFailure, HookResult } from './types.ts';
@@ -16,6 +18,13 @@ import { CLIENT_VERSION } from './version.ts';
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_USER_AGENT = `scoby-controller/${CLIENT_VERSION}`;
+/** The scheme of an in-process hook's URL: `module:<name>` (docs/spec/hooks-v1.md §10). */
+export const MODULE_URL_SCHEME = 'module:';
+
+/** The URL published for the hook of `spec.hook.module: <name>`. */
+export function moduleHookUrl(name: string): string {
+  return `${MODULE_URL_SCHEME}${name}`;
+}
 
 export interface HookClientOptions {
   userAgent?: string;
@@ -25,6 +34,8 @@ export interface HookClientOptions {
   formFactorFormat?: FormFactorFormat;
   /** Clock for Retry-After HTTP-dates, in epoch milliseconds. */
   now?: () => number;
+  /** The in-process hooks the operator allowed and the process loaded, by module name. */
+  modules?: ReadonlyMap<string, HookHandlers>;
 }
 
 export interface HookClient {
@@ -60,6 +71,20 @@ export function createHookClient(options: HookClientOptions = {}): HookClient {
   const now = options.now ?? Date.now;
   const answerBudget = options.answerBudget ?? new AnswerBudget();
   const cutting = new AbortController();
+  const moduleTransports = new Map<string, ModuleTransport>();
+  const moduleTransport = (name: string): ModuleTransport => {
+    let transport = moduleTransports.get(name);
+    if (transport === undefined) {
+      const handlers = options.modules?.get(name);
+      transport =
+        handlers === undefined
+          ? () =>
+              Promise.resolve({ kind: 'failed', cause: `hook module ${JSON.stringify(name)} is not loaded` })
+          : createModuleTransport(handlers, format, { maxResponseBytes });
+      moduleTransports.set(name, transport);
+    }
+    return transport;
+  };
 
   async function call(hookCall: HookCall): Promise<HookResult> {
     let payload: string;
@@ -71,14 +96,20 @@ export function createHookClient(options: HookClientOptions = {}): HookClient {
     // Held until the answer is parsed: parsing is where an answer takes the most memory.
     const reservation = answerBudget.reserve(maxResponseBytes);
     try {
-      const outcome = await postJson(hookCall.url, payload, {
-        agents,
-        headers,
-        timeoutMs: hookCall.timeoutMs,
-        maxResponseBytes,
-        reservation,
-        signal: cutting.signal,
-      });
+      const outcome = hookCall.url.startsWith(MODULE_URL_SCHEME)
+        ? await moduleTransport(hookCall.url.slice(MODULE_URL_SCHEME.length))(payload, {
+            timeoutMs: hookCall.timeoutMs,
+            reservation,
+            signal: cutting.signal,
+          })
+        : await postJson(hookCall.url, payload, {
+            agents,
+            headers,
+            timeoutMs: hookCall.timeoutMs,
+            maxResponseBytes,
+            reservation,
+            signal: cutting.signal,
+          });
       if (outcome.kind === 'cut') throw new HookCallCutError(hookCall);
       return interpretOutcome(outcome, hookCall, now());
     } finally {

@@ -7,11 +7,30 @@ import { parseJson } from './json.ts';
 import { validateHookRequest, validateHookResponse } from './schemas.ts';
 import type { FormFactorFormat, HookErrorBody, HookRequest, HookResponse } from './types.ts';
 
+/** What a handler is told beside the request. */
+export interface HookCallContext {
+  /**
+   * Fires when Scoby stops waiting: the call's timeout passed, the controller is stopping, or (over
+   * HTTP) the client went away. An asynchronous handler should stop its work then; its answer is
+   * no longer read.
+   */
+  signal: AbortSignal;
+}
+
+/**
+ * One hook implementation, served over HTTP (startHookServer) or in the controller's process (a
+ * module named by `spec.hook.module`, docs/spec/hooks-v1.md §10). The SDK always passes `context`;
+ * it is optional in the type so that handlers written, and called in tests, with the request alone
+ * keep working.
+ */
 export interface HookHandlers {
   /** May return changed children and status; nothing (or {}) means "no change". */
-  preReconcile?(request: HookRequest): HookResponse | void | Promise<HookResponse | void>;
+  preReconcile?(
+    request: HookRequest,
+    context?: HookCallContext,
+  ): HookResponse | void | Promise<HookResponse | void>;
   /** Returning lets the instance go; throwing a HookError holds it. */
-  finalize?(request: HookRequest): void | Promise<void>;
+  finalize?(request: HookRequest, context?: HookCallContext): void | Promise<void>;
 }
 
 export interface DispatchOptions extends HookHandlers {
@@ -25,6 +44,8 @@ export interface IncomingHookRequest {
   /** The request path without its query. */
   pathname: string;
   body: string;
+  /** Handed to the handler (HookCallContext); default: a signal that never fires. */
+  signal?: AbortSignal;
 }
 
 export interface HookAnswer {
@@ -34,6 +55,7 @@ export interface HookAnswer {
 }
 
 const NO_CHANGE: HookAnswer = { status: 204, headers: {} };
+const NEVER = new AbortController().signal;
 
 export async function dispatchHookRequest(
   incoming: IncomingHookRequest,
@@ -58,10 +80,11 @@ export async function dispatchHookRequest(
     return errorAnswer(400, { message: `invalid request: ${problem}`, permanent: true });
   }
   const request = toHookRequest(parsed as WireRequest);
+  const context: HookCallContext = { signal: incoming.signal ?? NEVER };
   try {
     return request.phase === 'pre-reconcile'
-      ? await preReconcile(request, options)
-      : await finalize(request, options);
+      ? await preReconcile(request, context, options)
+      : await finalize(request, context, options);
   } catch (error) {
     return thrownAnswer(error);
   }
@@ -78,8 +101,12 @@ function toHookRequest(wire: WireRequest): HookRequest {
   };
 }
 
-async function preReconcile(request: HookRequest, handlers: HookHandlers): Promise<HookAnswer> {
-  const result = await handlers.preReconcile?.(request);
+async function preReconcile(
+  request: HookRequest,
+  context: HookCallContext,
+  handlers: HookHandlers,
+): Promise<HookAnswer> {
+  const result = await handlers.preReconcile?.(request, context);
   if (result === undefined || result === null) return NO_CHANGE;
   const problem = validateHookResponse(result);
   if (problem !== undefined) {
@@ -92,8 +119,12 @@ async function preReconcile(request: HookRequest, handlers: HookHandlers): Promi
   return { status: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(answer) };
 }
 
-async function finalize(request: HookRequest, handlers: HookHandlers): Promise<HookAnswer> {
-  await handlers.finalize?.(request);
+async function finalize(
+  request: HookRequest,
+  context: HookCallContext,
+  handlers: HookHandlers,
+): Promise<HookAnswer> {
+  await handlers.finalize?.(request, context);
   return NO_CHANGE;
 }
 

@@ -42,9 +42,17 @@ export async function startHookServer(options: HookServerOptions = {}): Promise<
         return;
       }
       const pathname = new URL(request.url ?? '/', 'http://hook').pathname;
+      // The client going away before its answer (its timeout) tells the handler to stop.
+      const gone = new AbortController();
+      response.once('close', () => {
+        if (!response.writableFinished) gone.abort();
+      });
       send(
         response,
-        await dispatchHookRequest({ method: request.method ?? '', pathname, body }, dispatchOptions),
+        await dispatchHookRequest(
+          { method: request.method ?? '', pathname, body, signal: gone.signal },
+          dispatchOptions,
+        ),
       );
     });
   });

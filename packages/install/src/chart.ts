@@ -162,6 +162,10 @@ function deploymentTemplate(sources: InstallSources): string {
       `${spaces(indent)}- name: SCOBY_FORM_FACTOR_PLUGINS`,
       `${spaces(indent)}  value: {{ join "," . | quote }}`,
       `${spaces(indent)}{{- end }}`,
+      `${spaces(indent)}{{- with .Values.hookModules }}`,
+      `${spaces(indent)}- name: SCOBY_HOOK_MODULES`,
+      `${spaces(indent)}  value: {{ join "," . | quote }}`,
+      `${spaces(indent)}{{- end }}`,
       `${spaces(indent)}{{- with .Values.extraEnv }}`,
       `${spaces(indent)}{{- toYaml . | nindent ${indent} }}`,
       `${spaces(indent)}{{- end }}`,
@@ -319,6 +323,10 @@ watchNamespaces: []
 # Form-factor plugin modules to load (SCOBY_FORM_FACTOR_PLUGINS): package names or file paths
 # inside the image.
 plugins: []
+
+# In-process hook modules a registration's spec.hook.module may name (SCOBY_HOOK_MODULES): package
+# names or file paths inside the image. They run with the controller's credentials (docs/security.md).
+hookModules: []
 
 # RBAC rules for the kinds the plugins create, in a ClusterRole aggregated into Scoby's
 # (scoby.triggermesh.io/crdregistration: "true"), e.g.

@@ -379,14 +379,17 @@ const hookSpec: SchemaNode = {
   title: 'HookSpec',
   type: 'object',
   description:
-    'An HTTP service Scoby calls before writing the children of an instance (pre-reconcile) and before letting a deleted instance go (finalize).',
-  required: ['version', 'address'],
+    'Code Scoby calls before writing the children of an instance (pre-reconcile) and before letting a deleted instance go (finalize): an HTTP service (address) or a module loaded in the controller (module); exactly one of them.',
+  required: ['version'],
   properties: {
     version: closedSet(
       { 'x-kubernetes-int-or-string': true, description: 'Hooks API version: "v1", "1" or 1.' },
       SUPPORTED_HOOK_VERSIONS,
     ),
     address: destination,
+    module: nonEmptyString(
+      'An in-process hook instead of address: the name of a module the operator allowed with --hook-module (SCOBY_HOOK_MODULES, chart value hookModules), exactly as given there, e.g. @acme/mailer-hook. Its default export holds the hook handlers; it runs inside the controller with its credentials.',
+    ),
     timeout: str(
       'Bound of one call, connection and whole answer included: a positive ISO 8601 duration, e.g. PT5S. Default PT15S.',
     ),

@@ -406,14 +406,18 @@ export interface StatusConfiguration {
   }[];
 }
 /**
- * An HTTP service Scoby calls before writing the children of an instance (pre-reconcile) and before letting a deleted instance go (finalize).
+ * Code Scoby calls before writing the children of an instance (pre-reconcile) and before letting a deleted instance go (finalize): an HTTP service (address) or a module loaded in the controller (module); exactly one of them.
  */
 export interface HookSpec {
   /**
    * Hooks API version: "v1", "1" or 1.
    */
   version: number | string;
-  address: Destination;
+  address?: Destination;
+  /**
+   * An in-process hook instead of address: the name of a module the operator allowed with --hook-module (SCOBY_HOOK_MODULES, chart value hookModules), exactly as given there, e.g. @acme/mailer-hook. Its default export holds the hook handlers; it runs inside the controller with its credentials.
+   */
+  module?: string;
   /**
    * Bound of one call, connection and whole answer included: a positive ISO 8601 duration, e.g. PT5S. Default PT15S.
    */

@@ -80,7 +80,10 @@ export interface NormalizedParameterConfiguration {
 
 export interface NormalizedHook {
   version: 'v1';
-  address: Destination;
+  /** Where an HTTP hook listens; absent for an in-process hook. */
+  address?: Destination;
+  /** The module of an in-process hook (hooks-v1.md §10); absent for an HTTP hook. */
+  module?: string;
   /** spec.hook.timeout in milliseconds (default 15 000). */
   timeoutMs: number;
   /** De-duplicated, `finalization` mapped to `finalize`, in first-seen order. */

@@ -130,6 +130,12 @@ describe('defaulting and normalisation (docs/spec/registration.md §3)', () => {
     expect(normalized(withHook({})).hook?.capabilities).toEqual([]);
   });
 
+  it('keeps the module of an in-process hook, and no address', () => {
+    expect(
+      normalized(withHook({ address: undefined, module: '@acme/mailer-hook', timeout: 'PT2S' })).hook,
+    ).toEqual({ version: 'v1', module: '@acme/mailer-hook', timeoutMs: 2000, capabilities: [] });
+  });
+
   it.each(['v1', '1', 1])(
     'normalises version %j to "v1" and keeps only ref and uri of the address',
     (version) => {

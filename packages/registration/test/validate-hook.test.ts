@@ -40,6 +40,25 @@ describe('row 13: hook.address', () => {
     expect(problemsOf(withHook({ address }))).toEqual([]);
   });
 
+  it('accepts a module instead of an address (an in-process hook)', () => {
+    expect(problemsOf(withHook({ address: undefined, module: '@acme/mailer-hook' }))).toEqual([]);
+  });
+
+  it.each([
+    ['both address and module', { module: '@acme/mailer-hook' }],
+    ['neither address nor module', { address: undefined }],
+  ])('rejects %s', (_case, fields) => {
+    expect(problemsOf(withHook(fields))).toEqual([
+      problemAt('spec.hook', R, 'exactly one of address, module must be set'),
+    ]);
+  });
+
+  it('rejects an empty module name through the schema', () => {
+    expect(problemsOf(withHook({ address: undefined, module: '' }))).toEqual([
+      expect.objectContaining({ path: 'spec.hook.module', reason: 'InvalidSpec' }),
+    ]);
+  });
+
   it('rejects an address with neither ref nor uri', () => {
     expect(problemsOf(withHook({ address: {} }))).toEqual([problemAt(A, R, 'one of ref or uri must be set')]);
   });

@@ -6,7 +6,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { crdManifestYaml } from '@scoby/registration';
-import { buildCommandLine } from '../config/command-line.ts';
+import { buildCommandLine, hookModuleOption } from '../config/command-line.ts';
 import { buildInfo } from '../config/build-info.ts';
 import { DEFAULT_KUBECONFIG_OUT, DEFAULT_RENDER_NAMESPACE, EMBEDDED_NAMESPACE } from './defaults.ts';
 import type { CliIo } from './io.ts';
@@ -93,6 +93,7 @@ function renderCommand(done: (code: Promise<number>) => void, io: CliIo): Comman
         .choices(['yaml', 'json'])
         .default('yaml'),
     )
+    .addOption(hookModuleOption())
     .option('--now <time>', 'the time written as lastTransitionTime (RFC 3339, default: now)')
     .action((options: RenderOptions) =>
       done(import('./render/render-command.ts').then((command) => command.runRender(options, io))),
@@ -133,7 +134,7 @@ function hookCommand(program: Command, done: (code: Promise<number>) => void, io
       throw new CommanderError(HOOK_CHECK_USAGE_ERROR, error.code, error.message);
     })
     .option('--url <url>', 'the hook URL (http or https)')
-    .option('--module <name>', 'an in-process hook module (not available in this build)')
+    .option('--module <name>', 'an in-process hook module (spec.hook.module): a package name or file path exporting the SDK handlers')
     .requiredOption('--registration <file>', 'the CRDRegistration whose spec.hook the hook serves')
     .requiredOption(
       '--instance <files...>',

@@ -6,6 +6,7 @@ export interface CommandLineOptions {
   kubeconfig?: string;
   concurrency?: string;
   formFactorPlugin?: string[];
+  hookModule?: string[];
   leaderElect?: boolean;
   leaderElectionLeaseName?: string;
   metricsBindAddress?: string;
@@ -29,6 +30,14 @@ function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
+/** `--hook-module`, shared by the controller and `scoby render`. */
+export function hookModuleOption(): Option {
+  return new Option(
+    '--hook-module <module>',
+    'in-process hook module that spec.hook.module may name; repeatable (default: SCOBY_HOOK_MODULES)',
+  ).argParser(collect);
+}
+
 /** The controller's command line. Values are checked by loadConfig, so errors name the flag there. */
 export function buildCommandLine(): Command {
   return new Command('scoby-controller')
@@ -44,6 +53,7 @@ export function buildCommandLine(): Command {
         'form-factor plugin module to load; repeatable (default: SCOBY_FORM_FACTOR_PLUGINS)',
       ).argParser(collect),
     )
+    .addOption(hookModuleOption())
     .option('--leader-elect', 'elect a leader through a Lease before reconciling (default)')
     .option('--no-leader-elect', 'reconcile without leader election')
     .option(

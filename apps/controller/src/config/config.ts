@@ -30,6 +30,8 @@ export interface ControllerConfig {
   clusterDomain: string | undefined;
   concurrency: number;
   formFactorPlugins: string[];
+  /** Modules a registration's spec.hook.module may name (docs/spec/hooks-v1.md §10). */
+  hookModules: string[];
   hookFormFactorFormat: 'string' | 'object';
   leaderElection: LeaderElectionConfig;
   opsAddress: { host: string; port: number };
@@ -95,7 +97,12 @@ export function loadConfig(
   const scobyNamespace = readScobyNamespace(env, errors);
   const workingNamespaces = readWorkingNamespaces(env.WORKING_NAMESPACES, fail);
   const concurrency = readConcurrency(flags.concurrency, fail);
-  const formFactorPlugins = readPlugins(flags.formFactorPlugin, env.SCOBY_FORM_FACTOR_PLUGINS, fail);
+  const formFactorPlugins = readModules(
+    ['--form-factor-plugin', flags.formFactorPlugin],
+    env.SCOBY_FORM_FACTOR_PLUGINS,
+    fail,
+  );
+  const hookModules = readModules(['--hook-module', flags.hookModule], env.SCOBY_HOOK_MODULES, fail);
   const hookFormFactorFormat = readHookFormFactorFormat(env.SCOBY_HOOK_FORM_FACTOR_FORMAT, fail);
   const leaseName = readLeaseName(flags.leaderElectionLeaseName, fail);
   const opsAddress = readAddress(flags.metricsBindAddress, fail);
@@ -137,6 +144,7 @@ export function loadConfig(
     scobyNamespace === undefined ||
     concurrency === undefined ||
     formFactorPlugins === undefined ||
+    hookModules === undefined ||
     hookFormFactorFormat === undefined ||
     leaseName === undefined ||
     opsAddress === undefined ||
@@ -165,6 +173,7 @@ export function loadConfig(
       clusterDomain: nonEmpty(env.CLUSTER_DOMAIN),
       concurrency,
       formFactorPlugins,
+      hookModules,
       hookFormFactorFormat,
       leaderElection,
       opsAddress,
@@ -256,14 +265,15 @@ function readApiRateLimit(
   return { qps, burst };
 }
 
-function readPlugins(
-  flagValues: string[] | undefined,
+/** Module specifiers from a repeatable flag, else from a comma-separated variable. */
+function readModules(
+  [flag, flagValues]: [string, string[] | undefined],
   envValue: string | undefined,
   fail: Fail,
 ): string[] | undefined {
   if (flagValues === undefined) return commaList(envValue);
   if (flagValues.some((value) => value.trim() === '')) {
-    return fail('--form-factor-plugin', 'must name a module, got an empty value');
+    return fail(flag, 'must name a module, got an empty value');
   }
   return [...new Set(flagValues.map((value) => value.trim()))];
 }

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { ApiRateLimit, DynamicClient, ResourceRef } from '@scoby/controller-runtime';
 import type { KubeObject } from '@scoby/kube-objects';
 import type { ControllerMetrics, LeaderElectionConfig } from '../config/index.ts';
+import type { HookModules } from '../hook-modules/load.ts';
 
 export interface ControllerOptions {
   kubeConfig: KubeConfig;
@@ -23,6 +24,8 @@ export interface ControllerOptions {
   concurrency: number;
   plugins?: readonly FormFactorPlugin[];
   hookFormFactorFormat?: FormFactorFormat;
+  /** The in-process hooks the operator allowed, loaded (hook-modules/load.ts); default none. */
+  hookModules?: HookModules;
   /** Re-resolution period of hook addresses given by ref (default one minute). */
   hookAddressRefreshMs?: number;
   leaderElection: LeaderElectionConfig;

@@ -12,6 +12,7 @@ import type { FormFactorPlugin } from '@scoby/formfactor';
 import { type Logger, startOpsServer } from '@scoby/controller-runtime';
 import { checkCluster } from '../config/cluster-check.ts';
 import { type ControllerConfig, createMetrics, type Environment } from '../config/index.ts';
+import type { HookModules } from '../hook-modules/load.ts';
 import { startController } from './manager.ts';
 import { delay, waitForCluster } from './startup.ts';
 
@@ -21,6 +22,8 @@ const STARTUP_REQUEST_TIMEOUT_MS = 10_000;
 export interface ProcessOptions {
   config: ControllerConfig;
   plugins: readonly FormFactorPlugin[];
+  /** The in-process hooks allowed, loaded or not (docs/spec/hooks-v1.md §10); default none. */
+  hookModules?: HookModules;
   /** The form factors' names, for the start line. */
   formFactorNames: readonly string[];
   logger: Logger;
@@ -83,6 +86,7 @@ export async function runProcess(options: ProcessOptions): Promise<number> {
     clusterDomain,
     concurrency: config.concurrency,
     plugins: options.plugins,
+    ...(options.hookModules === undefined ? {} : { hookModules: options.hookModules }),
     hookFormFactorFormat: config.hookFormFactorFormat,
     hookAddressRefreshMs: config.hookAddressRefreshMs,
     leaderElection: config.leaderElection,
@@ -103,6 +107,7 @@ export async function runProcess(options: ProcessOptions): Promise<number> {
       workingNamespaces: config.workingNamespaces ?? 'all',
       clusterDomain,
       formFactors: options.formFactorNames,
+      hookModules: [...(options.hookModules?.keys() ?? [])],
       leaderElection: config.leaderElection.enabled,
       opsPort: ops.port,
     },

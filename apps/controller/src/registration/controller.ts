@@ -7,7 +7,7 @@ import { createObjectReader } from '@scoby/address-kubernetes';
 import type { RenderLookups } from '@scoby/env';
 import type { FormFactorRegistry } from '@scoby/formfactor';
 import { AnswerBudget, createHookClient, type HookClient } from '@scoby/hooks-v1/client';
-import type { CRDRegistration, Destination } from '@scoby/registration';
+import type { CRDRegistration } from '@scoby/registration';
 import {
   ConcurrencyLimit,
   Controller,
@@ -20,6 +20,8 @@ import {
   type ResourceRef,
 } from '@scoby/controller-runtime';
 import { inspectCrd } from '../crd/inspect.ts';
+import { resolveHookTarget } from '../hook-modules/hook-target.ts';
+import { loadedHandlers } from '../hook-modules/load.ts';
 import { InstanceControllers } from '../instance/controllers.ts';
 import type { ChildCachePolicies } from '../instance/children/child-cache.ts';
 import { InstanceReconciler, type EventSink } from '../instance/reconcile.ts';
@@ -89,9 +91,11 @@ export class RegistrationController {
     const reconcileTimeoutMs = options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS;
     const reader = createObjectReader(options.kubeConfig, { requestTimeoutMs: options.requestTimeoutMs });
     const clusterDomain = options.clusterDomain;
+    const hookModules = options.hookModules ?? new Map();
     this.#hookClient = createHookClient({
       formFactorFormat: options.hookFormFactorFormat ?? 'string',
       answerBudget,
+      modules: loadedHandlers(hookModules),
     });
     this.#crds = factory.acquire({ resource: CRD_RESOURCE });
     this.#configMaps = factory.acquire({ resource: CONFIGMAP_RESOURCE, namespace: options.scobyNamespace });
@@ -178,7 +182,12 @@ export class RegistrationController {
       crdsSynced: () => this.#crds.informer.hasSynced(),
       registrations: () => this.#registrations(),
       servedGroupVersions: () => (this.#served ??= servedGroupVersions(client)),
-      resolveHookAddress: (address: Destination) => resolveDestination(address, { clusterDomain, reader }),
+      resolveHook: (hook) =>
+        resolveHookTarget(
+          hook,
+          (address) => resolveDestination(address, { clusterDomain, reader }),
+          hookModules,
+        ),
       resourceForCrd: (info) => ({
         group: info.group,
         version: info.version,

@@ -12,7 +12,7 @@ import {
   parsePath,
   validateRegistration,
   type CRDRegistration,
-  type Destination,
+  type NormalizedHook,
   type NormalizedRegistrationSpec,
 } from '@scoby/registration';
 import { inspectCrd, type CrdInfo } from '../crd/inspect.ts';
@@ -42,6 +42,7 @@ import type { EventSink } from '../instance/reconcile.ts';
 import { checkRegistrationAccess, type AccessCheck } from './access/registration-access.ts';
 import type { WriteVerbs } from './access/write-verbs.ts';
 import { MISSING_PERMISSIONS_REASON } from './access/missing-access.ts';
+import type { HookTarget } from '../hook-modules/hook-target.ts';
 import { blockedBy, claimsOf } from './selection.ts';
 import { BackgroundJobs } from './background-jobs.ts';
 import {
@@ -117,9 +118,8 @@ export interface RegistrationWorld {
   registrations(): CRDRegistration[];
   /** Served group/versions as apiVersion strings (`v1` for the core group, `apps/v1`, …). */
   servedGroupVersions(): Promise<ReadonlySet<string>>;
-  resolveHookAddress(
-    address: Destination,
-  ): Promise<{ ok: true; url: string } | { ok: false; message: string }>;
+  /** The hook's URL: its resolved address, or `module:<name>` for an allowed, loaded module. */
+  resolveHook(hook: NormalizedHook): Promise<HookTarget>;
   resourceForCrd(info: CrdInfo & { version: string }): ResourceRef;
   /** Whether the controller may do what a registration needs (SelfSubjectAccessReviews). */
   access: AccessCheck;
@@ -250,7 +250,7 @@ export class RegistrationReconciler {
       return { requeueAfterMs: MISSING_PERMISSIONS_RECHECK_MS };
     }
     const refreshAfterMs = world.hookRefreshMs;
-    return validation.ok && validation.spec.hook?.address.ref && refreshAfterMs !== undefined
+    return validation.ok && validation.spec.hook?.address?.ref && refreshAfterMs !== undefined
       ? { requeueAfterMs: refreshAfterMs }
       : undefined;
   }
@@ -283,8 +283,8 @@ export class RegistrationReconciler {
     }
     let hookUrl: string | undefined;
     if (spec.hook) {
-      const resolved = await world.resolveHookAddress(spec.hook.address);
-      if (!resolved.ok) return pause({ kind: 'failed', reason: 'HOOKFAILED', message: resolved.message });
+      const resolved = await world.resolveHook(spec.hook);
+      if (!resolved.ok) return pause({ kind: 'failed', reason: resolved.reason, message: resolved.message });
       hookUrl = resolved.url;
     }
     const resolvedFormFactor = world.formFactors.resolve(registration.spec.workload.formFactor);
@@ -438,7 +438,7 @@ export class RegistrationReconciler {
     const world = this.#world;
     const validation = validateRegistration(registration, world.formFactors);
     if (!validation.ok || !validation.spec.hook) return undefined;
-    const resolved = await world.resolveHookAddress(validation.spec.hook.address);
+    const resolved = await world.resolveHook(validation.spec.hook);
     const formFactor = world.formFactors.resolve(registration.spec.workload.formFactor);
     if (!resolved.ok || !formFactor.ok) return undefined;
     return {

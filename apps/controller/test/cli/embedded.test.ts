@@ -48,7 +48,17 @@ describe('scoby run --embedded', () => {
     const dir = await mkdtemp(join(tmpdir(), 'scoby-embedded-'));
     const kubeconfig = join(dir, 'nested', 'kubeconfig');
     running = startScoby(
-      ['run', '--embedded', '--kubeconfig-out', kubeconfig, '--metrics-bind-address', '127.0.0.1:0'],
+      [
+        'run',
+        '--embedded',
+        '--kubeconfig-out',
+        kubeconfig,
+        '--metrics-bind-address',
+        '127.0.0.1:0',
+        // An allowed hook module that cannot load is logged; the process runs on.
+        '--hook-module',
+        './missing-hook.mjs',
+      ],
       {
         cwd: dir,
         env: { CLUSTER_DOMAIN: 'cluster.local' },
@@ -107,6 +117,12 @@ describe('scoby run --embedded', () => {
       component: 'scoby-controller',
       scobyNamespace: 'scoby-system',
       leaderElection: true,
+      hookModules: ['./missing-hook.mjs'],
+    });
+    expect(logLines(scoby.stdout()).find((line) => line.msg === 'hook module not loaded')).toMatchObject({
+      level: 'error',
+      hookModule: './missing-hook.mjs',
+      message: expect.stringMatching(/^hook module "\.\/missing-hook\.mjs": cannot be imported: /),
     });
     const ops = `http://127.0.0.1:${String(started?.opsPort)}`;
     await eventually('/readyz 200', async () =>

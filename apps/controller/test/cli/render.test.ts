@@ -525,6 +525,50 @@ describe('scoby render --hooks', () => {
     expect(result).toEqual({ code: 1, stdout: '', stderr: 'HOOKFAILED: services "mailer-hook" not found\n' });
   });
 
+  const registrationWithModule = (module: string) =>
+    editedFixture('mailer-registration.yaml', (object) => {
+      delete object.spec.hook.address;
+      object.spec.hook.module = module;
+    });
+
+  it('calls an in-process hook allowed by --hook-module (docs/spec/hooks-v1.md §10)', async () => {
+    const result = await render([
+      'render',
+      '--registration',
+      await registrationWithModule('@scoby/example-hook/module'),
+      '--instance',
+      'mailer-instance.yaml',
+      '--hooks',
+      '--hook-module',
+      '@scoby/example-hook/module',
+      '--now',
+      NOW,
+      '-o',
+      'json',
+    ]);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(result.stdout).children.deployment).toEqual(
+      written(deploymentWith({ ...ADAPTER, env: [...ADAPTER.env, { name: 'EXAMPLE_HOOK', value: 'on' }] })),
+    );
+  });
+
+  it('refuses a hook module that --hook-module does not allow, as the registration controller does', async () => {
+    const result = await render([
+      'render',
+      '--registration',
+      await registrationWithModule('@scoby/example-hook/module'),
+      '--instance',
+      'mailer-instance.yaml',
+      '--hooks',
+    ]);
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'HookModuleNotAllowed: hook module "@scoby/example-hook/module" is not allowed: the controller allows none (--hook-module, SCOBY_HOOK_MODULES)\n',
+    });
+  });
+
   it('does not call the hook without --hooks', async () => {
     const requests: HookRequest[] = [];
     const hook = await startHookServer({ preReconcile: (request) => void requests.push(request) });

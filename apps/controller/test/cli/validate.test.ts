@@ -207,6 +207,32 @@ describe('scoby validate', () => {
     });
   });
 
+  it('accepts an in-process hook (spec.hook.module) and refuses one with an address too', async () => {
+    const withModule = (name: string, hook: Record<string, unknown>) => ({
+      ...BROKEN,
+      metadata: { name },
+      spec: {
+        crd: 'mailers.notify.example.com',
+        workload: { fromImage: { repo: 'registry.example.com/mailer:1' } },
+        hook: { version: 'v1', capabilities: ['pre-reconcile'], ...hook },
+      },
+    });
+    const valid = await written('module.yaml', [withModule('in-process', { module: '@acme/mailer-hook' })]);
+    expect(await validate([valid])).toEqual({
+      code: 0,
+      stdout: 'CRDRegistration "in-process" is valid\n',
+      stderr: '',
+    });
+    const both = await written('both.yaml', [
+      withModule('both', { module: '@acme/mailer-hook', address: { uri: 'http://hook.example.com/' } }),
+    ]);
+    expect(await validate([both])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'spec.hook: exactly one of address, module must be set\n',
+    });
+  });
+
   it('exits 1 with an error line when the files hold no registration', async () => {
     expect(await validate(['kuard-crd.yaml'])).toEqual({
       code: 1,

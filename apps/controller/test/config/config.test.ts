@@ -24,6 +24,7 @@ describe('loadConfig', () => {
       clusterDomain: undefined,
       concurrency: 8,
       formFactorPlugins: [],
+      hookModules: [],
       hookFormFactorFormat: 'string',
       leaderElection: { enabled: true, namespace: 'scoby', leaseName: 'scoby-controller-leader' },
       opsAddress: { host: '0.0.0.0', port: 8080 },
@@ -48,6 +49,10 @@ describe('loadConfig', () => {
         '3',
         '--form-factor-plugin',
         '@acme/lambda',
+        '--hook-module',
+        '@acme/mailer-hook',
+        '--hook-module',
+        './hooks/quota.mjs',
         '--form-factor-plugin',
         './plugins/job.js',
         '--no-leader-elect',
@@ -80,6 +85,7 @@ describe('loadConfig', () => {
         CLUSTER_DOMAIN: 'corp.internal',
         SCOBY_HOOK_FORM_FACTOR_FORMAT: 'object',
         SCOBY_FORM_FACTOR_PLUGINS: 'ignored-when-the-flag-is-given',
+        SCOBY_HOOK_MODULES: 'ignored-when-the-flag-is-given',
         SCOBY_HOOK_ADDRESS_REFRESH: '5m',
         LOG_LEVEL: 'error',
       },
@@ -91,6 +97,7 @@ describe('loadConfig', () => {
       clusterDomain: 'corp.internal',
       concurrency: 3,
       formFactorPlugins: ['@acme/lambda', './plugins/job.js'],
+      hookModules: ['@acme/mailer-hook', './hooks/quota.mjs'],
       hookFormFactorFormat: 'object',
       leaderElection: { enabled: false },
       opsAddress: { host: '127.0.0.1', port: 9090 },
@@ -160,6 +167,16 @@ describe('loadConfig', () => {
     });
     expect(config.formFactorPlugins).toEqual(['@acme/lambda', './job.js']);
     expect(config.logLevel).toBe('warn');
+  });
+
+  it('takes hook modules from SCOBY_HOOK_MODULES when no flag is given, and refuses an empty flag', () => {
+    expect(
+      configOf([], { ...BASE_ENV, SCOBY_HOOK_MODULES: ' @acme/mailer-hook ,, ./quota.mjs,@acme/mailer-hook' })
+        .hookModules,
+    ).toEqual(['@acme/mailer-hook', './quota.mjs']);
+    expect(errorsOf(['--hook-module', ' '], BASE_ENV)).toEqual([
+      '--hook-module: must name a module, got an empty value',
+    ]);
   });
 
   it('takes the hook address refresh from the environment when no flag is given', () => {

@@ -29,6 +29,7 @@ export async function compileGuideExamples(consumer: string): Promise<Finished> 
       'src/hooks/handlers.ts',
       'src/hooks/server.ts',
       'src/hooks/check.ts',
+      'src/hooks/module.ts',
       'src/plugins/worker.ts',
     ],
     consumer,

@@ -45,6 +45,8 @@ export interface TestCluster extends ClusterVerbs {
 export interface ClusterOptions {
   server?: ApiServerOptions;
   plugins?: FormFactorPlugin[];
+  /** The in-process hooks the operator allowed (docs/spec/hooks-v1.md §10). */
+  hookModules?: ControllerOptions['hookModules'];
   scobyNamespace?: string;
   workingNamespaces?: string[];
   concurrency?: number;
@@ -180,6 +182,7 @@ export function startClusterController(
     clusterDomain: 'cluster.local',
     concurrency: options.concurrency ?? 4,
     plugins: options.plugins ?? [],
+    ...(options.hookModules === undefined ? {} : { hookModules: options.hookModules }),
     leaderElection: election
       ? { enabled: true, namespace: scobyNamespace, leaseName: election.leaseName }
       : { enabled: false },

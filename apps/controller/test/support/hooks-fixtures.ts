@@ -10,7 +10,9 @@ import { crdFor, type ClusterVerbs, type TestCluster } from './cluster.ts';
 import { eventViews, REGISTRATION_API, registrationTarget, waitForCondition } from './scoby.ts';
 
 export interface HookSpec {
-  address: { uri?: string; ref?: { apiVersion: string; kind: string; name: string; namespace: string } };
+  address?: { uri?: string; ref?: { apiVersion: string; kind: string; name: string; namespace: string } };
+  /** An in-process hook instead of address (docs/spec/hooks-v1.md §10). */
+  module?: string;
   capabilities: string[];
   timeout?: string;
 }

@@ -80,6 +80,7 @@ and those of development runs, which start an in-memory API server instead of us
 --log-format: "set the value logFormat instead"
 --log-level: "set the value logLevel instead"
 --form-factor-plugin: "set the value plugins instead"
+--hook-module: "set the value hookModules instead"
 --embedded: "a development flag: it runs an in-memory API server instead of using the cluster"
 --kubeconfig-out: "a development flag: it runs an in-memory API server instead of using the cluster"
 --cluster: "a development flag: it runs an in-memory API server instead of using the cluster"

@@ -42,6 +42,7 @@ const FLAGS: Record<string, { set: string[]; arg: string } | 'extraArgs' | 'refu
   '--kubeconfig': 'extraArgs',
   '--concurrency': { set: ['concurrency=3'], arg: '--concurrency=3' },
   '--form-factor-plugin': { set: ['plugins={/plugins/cron.js}'], arg: '' },
+  '--hook-module': { set: ['hookModules={@acme/mailer-hook}'], arg: '' },
   '--leader-elect': { set: [], arg: '--leader-elect' },
   '--no-leader-elect': { set: ['replicas=1', 'leaderElection.enabled=false'], arg: '--no-leader-elect' },
   '--leader-election-lease-name': {
@@ -97,9 +98,19 @@ describe('chart values', () => {
         expect(args(...reach.set)).toContain(reach.arg);
       }
     }
-    const container = pod(helmTemplate('ops', 'plugins={/plugins/cron.js}', 'logLevel=debug')).spec
-      .containers[0]!;
+    const container = pod(
+      helmTemplate(
+        'ops',
+        'plugins={/plugins/cron.js}',
+        'hookModules={@acme/mailer-hook,/hooks/quota.js}',
+        'logLevel=debug',
+      ),
+    ).spec.containers[0]!;
     expect(container['env']).toContainEqual({ name: 'SCOBY_FORM_FACTOR_PLUGINS', value: '/plugins/cron.js' });
+    expect(container['env']).toContainEqual({
+      name: 'SCOBY_HOOK_MODULES',
+      value: '@acme/mailer-hook,/hooks/quota.js',
+    });
     expect(container['env']).toContainEqual({ name: 'LOG_LEVEL', value: 'debug' });
     // The defaults add no flag: the controller's own defaults hold.
     expect(args()).toEqual(['run', '--leader-elect', '--metrics-bind-address=:8080']);

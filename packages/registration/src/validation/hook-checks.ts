@@ -27,8 +27,16 @@ export function hookVersionProblems(hook: HookSpec): Problem[] {
   ];
 }
 
-/** Row 13. */
-export function hookAddressProblems(address: Destination): Problem[] {
+/** Row 13: exactly one of address and module (hooks-v1.md §10), then the address. */
+export function hookAddressProblems(hook: HookSpec): Problem[] {
+  const reason = ValidationReason.InvalidHookAddress;
+  if (isSet(hook.address) === isSet(hook.module)) {
+    return [problem(HOOK, reason, 'exactly one of address, module must be set')];
+  }
+  return hook.address === undefined ? [] : destinationProblems(hook.address);
+}
+
+function destinationProblems(address: Destination): Problem[] {
   const path = `${HOOK}.address`;
   const reason = ValidationReason.InvalidHookAddress;
   const { ref, uri } = address;

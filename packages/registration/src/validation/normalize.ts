@@ -83,7 +83,9 @@ function normalizeHook(hook: HookSpec): NormalizedHook {
   const timeoutMs = hook.timeout ? parseIsoDurationMs(hook.timeout) : undefined;
   return {
     version: 'v1',
-    address: destination(hook.address),
+    ...(hook.module === undefined || hook.module === null
+      ? { address: destination(hook.address ?? {}) }
+      : { module: hook.module }),
     timeoutMs: timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
     capabilities,
   };

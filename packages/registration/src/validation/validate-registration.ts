@@ -57,7 +57,7 @@ export function validateRegistration(
       ? []
       : [
           ...hookVersionProblems(hook),
-          ...hookAddressProblems(hook.address),
+          ...hookAddressProblems(hook),
           ...hookTimeoutProblems(hook),
           ...hookCapabilityProblems(hook),
         ]),

@@ -7,8 +7,15 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { loadClusterDomain } from '@scoby/address';
-import { createUrlTransport, type HookTransport } from '@scoby/hooks-v1/client';
+import {
+  createModuleTransport,
+  createUrlTransport,
+  moduleHookUrl,
+  type FormFactorFormat,
+  type HookTransport,
+} from '@scoby/hooks-v1/client';
 import { loadConfig } from '../../config/index.ts';
+import { loadHookModules } from '../../hook-modules/load.ts';
 import { hookFormFactor } from '../../instance/hook-request.ts';
 import { formatTime } from '../../status/conditions.ts';
 import { DEFAULT_RENDER_NAMESPACE } from '../defaults.ts';
@@ -49,15 +56,31 @@ interface Target {
 function hookOptionProblem(options: HookCheckOptions): string | undefined {
   if ((options.url === undefined) === (options.module === undefined))
     return 'give the hook to check: exactly one of --url or --module';
-  if (options.module !== undefined)
-    return `--module: in-process hooks are not available in this build of scoby; check the hook over HTTP with --url`;
+  if (options.module !== undefined) return undefined;
   const url = options.url!;
   if (!URL.canParse(url) || !['http:', 'https:'].includes(new URL(url).protocol))
     return `--url: ${JSON.stringify(url)} is not an http or https URL`;
   return undefined;
 }
 
-function transportFor(options: HookCheckOptions): Target {
+/**
+ * The hook under check: a URL, or a module loaded as the controller loads an allowed one (the check
+ * needs no allow-list: the author names the module they are testing).
+ */
+async function transportFor(
+  options: HookCheckOptions,
+  formFactorFormat: FormFactorFormat,
+  cwd: string,
+): Promise<Target | { problem: string }> {
+  if (options.module !== undefined) {
+    const load = (await loadHookModules([options.module], cwd)).get(options.module)!;
+    if (!load.ok) return { problem: `--module: ${load.message}` };
+    return {
+      name: moduleHookUrl(options.module),
+      send: createModuleTransport(load.handlers, formFactorFormat),
+      close: () => {},
+    };
+  }
   const transport = createUrlTransport(options.url!);
   return { name: options.url!, send: transport.send, close: transport.close };
 }
@@ -123,7 +146,8 @@ export async function runHookCheck(options: HookCheckOptions, io: CliIo): Promis
   const hook = prepared[0]!.prepared.spec.hook;
   if (hook === undefined) return usage(noHook);
 
-  const target = transportFor(options);
+  const target = await transportFor(options, config.hookFormFactorFormat, io.cwd);
+  if ('problem' in target) return usage(target.problem);
   try {
     const hookTarget = {
       url: target.name,

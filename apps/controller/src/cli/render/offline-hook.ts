@@ -2,11 +2,11 @@
  * `scoby render --hooks`: the pre-reconcile call of an instance reconcile (docs/spec/hooks-v1.md §3–§6), made
  * and applied with the controller's own functions.
  */
-import type { Resolution } from '@scoby/address';
 import type { FormFactorPlugin } from '@scoby/formfactor';
 import type { HookClient } from '@scoby/hooks-v1/client';
 import type { KubeObject } from '@scoby/kube-objects';
-import { FINALIZER, type Destination, type NormalizedHook } from '@scoby/registration';
+import { FINALIZER, type NormalizedHook } from '@scoby/registration';
+import type { HookTarget } from '../../hook-modules/hook-target.ts';
 import { acceptHookAnswer, hookCall, hookObject, type ConditionSet } from '../../instance/hook-request.ts';
 import type { Status } from '../../instance/status/instance-status.ts';
 import type { RenderFailure } from './render-failure.ts';
@@ -20,8 +20,8 @@ export interface Warning {
 /** How `--hooks` reaches the registration's hook. */
 export interface HookAccess {
   client: HookClient;
-  /** Resolves spec.hook.address as the registration controller does (no default namespace). */
-  resolveAddress(address: Destination): Promise<Resolution>;
+  /** The hook's URL as the registration controller finds it (an address without default namespace, or a module). */
+  resolveHook(hook: NormalizedHook): Promise<HookTarget>;
 }
 
 export interface PreReconcileState {
@@ -50,8 +50,8 @@ export async function callPreReconcile(
   hook: NormalizedHook,
   state: PreReconcileState,
 ): Promise<PreReconcileOutcome> {
-  const address = await access.resolveAddress(hook.address);
-  if (!address.ok) return { ok: false, failure: { reason: 'HOOKFAILED', message: address.message } };
+  const address = await access.resolveHook(hook);
+  if (!address.ok) return { ok: false, failure: { reason: address.reason, message: address.message } };
   const finalize = hook.capabilities.includes('finalize');
   const target = { url: address.url, timeoutMs: hook.timeoutMs, preReconcile: true, finalize };
   const instance = finalize ? withFinalizer(state.instance) : state.instance;

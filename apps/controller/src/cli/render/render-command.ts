@@ -12,6 +12,8 @@ import { readAllObjects, readSingleObject } from '../documents.ts';
 import { DEFAULT_RENDER_NAMESPACE } from '../defaults.ts';
 import type { CliIo } from '../io.ts';
 import { loadFormFactors } from '../plugins.ts';
+import { resolveHookTarget } from '../../hook-modules/hook-target.ts';
+import { loadedHandlers, loadHookModules } from '../../hook-modules/load.ts';
 import { instanceNamespace } from './instance-admission.ts';
 import { objectLookups, objectReader } from './object-lookups.ts';
 import { renderOffline } from './offline-render.ts';
@@ -29,6 +31,7 @@ export interface RenderOptions {
   output: string;
   scobyNamespace?: string;
   formFactorPlugin?: string[];
+  hookModule?: string[];
   now?: string;
 }
 
@@ -66,7 +69,10 @@ export async function runRender(options: RenderOptions, io: CliIo): Promise<numb
   const now = parseNow(options.now);
   if (now === undefined) return fail(`--now: "${options.now}" is not an RFC 3339 time`);
   const settings = loadConfig(
-    { ...(options.formFactorPlugin ? { formFactorPlugin: options.formFactorPlugin } : {}) },
+    {
+      ...(options.formFactorPlugin ? { formFactorPlugin: options.formFactorPlugin } : {}),
+      ...(options.hookModule ? { hookModule: options.hookModule } : {}),
+    },
     {
       ...io.env,
       SCOBY_NAMESPACE: options.scobyNamespace ?? io.env.SCOBY_NAMESPACE ?? DEFAULT_RENDER_NAMESPACE,
@@ -94,8 +100,12 @@ export async function runRender(options: RenderOptions, io: CliIo): Promise<numb
 
   const clusterDomain = config.clusterDomain ?? (await loadClusterDomain({ environment: io.env }));
   const known = placed(crd?.ok ? [...objects.objects, crd.object] : objects.objects, namespace);
+  const hookModules = options.hooks ? await loadHookModules(config.hookModules, io.cwd) : new Map();
   const hookClient = options.hooks
-    ? createHookClient({ formFactorFormat: config.hookFormFactorFormat })
+    ? createHookClient({
+        formFactorFormat: config.hookFormFactorFormat,
+        modules: loadedHandlers(hookModules),
+      })
     : undefined;
   try {
     const result = await renderOffline({
@@ -113,8 +123,12 @@ export async function runRender(options: RenderOptions, io: CliIo): Promise<numb
         ? {
             hooks: {
               client: hookClient,
-              resolveAddress: (address) =>
-                resolveDestination(address, { clusterDomain, reader: objectReader(known) }),
+              resolveHook: (hook) =>
+                resolveHookTarget(
+                  hook,
+                  (address) => resolveDestination(address, { clusterDomain, reader: objectReader(known) }),
+                  hookModules,
+                ),
             },
           }
         : {}),

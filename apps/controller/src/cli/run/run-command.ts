@@ -10,6 +10,7 @@ import { createLogger, loadKubeConfig } from '@scoby/controller-runtime';
 import { runProcess } from '../../process/run-process.ts';
 import { DEFAULT_KUBECONFIG_OUT, EMBEDDED_NAMESPACE } from '../defaults.ts';
 import type { CliIo } from '../io.ts';
+import { loadHookModules } from '../../hook-modules/load.ts';
 import { loadFormFactors } from '../plugins.ts';
 import { startEmbeddedCluster, type EmbeddedCluster, type EmbeddedClusterKind } from './embedded-cluster.ts';
 import { runSample } from './sample.ts';
@@ -51,6 +52,11 @@ export async function runController(options: RunOptions, io: CliIo): Promise<num
     format: config.logFormat,
     colour: io.stdoutIsTerminal === true && (io.env.NO_COLOR ?? '') === '',
   });
+  // Unlike a plugin, a hook module that fails to load stops only the registrations naming it.
+  const hookModules = await loadHookModules(config.hookModules, io.cwd);
+  for (const [hookModule, load] of hookModules) {
+    if (!load.ok) logger.error({ hookModule, message: load.message }, 'hook module not loaded');
+  }
 
   let embedded: EmbeddedCluster | undefined;
   let loadCluster: () => KubeConfig;
@@ -82,6 +88,7 @@ export async function runController(options: RunOptions, io: CliIo): Promise<num
   return runProcess({
     config,
     plugins: formFactors.plugins,
+    hookModules,
     formFactorNames: formFactors.registry.names(),
     logger,
     env: io.env,

@@ -40,13 +40,11 @@ describe('scoby hook check: usage (exit 2)', () => {
     }
   });
 
-  it('exits 2 for --module while in-process hooks are not available', async () => {
-    expect(await hookCheck(['--module', 'my-hook', ...FILES])).toEqual({
-      code: 2,
-      stdout: '',
-      stderr:
-        'error: --module: in-process hooks are not available in this build of scoby; check the hook over HTTP with --url\n',
-    });
+  it('exits 2 for a --module that cannot be loaded, naming the module and why', async () => {
+    const result = await hookCheck(['--module', './no-such-hook.mjs', ...FILES]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^error: --module: hook module "\.\/no-such-hook\.mjs"/);
   });
 
   it('exits 2 for a URL that is not http(s), an unreadable file, or a registration without a hook', async () => {

@@ -86,6 +86,25 @@ async function brokenHook(breakIt: Breakage): Promise<string> {
 }
 
 describe('scoby hook check', () => {
+  it('passes the example hook as an in-process module (--module) in every case, as over HTTP', async () => {
+    const result = await hookCheck([
+      '--module',
+      '@scoby/example-hook/module',
+      '--registration',
+      await registration(),
+      '--instance',
+      'mailer-instance.yaml',
+      '-o',
+      'json',
+      '--strict',
+    ]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as CheckReport;
+    expect(report.hook).toBe('module:@scoby/example-hook/module');
+    expect(results(report)).toEqual(allPassBut({}));
+  });
+
   it('passes the example hook (apps/example-hook, a real HTTP server) in every case, with the requests the controller builds', async () => {
     const hook = await createExampleHook({ conditionType: 'HookChecked' });
     closers.push(hook.close);
