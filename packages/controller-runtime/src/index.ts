@@ -50,6 +50,9 @@ export {
   type ControllerEvent,
   type ControllerOptions,
   type EventFilter,
+  DEFAULT_RESYNC_JITTER,
+  resyncDelayMs,
+  type ResyncPolicy,
   type Watch,
   type WatchSource,
 } from './controller/controller.ts';

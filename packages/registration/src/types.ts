@@ -84,6 +84,8 @@ export interface NormalizedHook {
   timeoutMs: number;
   /** De-duplicated, `finalization` mapped to `finalize`, in first-seen order. */
   capabilities: HookCapability[];
+  /** spec.hook.failurePolicy (default Fail, docs/spec/hooks-v1.md §6.6). */
+  failurePolicy: 'Fail' | 'Ignore';
 }
 
 export interface NormalizedRegistrationSpec {
@@ -97,6 +99,8 @@ export interface NormalizedRegistrationSpec {
     conditionsFromHook: string[];
   };
   hook?: NormalizedHook;
+  /** spec.resyncPeriod in milliseconds (registration.md §3.7); absent: no periodic reconcile of its own. */
+  resyncPeriodMs?: number;
 }
 
 /* ---------- What validation needs to know about form factors (injected by the form-factor registry). ---------- */

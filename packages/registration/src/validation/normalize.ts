@@ -58,6 +58,8 @@ export function normalizeRegistration(
     },
   };
   if (spec.hook) normalized.hook = normalizeHook(spec.hook);
+  const resyncPeriodMs = spec.resyncPeriod ? parseIsoDurationMs(spec.resyncPeriod) : undefined;
+  if (resyncPeriodMs !== undefined) normalized.resyncPeriodMs = resyncPeriodMs;
   return normalized;
 }
 
@@ -83,6 +85,7 @@ function normalizeHook(hook: HookSpec): NormalizedHook {
     address: destination(hook.address),
     timeoutMs: timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
     capabilities,
+    failurePolicy: hook.failurePolicy === 'Ignore' ? 'Ignore' : 'Fail',
   };
 }
 

@@ -12,6 +12,8 @@ export const ValidationReason = {
   InvalidHookAddress: 'InvalidHookAddress',
   InvalidHookTimeout: 'InvalidHookTimeout',
   InvalidHookCapability: 'InvalidHookCapability',
+  InvalidHookFailurePolicy: 'InvalidHookFailurePolicy',
+  InvalidResyncPeriod: 'InvalidResyncPeriod',
 } as const;
 export type ValidationReason = (typeof ValidationReason)[keyof typeof ValidationReason];
 
