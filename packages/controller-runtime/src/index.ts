@@ -143,7 +143,9 @@ export {
   type WatchOptions,
 } from './queue/queue-health.ts';
 export { SupersededVersions } from './queue/superseded-versions.ts';
+export { KeyedBackoff, type BackoffPolicy } from './queue/backoff.ts';
 export {
+  DEFAULT_BACKOFF,
   ReconcileTimeoutError,
   type ReconcileContext,
   type ReconcileMetricLabel,

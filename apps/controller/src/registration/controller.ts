@@ -111,6 +111,7 @@ export class RegistrationController {
       logger: options.logger,
       recordHookCall: (registration: string, ms: number, outcome: 'success' | 'failure') =>
         metrics.recordHookCall(registration, ms, outcome),
+      recordHookFailureIgnored: (registration: string) => metrics.recordHookFailureIgnored(registration),
     };
     this.#controllers = new InstanceControllers({
       client,
@@ -127,6 +128,9 @@ export class RegistrationController {
       workingNamespaces: options.workingNamespaces,
       logger: options.logger,
       reconcileTimeoutMs,
+      ...(options.resyncPeriodDivisor === undefined
+        ? {}
+        : { resyncPeriodDivisor: options.resyncPeriodDivisor }),
       health,
       crdResource: (name) => {
         const crd = this.#crds.informer.get(undefined, name);

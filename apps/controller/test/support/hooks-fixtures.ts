@@ -13,6 +13,7 @@ export interface HookSpec {
   address: { uri?: string; ref?: { apiVersion: string; kind: string; name: string; namespace: string } };
   capabilities: string[];
   timeout?: string;
+  failurePolicy?: string;
 }
 
 /** A Deployment + Service registration (port 80 → 8080) for `crd`, with an optional hook. */
@@ -72,6 +73,17 @@ export type EventView = ReturnType<typeof eventViews>[number];
 /** scoby_hook_failures_total{controller}. */
 export async function hookFailures(controller: RunningController, registration: string): Promise<number> {
   const metric = await controller.metrics.registry.getSingleMetric('scoby_hook_failures_total')?.get();
+  return metric?.values.find((value) => value.labels.controller === registration)?.value ?? 0;
+}
+
+/** scoby_hook_failures_ignored_total{controller}. */
+export async function hookFailuresIgnored(
+  controller: RunningController,
+  registration: string,
+): Promise<number> {
+  const metric = await controller.metrics.registry
+    .getSingleMetric('scoby_hook_failures_ignored_total')
+    ?.get();
   return metric?.values.find((value) => value.labels.controller === registration)?.value ?? 0;
 }
 

@@ -57,7 +57,11 @@ async function started(
 }
 
 async function createConfigMap(name: string): Promise<void> {
-  await client.create(CONFIGMAPS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default', name } });
+  await client.create(CONFIGMAPS, {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { namespace: 'default', name },
+  });
 }
 
 describe('Controller resync', () => {

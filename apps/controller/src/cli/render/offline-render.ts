@@ -93,6 +93,7 @@ export async function renderOffline(input: OfflineRenderInput): Promise<OfflineR
     return { ok: false, failure: { reason: 'RenderFailed', message: rendered.errors.join('; ') } };
   working = rendered.status;
   let desired = rendered.children;
+  let hookFailureIgnored: string | undefined;
 
   if (input.hooks && spec.hook?.capabilities.includes('pre-reconcile')) {
     const outcome = await callPreReconcile(input.hooks, spec.hook, {
@@ -107,6 +108,7 @@ export async function renderOffline(input: OfflineRenderInput): Promise<OfflineR
     warnings.push(...outcome.warnings);
     working = outcome.status;
     desired = outcome.children;
+    hookFailureIgnored = outcome.hookFailureIgnored;
   }
 
   const state = desiredState({
@@ -122,6 +124,7 @@ export async function renderOffline(input: OfflineRenderInput): Promise<OfflineR
     },
     working,
     children: desired,
+    ...(hookFailureIgnored === undefined ? {} : { hookFailureIgnored }),
   });
   const { children, identity } = state;
   const observed = observedChildren(children, input.observed ?? [], identity);
