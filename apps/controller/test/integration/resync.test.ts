@@ -63,6 +63,7 @@ describe('resyncPeriod', () => {
       periodMs: PERIOD_MS,
       periods: PERIODS,
     });
+    console.info(`resync window of ${PERIODS} periods on the in-memory server: ${JSON.stringify(figures)}`);
     // Each period is 1 s ± 10 %: over 4.2 s, from 3 (periods of 1.1 s after one that just ran) to 5.
     expect(figures.steadyCalls).toBeGreaterThanOrEqual(PERIODS - 1);
     expect(figures.steadyCalls).toBeLessThanOrEqual(PERIODS + 1);
