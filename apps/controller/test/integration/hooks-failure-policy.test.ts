@@ -7,18 +7,15 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { startTestCluster, type TestCluster } from '../support/cluster.ts';
 import {
+  FAILING_AS_TODAY,
   failsAsToday,
   finalizeStaysGated,
+  ignoredCases,
   ignoredUntilRecovered,
   registerBeacons,
   scriptedByName,
 } from '../support/failure-policy-scenario.ts';
-import {
-  errorReply,
-  startScriptedHook,
-  type HookScript,
-  type ScriptedHook,
-} from '../support/hooks-server.ts';
+import { startScriptedHook, type HookScript, type ScriptedHook } from '../support/hooks-server.ts';
 
 let cluster: TestCluster;
 let hook: ScriptedHook;
@@ -35,57 +32,13 @@ afterAll(async () => {
 });
 
 describe('failurePolicy: Ignore, pre-reconcile', () => {
-  it('goes on without a hook answering 5xx, says so beside Ready, and clears once it answers', async () => {
-    await ignoredUntilRecovered(
-      cluster,
-      cluster.controller,
-      scripts,
-      'server-error',
-      () => errorReply(503, { message: 'quota service down' }),
-      'pre-reconcile hook: HTTP 503: quota service down',
-    );
+  it('goes on without a hook that fails (5xx, reset, timeout), says so beside Ready, and clears once it answers', async () => {
+    for (const { name, failing, message } of ignoredCases(hook.url))
+      await ignoredUntilRecovered(cluster, cluster.controller, scripts, name, failing, message);
   });
 
-  it('goes on without a hook that resets the connection', async () => {
-    await ignoredUntilRecovered(
-      cluster,
-      cluster.controller,
-      scripts,
-      'unreachable',
-      () => 'reset',
-      `pre-reconcile hook: request to ${hook.url} failed: socket hang up`,
-    );
-  });
-
-  it('goes on without a hook that does not answer within its timeout', async () => {
-    await ignoredUntilRecovered(
-      cluster,
-      cluster.controller,
-      scripts,
-      'silent',
-      () => 'hang',
-      `pre-reconcile hook: request to ${hook.url} timed out after 1s`,
-    );
-  });
-
-  it('keeps a 4xx answer meaning what it means under Fail', async () => {
-    await failsAsToday(
-      cluster,
-      scripts,
-      'refused',
-      () => errorReply(422, { message: 'lamp must be off', permanent: true }),
-      'pre-reconcile hook: HTTP 422: lamp must be off',
-    );
-  });
-
-  it('keeps a malformed 2xx answer a failure', async () => {
-    await failsAsToday(
-      cluster,
-      scripts,
-      'garbled',
-      () => ({ status: 200, body: '[1, 2]' }),
-      'pre-reconcile hook: invalid response: body is not a JSON object',
-    );
+  it.each(FAILING_AS_TODAY)('keeps the $name answer meaning what it means under Fail', async (failure) => {
+    await failsAsToday(cluster, scripts, failure.name, failure.failing, failure.message);
   });
 });
 

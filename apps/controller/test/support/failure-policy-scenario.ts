@@ -10,7 +10,7 @@ import type { KubeObject } from '@scoby/kube-objects';
 import { FINALIZER } from '@scoby/registration';
 import type { RunningController } from '../../src/process/options.ts';
 import { crdFor, type ClusterVerbs } from './cluster.ts';
-import { eventsOf, hookedRegistration, hookFailuresIgnored } from './hooks-fixtures.ts';
+import { eventsOf, hookedRegistration, hookFailuresIgnored, instanceWhere } from './hooks-fixtures.ts';
 import { errorReply, NO_CHANGE, type HookScript, type ScriptedHook } from './hooks-server.ts';
 import { conditionOf, conditionsOf, namespaceObject, registrationTarget, waitForCondition } from './scoby.ts';
 
@@ -55,17 +55,12 @@ export const createBeacon = (cluster: ClusterVerbs, name: string): Promise<KubeO
     spec: { lamp: 'on' },
   });
 
-function beaconWhere(
+const beaconWhere = (
   cluster: ClusterVerbs,
   name: string,
   description: string,
   probe: (object: KubeObject) => boolean,
-): Promise<KubeObject> {
-  return cluster.waitFor(`${KIND} ${NAMESPACE}/${name}: ${description}`, async () => {
-    const object = await cluster.get(API, KIND, NAMESPACE, name);
-    return object && probe(object) ? object : undefined;
-  });
-}
+): Promise<KubeObject> => instanceWhere(cluster, API, KIND, NAMESPACE, name, description, probe);
 
 const READY_CHILDREN = [
   { type: 'DeploymentReady', status: 'True', reason: 'MinimumReplicasAvailable', message: '' },
@@ -171,3 +166,45 @@ export async function finalizeStaysGated(
     async () => (await cluster.get(API, KIND, NAMESPACE, name)) === undefined,
   );
 }
+
+export interface FailureCase {
+  /** The instance's name, and what the case is. */
+  name: string;
+  failing: HookScript;
+  message: string;
+}
+
+/** Failures Ignore goes on without: a 5xx, a reset connection, a hook silent past its 1 s timeout. */
+export function ignoredCases(hookUrl: string): FailureCase[] {
+  return [
+    {
+      name: 'server-error',
+      failing: () => errorReply(503, { message: 'quota service down' }),
+      message: 'pre-reconcile hook: HTTP 503: quota service down',
+    },
+    {
+      name: 'unreachable',
+      failing: () => 'reset',
+      message: `pre-reconcile hook: request to ${hookUrl} failed: socket hang up`,
+    },
+    {
+      name: 'silent',
+      failing: () => 'hang',
+      message: `pre-reconcile hook: request to ${hookUrl} timed out after 1s`,
+    },
+  ];
+}
+
+/** Answers that keep their meaning under Ignore: a 4xx (permanent here) and a malformed 2xx. */
+export const FAILING_AS_TODAY: readonly FailureCase[] = [
+  {
+    name: 'refused',
+    failing: () => errorReply(422, { message: 'lamp must be off', permanent: true }),
+    message: 'pre-reconcile hook: HTTP 422: lamp must be off',
+  },
+  {
+    name: 'garbled',
+    failing: () => ({ status: 200, body: '[1, 2]' }),
+    message: 'pre-reconcile hook: invalid response: body is not a JSON object',
+  },
+];

@@ -70,22 +70,23 @@ export async function eventsOf(cluster: ClusterVerbs, namespace: string, name: s
 
 export type EventView = ReturnType<typeof eventViews>[number];
 
-/** scoby_hook_failures_total{controller}. */
-export async function hookFailures(controller: RunningController, registration: string): Promise<number> {
-  const metric = await controller.metrics.registry.getSingleMetric('scoby_hook_failures_total')?.get();
+/** A counter of Scoby's with the label `controller` (the registration), 0 before its first count. */
+async function registrationCounter(
+  controller: RunningController,
+  metricName: string,
+  registration: string,
+): Promise<number> {
+  const metric = await controller.metrics.registry.getSingleMetric(metricName)?.get();
   return metric?.values.find((value) => value.labels.controller === registration)?.value ?? 0;
 }
 
+/** scoby_hook_failures_total{controller}. */
+export const hookFailures = (controller: RunningController, registration: string): Promise<number> =>
+  registrationCounter(controller, 'scoby_hook_failures_total', registration);
+
 /** scoby_hook_failures_ignored_total{controller}. */
-export async function hookFailuresIgnored(
-  controller: RunningController,
-  registration: string,
-): Promise<number> {
-  const metric = await controller.metrics.registry
-    .getSingleMetric('scoby_hook_failures_ignored_total')
-    ?.get();
-  return metric?.values.find((value) => value.labels.controller === registration)?.value ?? 0;
-}
+export const hookFailuresIgnored = (controller: RunningController, registration: string): Promise<number> =>
+  registrationCounter(controller, 'scoby_hook_failures_ignored_total', registration);
 
 /** Waits for a registration whose Ready condition has the given status. */
 export function registrationReady(cluster: ClusterVerbs, name: string, status = 'True'): Promise<KubeObject> {
@@ -94,7 +95,7 @@ export function registrationReady(cluster: ClusterVerbs, name: string, status = 
 
 /** Waits until `probe` accepts the instance, and returns it. */
 export function instanceWhere(
-  cluster: TestCluster,
+  cluster: ClusterVerbs,
   apiVersion: string,
   kind: string,
   namespace: string,

@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
 import type { RunningController } from '../../src/process/options.ts';
 import { crdFor, type ClusterVerbs } from './cluster.ts';
-import { hookedRegistration } from './hooks-fixtures.ts';
+import { hookedRegistration, instanceWhere } from './hooks-fixtures.ts';
 import { errorReply, type HookRequestRecord, type ScriptedHook } from './hooks-server.ts';
 import { conditionOf, namespaceObject, registrationTarget, sleep, waitForCondition } from './scoby.ts';
 
@@ -57,22 +57,13 @@ export async function registerLanterns(cluster: ClusterVerbs, hook: ScriptedHook
   await waitForCondition(cluster, registrationTarget(REGISTRATION), 'Ready', 'True');
 }
 
-export function lanternWhere(
+export const lanternWhere = (
   cluster: ClusterVerbs,
   name: string,
   description: string,
   probe: (object: KubeObject) => boolean,
   timeoutMs?: number,
-): Promise<KubeObject> {
-  return cluster.waitFor(
-    `${KIND} ${NAMESPACE}/${name}: ${description}`,
-    async () => {
-      const object = await cluster.get(API, KIND, NAMESPACE, name);
-      return object && probe(object) ? object : undefined;
-    },
-    timeoutMs,
-  );
-}
+): Promise<KubeObject> => instanceWhere(cluster, API, KIND, NAMESPACE, name, description, probe, timeoutMs);
 
 const colourOf = (object: KubeObject): unknown => (object.status as { colour?: unknown } | undefined)?.colour;
 
