@@ -34,7 +34,7 @@ afterAll(async () => {
 describe('failurePolicy: Ignore, pre-reconcile', () => {
   it('goes on without a hook that fails (5xx, reset, timeout), says so beside Ready, and clears once it answers', async () => {
     for (const { name, failing, message } of ignoredCases(hook.url))
-      await ignoredUntilRecovered(cluster, cluster.controller, scripts, name, failing, message);
+      await ignoredUntilRecovered(cluster, cluster.controller, hook, scripts, name, failing, message);
   });
 
   it.each(FAILING_AS_TODAY)('keeps the $name answer meaning what it means under Fail', async (failure) => {

@@ -42,7 +42,7 @@ afterAll(async () => {
 describe('failurePolicy: Ignore on the real control plane', () => {
   it('goes on without a hook that fails (5xx, reset, timeout), and clears HookSucceeded once it answers', async () => {
     for (const { name, failing, message } of ignoredCases(hook.url))
-      await ignoredUntilRecovered(admin, controller, scripts, name, failing, message);
+      await ignoredUntilRecovered(admin, controller, hook, scripts, name, failing, message);
   });
 
   it.each(FAILING_AS_TODAY)('keeps the $name answer meaning what it means under Fail', async (failure) => {

@@ -10,9 +10,23 @@ import type { KubeObject } from '@scoby/kube-objects';
 import { FINALIZER } from '@scoby/registration';
 import type { RunningController } from '../../src/process/options.ts';
 import { crdFor, type ClusterVerbs } from './cluster.ts';
-import { eventsOf, hookedRegistration, hookFailuresIgnored, instanceWhere } from './hooks-fixtures.ts';
+import {
+  countsSince,
+  eventsOf,
+  hookedRegistration,
+  hookFailuresIgnored,
+  instanceWhere,
+  requestsByMethod,
+} from './hooks-fixtures.ts';
 import { errorReply, NO_CHANGE, type HookScript, type ScriptedHook } from './hooks-server.ts';
-import { conditionOf, conditionsOf, namespaceObject, registrationTarget, waitForCondition } from './scoby.ts';
+import {
+  conditionOf,
+  conditionsOf,
+  namespaceObject,
+  registrationTarget,
+  sleep,
+  waitForCondition,
+} from './scoby.ts';
 
 export const GROUP = 'tolerant.example.com';
 export const API = `${GROUP}/v1`;
@@ -77,6 +91,7 @@ const READY_CHILDREN = [
 export async function ignoredUntilRecovered(
   cluster: ClusterVerbs,
   controller: RunningController,
+  hook: ScriptedHook,
   scripts: Map<string, HookScript>,
   name: string,
   failing: HookScript,
@@ -105,6 +120,17 @@ export async function ignoredUntilRecovered(
   );
   expect(ignoredEvents).toEqual([{ type: 'Warning', reason: 'HookFailedIgnored', message }]);
   expect(await hookFailuresIgnored(controller, REGISTRATION)).toBeGreaterThan(ignoredBefore);
+
+  // The hook is called again while it fails, and the repeated failure writes nothing: not the
+  // status (unchanged), not an Event (sent when the message changes).
+  const callsBefore = hook.callsFor('pre-reconcile', name).length;
+  const requestsBefore = await requestsByMethod(controller);
+  await sleep(1_500);
+  const writes = Object.entries(countsSince(requestsBefore, await requestsByMethod(controller))).filter(
+    ([method]) => method !== 'GET',
+  );
+  expect(writes).toEqual([]);
+  expect(hook.callsFor('pre-reconcile', name).length).toBeGreaterThan(callsBefore);
 
   scripts.delete(name);
   const recovered = await beaconWhere(cluster, name, 'HookSucceeded gone', (object) => {

@@ -88,6 +88,17 @@ export const hookFailures = (controller: RunningController, registration: string
 export const hookFailuresIgnored = (controller: RunningController, registration: string): Promise<number> =>
   registrationCounter(controller, 'scoby_hook_failures_ignored_total', registration);
 
+/** The controller's API requests by method, from rest_client_requests_total (watches are not counted). */
+export async function requestsByMethod(controller: RunningController): Promise<Record<string, number>> {
+  const metric = await controller.metrics.registry.getSingleMetric('rest_client_requests_total')?.get();
+  const requests: Record<string, number> = {};
+  for (const { labels, value } of metric?.values ?? []) {
+    const method = String(labels.method);
+    requests[method] = (requests[method] ?? 0) + value;
+  }
+  return requests;
+}
+
 /** Waits for a registration whose Ready condition has the given status. */
 export function registrationReady(cluster: ClusterVerbs, name: string, status = 'True'): Promise<KubeObject> {
   return waitForCondition(cluster, registrationTarget(name), 'Ready', status);
@@ -245,5 +256,17 @@ export async function mergePatch(
     target.name,
     patch,
     subresource ? { subresource } : {},
+  );
+}
+
+/** The change of each count from `before` to `after`, leaving out what did not change. */
+export function countsSince(
+  before: Record<string, number>,
+  after: Record<string, number>,
+): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(after)
+      .map(([key, count]) => [key, count - (before[key] ?? 0)] as const)
+      .filter(([, delta]) => delta !== 0),
   );
 }

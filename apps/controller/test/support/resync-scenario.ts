@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
 import type { RunningController } from '../../src/process/options.ts';
 import { crdFor, type ClusterVerbs } from './cluster.ts';
-import { hookedRegistration, instanceWhere } from './hooks-fixtures.ts';
+import { countsSince, hookedRegistration, instanceWhere, requestsByMethod } from './hooks-fixtures.ts';
 import { errorReply, type HookRequestRecord, type ScriptedHook } from './hooks-server.ts';
 import { conditionOf, namespaceObject, registrationTarget, sleep, waitForCondition } from './scoby.ts';
 
@@ -66,17 +66,6 @@ export const lanternWhere = (
 ): Promise<KubeObject> => instanceWhere(cluster, API, KIND, NAMESPACE, name, description, probe, timeoutMs);
 
 const colourOf = (object: KubeObject): unknown => (object.status as { colour?: unknown } | undefined)?.colour;
-
-/** The controller's API requests by method, from rest_client_requests_total (watches are not counted). */
-export async function requestsByMethod(controller: RunningController): Promise<Record<string, number>> {
-  const metric = await controller.metrics.registry.getSingleMetric('rest_client_requests_total')?.get();
-  const requests: Record<string, number> = {};
-  for (const { labels, value } of metric?.values ?? []) {
-    const method = String(labels.method);
-    requests[method] = (requests[method] ?? 0) + value;
-  }
-  return requests;
-}
 
 export interface ResyncFigures {
   /** Hook calls for the steady instance over the window. */
@@ -137,11 +126,7 @@ export async function resyncWindow(
   const figures: ResyncFigures = {
     steadyCalls: hook.callsFor('pre-reconcile', 'lit').length - steadyBefore,
     parkedCalls: hook.callsFor('pre-reconcile', 'dark').length - parkedBefore,
-    requests: Object.fromEntries(
-      Object.entries(requestsAfter)
-        .map(([method, count]) => [method, count - (requestsBefore[method] ?? 0)] as const)
-        .filter(([, delta]) => delta !== 0),
-    ),
+    requests: countsSince(requestsBefore, requestsAfter),
   };
 
   // Nothing in the cluster changes: only the next resync can bring the hook's new answer.
