@@ -10,7 +10,7 @@ import {
   FAILING_AS_TODAY,
   failsAsToday,
   finalizeStaysGated,
-  ignoredCases,
+  IGNORED,
   ignoredUntilRecovered,
   registerBeacons,
   scriptedByName,
@@ -32,13 +32,23 @@ afterAll(async () => {
 });
 
 describe('failurePolicy: Ignore, pre-reconcile', () => {
-  it('goes on without a hook that fails (5xx, reset, timeout), says so beside Ready, and clears once it answers', async () => {
-    for (const { name, failing, message } of ignoredCases(hook.url))
-      await ignoredUntilRecovered(cluster, cluster.controller, hook, scripts, name, failing, message);
-  });
+  it.each(IGNORED)(
+    'goes on without the $name hook, says so beside Ready, and clears once it answers',
+    async (failure) => {
+      await ignoredUntilRecovered(
+        cluster,
+        cluster.controller,
+        hook,
+        scripts,
+        failure.name,
+        failure.failing,
+        failure.message(hook.url),
+      );
+    },
+  );
 
   it.each(FAILING_AS_TODAY)('keeps the $name answer meaning what it means under Fail', async (failure) => {
-    await failsAsToday(cluster, scripts, failure.name, failure.failing, failure.message);
+    await failsAsToday(cluster, scripts, failure.name, failure.failing, failure.message(hook.url));
   });
 });
 

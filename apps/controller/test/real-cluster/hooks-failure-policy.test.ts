@@ -11,7 +11,7 @@ import {
   failsAsToday,
   finalizeStaysGated,
   GROUP,
-  ignoredCases,
+  IGNORED,
   ignoredUntilRecovered,
   NAMESPACE,
   PLURAL,
@@ -40,13 +40,23 @@ afterAll(async () => {
 });
 
 describe('failurePolicy: Ignore on the real control plane', () => {
-  it('goes on without a hook that fails (5xx, reset, timeout), and clears HookSucceeded once it answers', async () => {
-    for (const { name, failing, message } of ignoredCases(hook.url))
-      await ignoredUntilRecovered(admin, controller, hook, scripts, name, failing, message);
-  });
+  it.each(IGNORED)(
+    'goes on without the $name hook, says so beside Ready, and clears once it answers',
+    async (failure) => {
+      await ignoredUntilRecovered(
+        admin,
+        controller,
+        hook,
+        scripts,
+        failure.name,
+        failure.failing,
+        failure.message(hook.url),
+      );
+    },
+  );
 
   it.each(FAILING_AS_TODAY)('keeps the $name answer meaning what it means under Fail', async (failure) => {
-    await failsAsToday(admin, scripts, failure.name, failure.failing, failure.message);
+    await failsAsToday(admin, scripts, failure.name, failure.failing, failure.message(hook.url));
   });
 
   it('keeps the finalizer while the finalize hook answers 5xx', async () => {

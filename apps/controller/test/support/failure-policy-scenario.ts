@@ -197,40 +197,39 @@ export interface FailureCase {
   /** The instance's name, and what the case is. */
   name: string;
   failing: HookScript;
-  message: string;
+  /** The error message, given the hook's URL. */
+  message(hookUrl: string): string;
 }
 
 /** Failures Ignore goes on without: a 5xx, a reset connection, a hook silent past its 1 s timeout. */
-export function ignoredCases(hookUrl: string): FailureCase[] {
-  return [
-    {
-      name: 'server-error',
-      failing: () => errorReply(503, { message: 'quota service down' }),
-      message: 'pre-reconcile hook: HTTP 503: quota service down',
-    },
-    {
-      name: 'unreachable',
-      failing: () => 'reset',
-      message: `pre-reconcile hook: request to ${hookUrl} failed: socket hang up`,
-    },
-    {
-      name: 'silent',
-      failing: () => 'hang',
-      message: `pre-reconcile hook: request to ${hookUrl} timed out after 1s`,
-    },
-  ];
-}
+export const IGNORED: readonly FailureCase[] = [
+  {
+    name: 'server-error',
+    failing: () => errorReply(503, { message: 'quota service down' }),
+    message: () => 'pre-reconcile hook: HTTP 503: quota service down',
+  },
+  {
+    name: 'unreachable',
+    failing: () => 'reset',
+    message: (hookUrl) => `pre-reconcile hook: request to ${hookUrl} failed: socket hang up`,
+  },
+  {
+    name: 'silent',
+    failing: () => 'hang',
+    message: (hookUrl) => `pre-reconcile hook: request to ${hookUrl} timed out after 1s`,
+  },
+];
 
 /** Answers that keep their meaning under Ignore: a 4xx (permanent here) and a malformed 2xx. */
 export const FAILING_AS_TODAY: readonly FailureCase[] = [
   {
     name: 'refused',
     failing: () => errorReply(422, { message: 'lamp must be off', permanent: true }),
-    message: 'pre-reconcile hook: HTTP 422: lamp must be off',
+    message: () => 'pre-reconcile hook: HTTP 422: lamp must be off',
   },
   {
     name: 'garbled',
     failing: () => ({ status: 200, body: '[1, 2]' }),
-    message: 'pre-reconcile hook: invalid response: body is not a JSON object',
+    message: () => 'pre-reconcile hook: invalid response: body is not a JSON object',
   },
 ];
