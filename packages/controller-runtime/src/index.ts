@@ -50,6 +50,9 @@ export {
   type ControllerEvent,
   type ControllerOptions,
   type EventFilter,
+  DEFAULT_RESYNC_JITTER,
+  resyncDelayMs,
+  type ResyncPolicy,
   type Watch,
   type WatchSource,
 } from './controller/controller.ts';
@@ -141,7 +144,9 @@ export {
   type WatchOptions,
 } from './queue/queue-health.ts';
 export { SupersededVersions } from './queue/superseded-versions.ts';
+export { KeyedBackoff, type BackoffPolicy } from './queue/backoff.ts';
 export {
+  DEFAULT_BACKOFF,
   ReconcileTimeoutError,
   type ReconcileContext,
   type ReconcileMetricLabel,

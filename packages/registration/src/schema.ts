@@ -12,7 +12,7 @@
 import { closedSet } from './closed-set.ts';
 import { describedUse } from './described-use.ts';
 import { BUILT_IN_FUNCTIONS } from './validation/choice-checks.ts';
-import { CAPABILITY_SPELLINGS, SUPPORTED_HOOK_VERSIONS } from './validation/hook-checks.ts';
+import { CAPABILITY_SPELLINGS, FAILURE_POLICIES, SUPPORTED_HOOK_VERSIONS } from './validation/hook-checks.ts';
 import { SELECTOR_OPERATORS } from './label-selector.ts';
 import type { SchemaNode } from './schema-node.ts';
 
@@ -400,6 +400,12 @@ const hookSpec: SchemaNode = {
       ),
       'Phases the hook is called in; with none the hook is never called.',
     ),
+    failurePolicy: closedSet(
+      str(
+        'What an unreachable, timed-out or 5xx pre-reconcile call does: Fail (default) stops the reconcile with Ready=False; Ignore goes on without the hook (HookSucceeded=False, not part of Ready). Finalize is gated either way.',
+      ),
+      FAILURE_POLICIES,
+    ),
   },
 };
 
@@ -468,6 +474,9 @@ const registrationSpec: SchemaNode = {
     namespaceSelector: labelSelector(
       'NamespaceSelector',
       'The instances this registration serves, by the labels of their Namespace. Absent or empty: every namespace. Scoby reads Namespaces (get, list, watch) to evaluate it.',
+    ),
+    resyncPeriod: str(
+      'Reconcile every instance again this long after its last reconcile (jitter ±10 %): an ISO 8601 duration of at least PT30S, e.g. PT10M. Default: no periodic reconcile of its own.',
     ),
   },
 };

@@ -28,6 +28,10 @@ export interface CRDRegistrationSpec {
   hook?: HookSpec;
   selector?: InstanceSelector;
   namespaceSelector?: NamespaceSelector;
+  /**
+   * Reconcile every instance again this long after its last reconcile (jitter ±10 %): an ISO 8601 duration of at least PT30S, e.g. PT10M. Default: no periodic reconcile of its own.
+   */
+  resyncPeriod?: string;
 }
 /**
  * How instances run: at most one form factor; default a one-replica Deployment without Service. Other keys configure plugin form factors, validated by the JSON Schema of the plugin.
@@ -428,6 +432,10 @@ export interface HookSpec {
    * Items: pre-reconcile or finalize (finalization is an alias of finalize).
    */
   capabilities?: string[];
+  /**
+   * What an unreachable, timed-out or 5xx pre-reconcile call does: Fail (default) stops the reconcile with Ready=False; Ignore goes on without the hook (HookSucceeded=False, not part of Ready). Finalize is gated either way.
+   */
+  failurePolicy?: string;
 }
 /**
  * Where the hook listens: at least one of ref, uri. The resolved URL is published in status.annotations.hookURL.

@@ -88,6 +88,8 @@ export interface NormalizedHook {
   timeoutMs: number;
   /** De-duplicated, `finalization` mapped to `finalize`, in first-seen order. */
   capabilities: HookCapability[];
+  /** spec.hook.failurePolicy (default Fail, docs/spec/hooks-v1.md §6.6). */
+  failurePolicy: 'Fail' | 'Ignore';
 }
 
 export interface NormalizedRegistrationSpec {
@@ -104,6 +106,8 @@ export interface NormalizedRegistrationSpec {
   /** Instance selection (docs/spec/registration.md §3.6), as written; absent selects every instance. */
   selector?: LabelSelector;
   namespaceSelector?: LabelSelector;
+  /** spec.resyncPeriod in milliseconds (registration.md §3.7); absent: no periodic reconcile of its own. */
+  resyncPeriodMs?: number;
 }
 
 /* ---------- What validation needs to know about form factors (injected by the form-factor registry). ---------- */

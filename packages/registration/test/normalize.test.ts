@@ -50,6 +50,7 @@ describe('defaulting and normalisation (docs/spec/registration.md §3)', () => {
         },
         timeoutMs: 5000,
         capabilities: ['pre-reconcile', 'finalize'],
+        failurePolicy: 'Fail',
       },
     });
   });
@@ -147,7 +148,28 @@ describe('defaulting and normalisation (docs/spec/registration.md §3)', () => {
         address: { uri: 'https://h.example.com/' },
         timeoutMs: 15_000,
         capabilities: [],
+        failurePolicy: 'Fail',
       });
     },
   );
+
+  it.each([
+    [undefined, 'Fail'],
+    ['Fail', 'Fail'],
+    ['Ignore', 'Ignore'],
+  ])('failurePolicy %j → %s', (failurePolicy, expected) => {
+    const fields = failurePolicy === undefined ? {} : { failurePolicy };
+    expect(normalized(withHook(fields)).hook?.failurePolicy).toBe(expected);
+  });
+
+  it.each([
+    [undefined, undefined],
+    ['', undefined],
+    ['PT30S', 30_000],
+    ['PT10M', 600_000],
+  ])('resyncPeriod %j → resyncPeriodMs %j', (resyncPeriod, resyncPeriodMs) => {
+    const input = registration() as { spec: Record<string, unknown> };
+    if (resyncPeriod !== undefined) input.spec['resyncPeriod'] = resyncPeriod;
+    expect(normalized(input).resyncPeriodMs).toBe(resyncPeriodMs);
+  });
 });

@@ -172,3 +172,60 @@ describe('row 15: hook.capabilities', () => {
     ]);
   });
 });
+
+describe('row 17: hook.failurePolicy', () => {
+  it.each(['Fail', 'Ignore'])('accepts %j', (failurePolicy) => {
+    expect(problemsOf(withHook({ failurePolicy }))).toEqual([]);
+  });
+
+  it.each(['ignore', 'Continue', ''])('rejects %j', (failurePolicy) => {
+    expect(problemsOf(withHook({ failurePolicy }))).toEqual([
+      problemAt(
+        'spec.hook.failurePolicy',
+        'InvalidHookFailurePolicy',
+        `unknown failure policy ${JSON.stringify(failurePolicy)} (supported: "Fail", "Ignore")`,
+      ),
+    ]);
+  });
+
+  it('reserves HookSucceeded among conditionsFromHook under Ignore only', () => {
+    const withCondition = (failurePolicy: string): unknown => {
+      const input = withHook({ failurePolicy, capabilities: ['pre-reconcile'] }) as {
+        spec: { workload: Record<string, unknown> };
+      };
+      input.spec.workload['statusConfiguration'] = { conditionsFromHook: [{ type: 'HookSucceeded' }] };
+      return input;
+    };
+    expect(problemsOf(withCondition('Fail'))).toEqual([]);
+    expect(problemsOf(withCondition('Ignore'))).toEqual([
+      problemAt(
+        'spec.workload.statusConfiguration.conditionsFromHook[0].type',
+        'InvalidStatusConfiguration',
+        '"HookSucceeded" is managed by Scoby when spec.hook.failurePolicy is Ignore',
+      ),
+    ]);
+  });
+});
+
+describe('row 18: resyncPeriod', () => {
+  const withResync = (resyncPeriod: string): unknown => {
+    const input = withHook({}) as { spec: Record<string, unknown> };
+    input.spec['resyncPeriod'] = resyncPeriod;
+    return input;
+  };
+
+  it.each(['PT30S', 'PT0.5M', 'PT10M', 'P1D', ''])('accepts %j', (resyncPeriod) => {
+    expect(problemsOf(withResync(resyncPeriod))).toEqual([]);
+  });
+
+  it.each([
+    ['30s', '"30s" is not an ISO 8601 duration (for example "PT10M")'],
+    ['-PT1M', '"-PT1M" is not an ISO 8601 duration (for example "PT10M")'],
+    ['PT29S', '"PT29S" is shorter than the minimum PT30S'],
+    ['PT0S', '"PT0S" is shorter than the minimum PT30S'],
+  ])('rejects %j', (resyncPeriod, detail) => {
+    expect(problemsOf(withResync(resyncPeriod))).toEqual([
+      problemAt('spec.resyncPeriod', 'InvalidResyncPeriod', detail),
+    ]);
+  });
+});

@@ -14,6 +14,8 @@ export type HookCallOutcome = 'success' | 'failure';
 export interface ControllerMetrics extends RuntimeMetrics {
   /** One call of a registration's hook; failures count answers that were not a success too. */
   recordHookCall(controller: string, durationMs: number, outcome: HookCallOutcome): void;
+  /** A failed pre-reconcile call the reconcile went on without (failurePolicy Ignore). */
+  recordHookFailureIgnored(controller: string): void;
   /** Where scoby_registration_stalled reads the running registration controllers and the stalled ones. */
   reportStalledRegistrations(source: () => StalledRegistrations): void;
 }
@@ -48,6 +50,12 @@ export function createMetrics(options: MetricsOptions = {}): ControllerMetrics {
     labelNames: ['controller'] as const,
     registers,
   });
+  const hookFailuresIgnored = new Counter({
+    name: 'scoby_hook_failures_ignored_total',
+    help: 'Failed pre-reconcile calls the reconcile went on without (spec.hook.failurePolicy: Ignore), by controller (the registration).',
+    labelNames: ['controller'] as const,
+    registers,
+  });
   const hookDuration = new Histogram({
     name: 'scoby_hook_duration_seconds',
     help: 'Hook call latency, by controller (the registration).',
@@ -79,6 +87,9 @@ export function createMetrics(options: MetricsOptions = {}): ControllerMetrics {
       hookCalls.inc({ controller });
       hookFailures.inc({ controller }, outcome === 'failure' ? 1 : 0);
       hookDuration.observe({ controller }, durationMs / 1000);
+    },
+    recordHookFailureIgnored: (controller) => {
+      hookFailuresIgnored.inc({ controller });
     },
   };
 }

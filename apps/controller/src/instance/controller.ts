@@ -18,6 +18,7 @@ import {
   type ReconcileContext,
   type ReconcileResult,
   type ResourceRef,
+  type ResyncPolicy,
   type Slots,
   type WorkQueueObserver,
 } from '@scoby/controller-runtime';
@@ -49,6 +50,8 @@ export interface InstanceControllerOptions {
   logger: Logger;
   /** See WorkQueueOptions.reconcileTimeoutMs. */
   reconcileTimeoutMs?: number;
+  /** See the process's ControllerOptions.resyncPeriodDivisor. */
+  resyncPeriodDivisor?: number;
   /** Watches this controller's work queue while it runs. */
   health?: QueueHealth;
   /** What the child informers keep of each child kind (one policy per kind for the process). */
@@ -64,6 +67,12 @@ function kindKey(apiVersion: string, kind: string): string {
 function matchesLabels(object: KubeObject, labels: Record<string, string>): boolean {
   const actual = object.metadata.labels ?? {};
   return Object.entries(labels).every(([key, value]) => actual[key] === value);
+}
+
+/** spec.resyncPeriod as the runtime's policy (docs/spec/registration.md §6.9); absent: none. */
+function resyncPolicy(config: InstanceConfig, divisor = 1): ResyncPolicy | undefined {
+  const periodMs = config.spec.resyncPeriodMs;
+  return periodMs === undefined ? undefined : { periodMs: periodMs / divisor };
 }
 
 /** The reconciler's key of an instance: namespace/name, which is unique within one registration. */
@@ -93,6 +102,7 @@ export class InstanceController {
     this.#config = config;
     this.#gate = options.selection ? new SelectionGate(options.selection) : undefined;
     const ownWrites = options.reconciler.ownWrites;
+    const resync = resyncPolicy(config, options.resyncPeriodDivisor);
     this.#controller = new Controller({
       name: config.registrationName,
       factory: options.factory,
@@ -105,6 +115,7 @@ export class InstanceController {
         admit: (event: ControllerEvent) => event.type === 'delete' || !ownWrites.isEcho(event.object),
       },
       reconcile: (key, context) => this.#reconcile(key, context),
+      ...(resync === undefined ? {} : { resync }),
       concurrency: options.concurrency,
       ...(options.observer ? { observer: options.observer } : {}),
       ...(options.reconcileTimeoutMs === undefined ? {} : { reconcileTimeoutMs: options.reconcileTimeoutMs }),
@@ -140,6 +151,7 @@ export class InstanceController {
   /** A new effective configuration: every instance is reconciled again (docs/spec/registration.md §6.2). */
   reconfigure(config: InstanceConfig, childKinds: readonly ChildKind[]): void {
     this.#config = config;
+    this.#controller.setResync(resyncPolicy(config, this.#options.resyncPeriodDivisor));
     this.#watchChildren(childKinds);
     this.enqueueAll();
   }

@@ -45,6 +45,8 @@ export interface InstanceControllersOptions {
   logger: Logger;
   /** See WorkQueueOptions.reconcileTimeoutMs. */
   reconcileTimeoutMs?: number;
+  /** See the process's ControllerOptions.resyncPeriodDivisor. */
+  resyncPeriodDivisor?: number;
   /** Watches each running controller's work queue. */
   health?: QueueHealth;
   /** The registered CRD's resource, for releasing finalizers when no controller runs. */
@@ -126,6 +128,9 @@ export class InstanceControllers implements InstanceControllerHost {
           ...(this.#options.reconcileTimeoutMs === undefined
             ? {}
             : { reconcileTimeoutMs: this.#options.reconcileTimeoutMs }),
+          ...(this.#options.resyncPeriodDivisor === undefined
+            ? {}
+            : { resyncPeriodDivisor: this.#options.resyncPeriodDivisor }),
           ...(this.#options.health === undefined ? {} : { health: this.#options.health }),
           ...this.#selectionOptions(config.registrationName),
         },

@@ -33,6 +33,8 @@ export interface DesiredStateInput {
   working: Status;
   /** The children map after rendering and the hook's answer. */
   children: Readonly<Record<string, KubeObject>>;
+  /** A pre-reconcile failure the reconcile went on without (docs/spec/hooks-v1.md §6.6): its message. */
+  hookFailureIgnored?: string;
 }
 
 export interface DesiredState {
@@ -73,6 +75,7 @@ export function desiredState(input: DesiredStateInput): DesiredState {
         features: target.features,
         stored: instance.status,
         now,
+        ...(input.hookFailureIgnored === undefined ? {} : { hookFailureIgnored: input.hookFailureIgnored }),
       });
     },
   };

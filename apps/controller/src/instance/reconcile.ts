@@ -16,8 +16,10 @@ import { startWorkingStatus, type FailureReason, type Status } from './status/in
 import { failureStatus } from './status/failure-status.ts';
 import { statusPathAllowed } from '../crd/status-paths.ts';
 import {
+  DEFAULT_BACKOFF,
   type DynamicClient,
   errorMessage,
+  KeyedBackoff,
   hasFinalizer,
   isAbortError,
   isNotFound,
@@ -36,6 +38,7 @@ import { RetryAfterGate } from './retry-after-gate.ts';
 import type { InstanceConfig } from './instance-config.ts';
 import { acceptHookAnswer, hookCall, hookObject } from './hook-request.ts';
 import { desiredState, failedStatus, type DesiredStateTarget } from './desired-state.ts';
+import { HOOK_FAILED_IGNORED, ignoresHookFailure } from './hook-failure-policy.ts';
 
 export interface EventSink {
   emit(object: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void;
@@ -50,6 +53,8 @@ export interface ReconcileDependencies {
   logger?: Logger;
   /** Hook calls per registration, for the hook metrics. */
   recordHookCall?(registration: string, durationMs: number, outcome: 'success' | 'failure'): void;
+  /** A pre-reconcile failure the reconcile went on without (failurePolicy Ignore). */
+  recordHookFailureIgnored?(registration: string): void;
   formFactorFormat?: 'string' | 'object';
   clusterDomain: string;
   now(): Date;
@@ -139,6 +144,8 @@ export class InstanceReconciler {
   readonly #superseded = new SupersededVersions();
   /** What this reconciler wrote last: the watch events of those writes need no reconcile. */
   readonly ownWrites = new OwnWrites();
+  /** Consecutive ignored pre-reconcile failures per instance: the hook is called again with backoff. */
+  readonly #ignoredHookBackoff = new KeyedBackoff(DEFAULT_BACKOFF);
 
   readonly #pods: UnavailablePodReader;
 
@@ -168,6 +175,7 @@ export class InstanceReconciler {
       this.#retryAfter.release(key);
       this.#superseded.forget(key);
       this.#pods.forget(key);
+      this.#ignoredHookBackoff.reset(key);
       for (const slot of this.#warned.keys()) if (slot.startsWith(`${key}\u0000`)) this.#warned.delete(slot);
       return undefined;
     }
@@ -248,6 +256,7 @@ export class InstanceReconciler {
     working = rendered.status;
     let desired = rendered.children;
 
+    let ignored: HookFailure | undefined;
     if (config.hook?.preReconcile) {
       const answer = await this.#callHook(
         config,
@@ -271,10 +280,19 @@ export class InstanceReconciler {
           this.#deps.logger?.warn({ instance: run.key, kind: instance.kind }, repeated);
         working = accepted.status;
         desired = accepted.children;
+      } else if (ignoresHookFailure(config.spec.hook?.failurePolicy, 'pre-reconcile', answer)) {
+        ignored = answer;
+        deps.recordHookFailureIgnored?.(config.registrationName);
       } else {
         this.#emit(run, instance, 'Warning', 'HookFailed', answer.message);
         if (!answer.continue) return this.#stopOnHookFailure(config, instance, working, answer, run);
       }
+      const ignoredMessages = ignored === undefined ? [] : [ignored.message];
+      if (this.#warnOnChange(run, HOOK_FAILED_IGNORED, instance, ignoredMessages))
+        deps.logger?.warn(
+          { instance: run.key, kind: instance.kind, reason: HOOK_FAILED_IGNORED },
+          ignored?.message ?? '',
+        );
     }
 
     const state = desiredState({
@@ -282,6 +300,7 @@ export class InstanceReconciler {
       target: desiredStateTarget(config, deps),
       working,
       children: desired,
+      ...(ignored === undefined ? {} : { hookFailureIgnored: ignored.message }),
     });
     const { identity } = state;
     const outcome = await writeChildren(
@@ -309,7 +328,26 @@ export class InstanceReconciler {
       state.statusFor(outcome.observed, formatTime(deps.now()), pods.pods),
       run,
     );
-    return pods.unavailable ? { requeueAfterMs: POD_READ_INTERVAL_MS } : undefined;
+    const next: ReconcileResult = pods.unavailable ? { requeueAfterMs: POD_READ_INTERVAL_MS } : undefined;
+    return this.#nextHookCall(run.key, ignored, next);
+  }
+
+  /**
+   * After a pre-reconcile failure the reconcile went on without, the hook is called again (so that
+   * HookSucceeded clears once it answers): after its Retry-After, else with backoff; not after a
+   * `permanent` answer, which waits for the next trigger. A requeue, not an error: the reconcile did
+   * its work (docs/spec/hooks-v1.md §6.6).
+   */
+  #nextHookCall(key: string, ignored: HookFailure | undefined, next: ReconcileResult): ReconcileResult {
+    if (ignored === undefined) {
+      this.#ignoredHookBackoff.reset(key);
+      return next;
+    }
+    const backoffMs = this.#ignoredHookBackoff.next(key);
+    if (ignored.permanent) return next;
+    const delayMs = ignored.retryAfterMs ?? backoffMs;
+    const requeueMs = next && 'requeueAfterMs' in next ? next.requeueAfterMs : undefined;
+    return { requeueAfterMs: requeueMs === undefined ? delayMs : Math.min(requeueMs, delayMs) };
   }
 
   /** docs/spec/hooks-v1.md §7. */

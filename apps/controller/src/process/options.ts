@@ -39,6 +39,11 @@ export interface ControllerOptions {
   watchSilenceMs?: number;
   /** A reconcile still running after this long frees its slot and is retried (default 5 min). */
   reconcileTimeoutMs?: number;
+  /**
+   * Divides every registration's spec.resyncPeriod (default 1). No flag sets it: it lets a test see
+   * several periods of the PT30S minimum in seconds.
+   */
+  resyncPeriodDivisor?: number;
   /** A work queue with work and no finished reconcile for this long fails /healthz (default: reconcile timeout + 1 min). */
   stallAfterMs?: number;
   logger: Logger;

@@ -121,6 +121,7 @@ export class RegistrationController {
       logger: options.logger,
       recordHookCall: (registration: string, ms: number, outcome: 'success' | 'failure') =>
         metrics.recordHookCall(registration, ms, outcome),
+      recordHookFailureIgnored: (registration: string) => metrics.recordHookFailureIgnored(registration),
     };
     this.#selection = new InstanceSelection({
       factory,
@@ -157,6 +158,9 @@ export class RegistrationController {
       workingNamespaces: options.workingNamespaces,
       logger: options.logger,
       reconcileTimeoutMs,
+      ...(options.resyncPeriodDivisor === undefined
+        ? {}
+        : { resyncPeriodDivisor: options.resyncPeriodDivisor }),
       health,
       crdResource: (name) => {
         const crd = this.#crds.informer.get(undefined, name);

@@ -511,6 +511,51 @@ describe('scoby render --hooks', () => {
     ]);
   });
 
+  it('goes on under failurePolicy Ignore when the hook answers 5xx, printing HookSucceeded=False beside Ready', async () => {
+    const hook = await startHookServer({
+      preReconcile: () => {
+        throw new HookError('quota service down', { status: 503 });
+      },
+    });
+    close = hook.close;
+    const registration = await editedFixture('mailer-registration.yaml', (object) => {
+      object.spec.hook.address = { uri: hook.url };
+      object.spec.hook.failurePolicy = 'Ignore';
+    });
+    const result = await render([
+      'render',
+      '--registration',
+      registration,
+      '--instance',
+      'mailer-instance.yaml',
+      '--hooks',
+      '--now',
+      NOW,
+      '-o',
+      'json',
+    ]);
+    const message = 'pre-reconcile hook: HTTP 503: quota service down';
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(`Warning: HookFailedIgnored: ${message}\n`);
+    const output = JSON.parse(result.stdout);
+    expect(output.children).toEqual({
+      deployment: written(deploymentWith(ADAPTER)),
+      service: written(SERVICE),
+    });
+    const conditions = output.status.conditions as { type: string; reason: string }[];
+    expect(conditions.find((entry) => entry.type === 'HookSucceeded')).toEqual(
+      condition('HookSucceeded', 'False', 'HookFailedIgnored', message),
+    );
+    expect(conditions.map((entry) => entry.type)).toEqual([
+      'DeploymentReady',
+      'HookSucceeded',
+      'QuotaChecked',
+      'Ready',
+      'ServiceReady',
+    ]);
+    expect(conditions.find((entry) => entry.type === 'Ready')?.reason).toBe('UNKNOWN');
+  });
+
   it('resolves a ref hook address from --objects, failing like the registration controller', async () => {
     const result = await render([
       'render',

@@ -54,7 +54,9 @@ const BROKEN = {
       address: { uri: 'ftp://hooks.example.com' },
       timeout: '10s',
       capabilities: ['pre-reconcile'],
+      failurePolicy: 'Sometimes',
     },
+    resyncPeriod: 'PT10S',
   },
 };
 
@@ -79,6 +81,8 @@ describe('scoby validate', () => {
         'spec.hook.version: unsupported hooks API version "v2" (supported: "v1")',
         'spec.hook.address.uri: unsupported scheme "ftp" (supported: http, https)',
         'spec.hook.timeout: "10s" is not an ISO 8601 duration (for example "PT10S")',
+        'spec.hook.failurePolicy: unknown failure policy "Sometimes" (supported: "Fail", "Ignore")',
+        'spec.resyncPeriod: "PT10S" is shorter than the minimum PT30S',
         '',
       ].join('\n'),
     });

@@ -36,6 +36,18 @@ describe("Scoby's metrics", () => {
     ]);
   });
 
+  it('counts the pre-reconcile failures ignored under failurePolicy Ignore, per controller', async () => {
+    const metrics = createMetrics();
+    expect(await samples(metrics, 'scoby_hook_failures_ignored_total')).toEqual([]);
+    metrics.recordHookFailureIgnored('mailer');
+    metrics.recordHookFailureIgnored('mailer');
+    metrics.recordHookFailureIgnored('relay');
+    expect(await samples(metrics, 'scoby_hook_failures_ignored_total')).toEqual([
+      'scoby_hook_failures_ignored_total{controller="mailer"} 2',
+      'scoby_hook_failures_ignored_total{controller="relay"} 1',
+    ]);
+  });
+
   it("share one registry with controller-runtime's metrics, one per instance", async () => {
     const first = createMetrics();
     first.recordHookCall('mailer', 1, 'success');

@@ -1,6 +1,6 @@
 /**
  * A registration with values outside the closed sets of docs/spec/registration.md §4 (hook version,
- * capabilities, built-in functions), as the API server answers its creation: the CRD's enums refuse
+ * capabilities, failure policy, built-in functions), as the API server answers its creation: the CRD's enums refuse
  * it at once, before any controller sees it.
  */
 import type { KubeObject } from '@scoby/kube-objects';
@@ -24,12 +24,14 @@ export const OUT_OF_SET: KubeObject = registrationObject('out-of-set', {
     version: 'v2',
     address: { uri: 'http://hook.example.com' },
     capabilities: ['prereconcile', 'finalize'],
+    failurePolicy: 'ignore',
   },
 });
 
 /** The causes the API server gives, sorted (kube-apiserver orders them by Go map iteration). */
 export const OUT_OF_SET_CAUSES = [
   'spec.hook.capabilities[0]: Unsupported value: "prereconcile": supported values: "pre-reconcile", "finalize", "finalization"',
+  'spec.hook.failurePolicy: Unsupported value: "ignore": supported values: "Fail", "Ignore"',
   'spec.hook.version: Unsupported value: "v2": supported values: "v1", "1", "1"',
   'spec.workload.parameterConfiguration.fromSpec.toEnv[0].valueFrom.builtInFunc.name: Unsupported value: "resolveAddres": supported values: "resolveAddress"',
 ];

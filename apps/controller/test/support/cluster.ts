@@ -57,7 +57,7 @@ export interface ClusterOptions {
   /** Timeouts and bounds of the controller process. */
   limits?: Pick<
     ControllerOptions,
-    'requestTimeoutMs' | 'watchSilenceMs' | 'reconcileTimeoutMs' | 'stallAfterMs'
+    'requestTimeoutMs' | 'watchSilenceMs' | 'reconcileTimeoutMs' | 'stallAfterMs' | 'resyncPeriodDivisor'
   >;
   logger?: ControllerOptions['logger'];
 }

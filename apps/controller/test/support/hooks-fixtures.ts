@@ -15,6 +15,7 @@ export interface HookSpec {
   module?: string;
   capabilities: string[];
   timeout?: string;
+  failurePolicy?: string;
 }
 
 /** A Deployment + Service registration (port 80 → 8080) for `crd`, with an optional hook. */
@@ -71,10 +72,33 @@ export async function eventsOf(cluster: ClusterVerbs, namespace: string, name: s
 
 export type EventView = ReturnType<typeof eventViews>[number];
 
-/** scoby_hook_failures_total{controller}. */
-export async function hookFailures(controller: RunningController, registration: string): Promise<number> {
-  const metric = await controller.metrics.registry.getSingleMetric('scoby_hook_failures_total')?.get();
+/** A counter of Scoby's with the label `controller` (the registration), 0 before its first count. */
+async function registrationCounter(
+  controller: RunningController,
+  metricName: string,
+  registration: string,
+): Promise<number> {
+  const metric = await controller.metrics.registry.getSingleMetric(metricName)?.get();
   return metric?.values.find((value) => value.labels.controller === registration)?.value ?? 0;
+}
+
+/** scoby_hook_failures_total{controller}. */
+export const hookFailures = (controller: RunningController, registration: string): Promise<number> =>
+  registrationCounter(controller, 'scoby_hook_failures_total', registration);
+
+/** scoby_hook_failures_ignored_total{controller}. */
+export const hookFailuresIgnored = (controller: RunningController, registration: string): Promise<number> =>
+  registrationCounter(controller, 'scoby_hook_failures_ignored_total', registration);
+
+/** The controller's API requests by method, from rest_client_requests_total (watches are not counted). */
+export async function requestsByMethod(controller: RunningController): Promise<Record<string, number>> {
+  const metric = await controller.metrics.registry.getSingleMetric('rest_client_requests_total')?.get();
+  const requests: Record<string, number> = {};
+  for (const { labels, value } of metric?.values ?? []) {
+    const method = String(labels.method);
+    requests[method] = (requests[method] ?? 0) + value;
+  }
+  return requests;
 }
 
 /** Waits for a registration whose Ready condition has the given status. */
@@ -84,7 +108,7 @@ export function registrationReady(cluster: ClusterVerbs, name: string, status = 
 
 /** Waits until `probe` accepts the instance, and returns it. */
 export function instanceWhere(
-  cluster: TestCluster,
+  cluster: ClusterVerbs,
   apiVersion: string,
   kind: string,
   namespace: string,
@@ -234,5 +258,17 @@ export async function mergePatch(
     target.name,
     patch,
     subresource ? { subresource } : {},
+  );
+}
+
+/** The change of each count from `before` to `after`, leaving out what did not change. */
+export function countsSince(
+  before: Record<string, number>,
+  after: Record<string, number>,
+): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(after)
+      .map(([key, count]) => [key, count - (before[key] ?? 0)] as const)
+      .filter(([, delta]) => delta !== 0),
   );
 }

@@ -48,6 +48,28 @@ export interface EventFilter {
   holdWhileReconciling?: boolean;
 }
 
+/**
+ * Periodic reconciles of every object (controller-runtime's SyncPeriod, per controller): each object
+ * is reconciled again `periodMs` after its last reconcile ended well, within ±`jitter` of the period,
+ * so that objects reconciled together (a start, a configuration change) spread out.
+ */
+export interface ResyncPolicy {
+  periodMs: number;
+  /** The fraction of the period each delay may vary by, either way. Default 0.1 (±10 %). */
+  jitter?: number;
+  /** Uniform in [0, 1); Math.random by default (tests fix it). */
+  random?: () => number;
+}
+
+export const DEFAULT_RESYNC_JITTER = 0.1;
+
+/** The delay of the next resync of one object: the period, moved by up to ±jitter of it. */
+export function resyncDelayMs(policy: ResyncPolicy): number {
+  const jitter = policy.jitter ?? DEFAULT_RESYNC_JITTER;
+  const random = policy.random ?? Math.random;
+  return Math.round(policy.periodMs * (1 + jitter * (2 * random() - 1)));
+}
+
 export interface ControllerOptions {
   name: string;
   factory: InformerFactory;
@@ -62,6 +84,8 @@ export interface ControllerOptions {
   concurrency?: number | Slots;
   observer?: WorkQueueObserver;
   reconcileTimeoutMs?: number;
+  /** Reconcile every object again periodically; absent, only events and requeues reconcile. */
+  resync?: ResyncPolicy;
   clock?: Clock;
   logger?: Logger;
 }
@@ -83,9 +107,11 @@ export class Controller<T extends KubeObject = KubeObject> {
   readonly #watched = new Set<Watched>();
   /** Events held while their key's reconcile runs (see EventFilter.holdWhileReconciling). */
   readonly #held = new Map<string, ControllerEvent[]>();
+  #resync: ResyncPolicy | undefined;
 
   constructor(options: ControllerOptions) {
     this.#options = options;
+    this.#resync = options.resync;
     this.#queue = new WorkQueue({
       reconcile: (key, context) => this.#reconcile(key, context),
       ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
@@ -129,6 +155,14 @@ export class Controller<T extends KubeObject = KubeObject> {
   /** Every object in the reconciled kind's cache. */
   enqueueAll(): void {
     for (const object of this.#primary.informer.list()) this.enqueue(this.#keyOf(object));
+  }
+
+  /**
+   * A new resync policy (or none), taking effect as each object's reconcile ends; a resync already
+   * scheduled runs once more, unless the object is enqueued before (which cancels it).
+   */
+  setResync(policy: ResyncPolicy | undefined): void {
+    this.#resync = policy;
   }
 
   /** Starts watching an owned kind; the answer stops it (and releases the informer if acquired). */
@@ -220,6 +254,26 @@ export class Controller<T extends KubeObject = KubeObject> {
     // reconcile would take an object an owned kind's cache has not listed yet for a missing one
     // (and create it again, say, on every restart).
     if (!this.hasSynced() && !(await this.waitForSync(SYNC_WAIT_MS))) return { requeueAfterMs: SYNC_WAIT_MS };
+    const result = await this.#reconcileHolding(text, context);
+    this.#scheduleResync(text, result);
+    return result;
+  }
+
+  /**
+   * The next periodic reconcile of `text`, after a reconcile that ended well (errors are retried with
+   * backoff, terminal ones wait for an event) and while the object exists. The queue keeps the sooner
+   * of this and a requeue the result asks for; an event before it cancels it, and the reconcile that
+   * event brings schedules the next.
+   */
+  #scheduleResync(text: string, result: ReconcileResult): void {
+    const policy = this.#resync;
+    if (policy === undefined) return;
+    if (result !== undefined && ('error' in result || 'terminal' in result)) return;
+    if (this.get(parseObjectKey(text)) === undefined) return;
+    this.#queue.addAfter(text, resyncDelayMs(policy));
+  }
+
+  async #reconcileHolding(text: string, context: ReconcileContext): Promise<ReconcileResult> {
     const filter = this.#options.filter;
     if (!filter?.holdWhileReconciling) return this.#options.reconcile(parseObjectKey(text), context);
     const held: ControllerEvent[] = [];

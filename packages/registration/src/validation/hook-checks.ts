@@ -12,6 +12,9 @@ export const CAPABILITY_SPELLINGS = {
   finalization: 'finalize',
 } as const;
 const SUPPORTED_CAPABILITIES = ['pre-reconcile', 'finalize'];
+/** spec.hook.failurePolicy values (hooks-v1.md §6.6); the first is the default. */
+export const FAILURE_POLICIES = ['Fail', 'Ignore'] as const;
+export type FailurePolicy = (typeof FAILURE_POLICIES)[number];
 const REF_FIELDS = ['apiVersion', 'kind', 'name', 'namespace'] as const;
 const URI_SCHEMES = ['http', 'https'];
 
@@ -96,4 +99,17 @@ export function hookCapabilityProblems(hook: HookSpec): Problem[] {
           ),
         ],
   );
+}
+
+/** Row 16. */
+export function hookFailurePolicyProblems(hook: HookSpec): Problem[] {
+  const policy = hook.failurePolicy;
+  if (policy === undefined || (FAILURE_POLICIES as readonly string[]).includes(policy)) return [];
+  return [
+    problem(
+      `${HOOK}.failurePolicy`,
+      ValidationReason.InvalidHookFailurePolicy,
+      `unknown failure policy ${quote(policy)} (supported: ${quoteList([...FAILURE_POLICIES])})`,
+    ),
+  ];
 }

@@ -61,6 +61,8 @@ export function normalizeRegistration(
   if (spec.hook) normalized.hook = normalizeHook(spec.hook);
   if (spec.selector) normalized.selector = spec.selector as LabelSelector;
   if (spec.namespaceSelector) normalized.namespaceSelector = spec.namespaceSelector as LabelSelector;
+  const resyncPeriodMs = spec.resyncPeriod ? parseIsoDurationMs(spec.resyncPeriod) : undefined;
+  if (resyncPeriodMs !== undefined) normalized.resyncPeriodMs = resyncPeriodMs;
   return normalized;
 }
 
@@ -88,6 +90,7 @@ function normalizeHook(hook: HookSpec): NormalizedHook {
       : { module: hook.module }),
     timeoutMs: timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
     capabilities,
+    failurePolicy: hook.failurePolicy === 'Ignore' ? 'Ignore' : 'Fail',
   };
 }
 

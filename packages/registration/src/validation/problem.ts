@@ -13,6 +13,8 @@ export const ValidationReason = {
   InvalidHookTimeout: 'InvalidHookTimeout',
   InvalidHookCapability: 'InvalidHookCapability',
   InvalidSelector: 'InvalidSelector',
+  InvalidHookFailurePolicy: 'InvalidHookFailurePolicy',
+  InvalidResyncPeriod: 'InvalidResyncPeriod',
 } as const;
 export type ValidationReason = (typeof ValidationReason)[keyof typeof ValidationReason];
 

@@ -6,6 +6,8 @@ import { problem, quote, STATUS_CONFIGURATION, ValidationReason } from './proble
 /** Status fields Scoby writes itself; statusConfiguration.add may not target them or anything below. */
 const MANAGED_STATUS_FIELDS = ['conditions', 'observedGeneration'];
 const READY = 'Ready';
+/** The condition of a pre-reconcile failure ignored under failurePolicy Ignore (hooks-v1.md §6.6). */
+export const HOOK_SUCCEEDED = 'HookSucceeded';
 export const CONDITION_TYPE_PATTERN = /^[A-Za-z]([A-Za-z0-9_.-]*[A-Za-z0-9])?$/;
 
 const reason = ValidationReason.InvalidStatusConfiguration;
@@ -29,8 +31,12 @@ export function statusConfigurationProblems(
       );
   });
   const firstIndex = new Map<string, number>();
+  const ignoresHookFailures = spec.hook?.failurePolicy === 'Ignore';
   (configuration?.conditionsFromHook ?? []).forEach(({ type }, i) => {
-    const detail = conditionTypeProblem(type, formFactor, firstIndex.get(type));
+    const detail =
+      ignoresHookFailures && type === HOOK_SUCCEEDED
+        ? `${quote(HOOK_SUCCEEDED)} is managed by Scoby when spec.hook.failurePolicy is Ignore`
+        : conditionTypeProblem(type, formFactor, firstIndex.get(type));
     if (!firstIndex.has(type)) firstIndex.set(type, i);
     if (detail !== undefined)
       problems.push(problem(`${STATUS_CONFIGURATION}.conditionsFromHook[${i}].type`, reason, detail));

@@ -1,5 +1,5 @@
 /**
- * validateRegistration (docs/spec/registration.md §4): schema checks, then rows 1–16 of the table in table order,
+ * validateRegistration (docs/spec/registration.md §4): schema checks, then rows 1–18 of the table in table order,
  * then defaulting. Pure: the form factors are known only through the injected catalog.
  */
 import type {
@@ -13,12 +13,14 @@ import { formFactorProblems, selectFormFactor } from './form-factor-checks.ts';
 import {
   hookAddressProblems,
   hookCapabilityProblems,
+  hookFailurePolicyProblems,
   hookTimeoutProblems,
   hookVersionProblems,
 } from './hook-checks.ts';
 import { envNameProblems, volumeNameProblems } from './name-checks.ts';
 import { normalizeRegistration } from './normalize.ts';
 import { duplicatePathProblems, pathSyntaxProblems } from './path-checks.ts';
+import { resyncPeriodProblems } from './resync-checks.ts';
 import { schemaProblems } from './schema-check.ts';
 import { statusConfigurationProblems } from './status-configuration-checks.ts';
 import { labelSelectorProblems } from '../label-selector.ts';
@@ -32,7 +34,7 @@ export function validateRegistration(
   catalog: FormFactorCatalog,
 ): RegistrationValidation {
   const shapeProblems = schemaProblems(registration);
-  // Rows 1–15 rely on the shapes the schema guarantees.
+  // Rows 1–18 rely on the shapes the schema guarantees.
   if (shapeProblems.length > 0) return failure(shapeProblems);
   const spec = (registration as { spec: CRDRegistrationSpec }).spec;
   const selection = selectFormFactor(spec.workload.formFactor, catalog.names());
@@ -60,9 +62,11 @@ export function validateRegistration(
           ...hookAddressProblems(hook),
           ...hookTimeoutProblems(hook),
           ...hookCapabilityProblems(hook),
+          ...hookFailurePolicyProblems(hook),
         ]),
     ...labelSelectorProblems(spec.selector, 'spec.selector'),
     ...labelSelectorProblems(spec.namespaceSelector, 'spec.namespaceSelector'),
+    ...resyncPeriodProblems(spec),
   ];
   if (problems.length > 0 || formFactor === undefined) return failure(problems);
   return { ok: true, spec: normalizeRegistration(spec, formFactor, catalog) };

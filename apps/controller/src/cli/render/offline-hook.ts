@@ -9,6 +9,7 @@ import { FINALIZER, type NormalizedHook } from '@scoby/registration';
 import type { HookTarget } from '../../hook-modules/hook-target.ts';
 import { acceptHookAnswer, hookCall, hookObject, type ConditionSet } from '../../instance/hook-request.ts';
 import type { Status } from '../../instance/status/instance-status.ts';
+import { HOOK_FAILED_IGNORED, ignoresHookFailure } from '../../instance/hook-failure-policy.ts';
 import type { RenderFailure } from './render-failure.ts';
 
 /** What the controller would have reported as an Event. */
@@ -35,7 +36,14 @@ export interface PreReconcileState {
 }
 
 export type PreReconcileOutcome =
-  | { ok: true; status: Status; children: Record<string, KubeObject>; warnings: Warning[] }
+  | {
+      ok: true;
+      status: Status;
+      children: Record<string, KubeObject>;
+      warnings: Warning[];
+      /** A failure gone on without under failurePolicy Ignore: its message (HookSucceeded=False). */
+      hookFailureIgnored?: string;
+    }
   | { ok: false; failure: RenderFailure };
 
 /** The instance as the hook would see it: the controller adds its finalizer before the first call. */
@@ -71,7 +79,11 @@ export async function callPreReconcile(
     ];
     return { ok: true, status: accepted.status, children: accepted.children, warnings };
   }
-  if (!answer.continue) return { ok: false, failure: { reason: 'HookFailed', message: answer.message } };
   const unchanged = { status: state.working, children: state.children };
+  if (ignoresHookFailure(hook.failurePolicy, 'pre-reconcile', answer)) {
+    const warnings = [{ reason: HOOK_FAILED_IGNORED, message: answer.message }];
+    return { ok: true, ...unchanged, warnings, hookFailureIgnored: answer.message };
+  }
+  if (!answer.continue) return { ok: false, failure: { reason: 'HookFailed', message: answer.message } };
   return { ok: true, ...unchanged, warnings: [{ reason: 'HookFailed', message: answer.message }] };
 }

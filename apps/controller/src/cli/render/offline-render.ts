@@ -144,7 +144,13 @@ export async function prepareReconcile(
  */
 export function completeReconcile(
   prepared: PreparedReconcile,
-  afterHook: { working: Status; children: Record<string, KubeObject>; warnings: Warning[] },
+  afterHook: {
+    working: Status;
+    children: Record<string, KubeObject>;
+    warnings: Warning[];
+    /** The message of a hook failure that failurePolicy Ignore let the reconcile go on without. */
+    hookFailureIgnored?: string;
+  },
   input: Pick<OfflineInput, 'observed' | 'clusterDomain' | 'now'>,
 ): OfflineRender {
   const { instance } = prepared;
@@ -162,6 +168,7 @@ export function completeReconcile(
     },
     working: afterHook.working,
     children: afterHook.children,
+    ...(afterHook.hookFailureIgnored === undefined ? {} : { hookFailureIgnored: afterHook.hookFailureIgnored }),
   });
   const { children, identity } = state;
   const observed = observedChildren(children, input.observed ?? [], identity);
@@ -180,7 +187,11 @@ export async function renderOffline(input: OfflineRenderInput): Promise<OfflineR
   const preparation = await prepareReconcile(input);
   if (!preparation.ok) return preparation;
   const { prepared } = preparation;
-  let afterHook = { working: prepared.working, children: prepared.children, warnings: prepared.warnings };
+  let afterHook: Parameters<typeof completeReconcile>[1] = {
+    working: prepared.working,
+    children: prepared.children,
+    warnings: prepared.warnings,
+  };
   const hook = prepared.spec.hook;
   if (input.hooks && hook?.capabilities.includes('pre-reconcile')) {
     const outcome = await callPreReconcile(input.hooks, hook, {
@@ -196,6 +207,7 @@ export async function renderOffline(input: OfflineRenderInput): Promise<OfflineR
       working: outcome.status,
       children: outcome.children,
       warnings: [...prepared.warnings, ...outcome.warnings],
+      ...(outcome.hookFailureIgnored === undefined ? {} : { hookFailureIgnored: outcome.hookFailureIgnored }),
     };
   }
   return completeReconcile(prepared, afterHook, input);

@@ -3,7 +3,7 @@
  * from the stored status, changed by statusConfiguration.add and the hook, completed with Scoby's
  * own conditions, observedGeneration and address.
  */
-import type { Condition } from '@scoby/kube-objects';
+import { compareByteOrder, type Condition } from '@scoby/kube-objects';
 import type { StatusFeatures } from '../../crd/inspect.ts';
 import {
   initializeConditions,
@@ -12,6 +12,7 @@ import {
   settleConditions,
   type ConditionValue,
 } from '../../status/conditions.ts';
+import { hookFailureIgnoredCondition } from '../hook-failure-policy.ts';
 
 export type Status = Record<string, unknown>;
 
@@ -116,6 +117,11 @@ export interface StatusCompletion {
   conditionSubjects?: Readonly<Record<string, string>>;
   /** A failed reconcile (§8.5) overrides Ready. */
   failure?: { reason: FailureReason; message: string };
+  /**
+   * The message of a pre-reconcile failure the reconcile went on without (failurePolicy Ignore): it
+   * adds HookSucceeded=False after Ready, which it does not count in (docs/spec/hooks-v1.md §6.6).
+   */
+  hookFailureIgnored?: string;
   generation: number | undefined;
   features: StatusFeatures;
   stored: unknown;
@@ -145,6 +151,11 @@ export function completeStatus(working: Status, completion: StatusCompletion): S
     ? { status: 'False' as const, reason: completion.failure.reason, message: completion.failure.message }
     : readyFrom(conditions, completion.conditionSubjects);
   conditions = setConditionValues(conditions, { Ready: ready });
+  if (completion.hookFailureIgnored !== undefined) {
+    conditions = [...conditions, hookFailureIgnoredCondition(completion.hookFailureIgnored)].sort((a, b) =>
+      compareByteOrder(a.type, b.type),
+    );
+  }
   const storedConditions = isObject(completion.stored) ? completion.stored.conditions : undefined;
   const fields = completion.features.conditionFields;
   if (fields.length > 0) {
