@@ -37,8 +37,7 @@ const load = () => `load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slic
 
 const sizes = (process.env.BENCH_N ?? '1000,10000')
   .split(',')
-  .map(Number)
-  .filter((size) => size > 0);
+  .map(Number);
 const hookSize = Number(process.env.BENCH_HOOK_N ?? 1000);
 const roundsFor = (count: number) => Number(process.env.BENCH_ROUNDS ?? (count <= 2_000 ? 2 : 1));
 
