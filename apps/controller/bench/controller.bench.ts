@@ -35,9 +35,7 @@ const CPU_MS_PER_INSTANCE_TARGET = 0.6;
 /** The machine's load when a figure was taken: the bench shares the machine with other work. */
 const load = () => `load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`;
 
-const sizes = (process.env.BENCH_N ?? '1000,10000')
-  .split(',')
-  .map(Number);
+const sizes = (process.env.BENCH_N ?? '1000,10000').split(',').map(Number);
 const hookSize = Number(process.env.BENCH_HOOK_N ?? 1000);
 const roundsFor = (count: number) => Number(process.env.BENCH_ROUNDS ?? (count <= 2_000 ? 2 : 1));
 

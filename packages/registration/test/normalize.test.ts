@@ -134,7 +134,13 @@ describe('defaulting and normalisation (docs/spec/registration.md §3)', () => {
   it('keeps the module of an in-process hook, and no address', () => {
     expect(
       normalized(withHook({ address: undefined, module: '@acme/mailer-hook', timeout: 'PT2S' })).hook,
-    ).toEqual({ version: 'v1', module: '@acme/mailer-hook', timeoutMs: 2000, capabilities: [] });
+    ).toEqual({
+      version: 'v1',
+      module: '@acme/mailer-hook',
+      timeoutMs: 2000,
+      capabilities: [],
+      failurePolicy: 'Fail',
+    });
   });
 
   it.each(['v1', '1', 1])(

@@ -134,7 +134,10 @@ function hookCommand(program: Command, done: (code: Promise<number>) => void, io
       throw new CommanderError(HOOK_CHECK_USAGE_ERROR, error.code, error.message);
     })
     .option('--url <url>', 'the hook URL (http or https)')
-    .option('--module <name>', 'an in-process hook module (spec.hook.module): a package name or file path exporting the SDK handlers')
+    .option(
+      '--module <name>',
+      'an in-process hook module (spec.hook.module): a package name or file path exporting the SDK handlers',
+    )
     .requiredOption('--registration <file>', 'the CRDRegistration whose spec.hook the hook serves')
     .requiredOption(
       '--instance <files...>',

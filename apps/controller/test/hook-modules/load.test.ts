@@ -98,7 +98,12 @@ describe('the hook target of a registration', () => {
   });
 
   it('resolves an address as before, its failure being HOOKFAILED', async () => {
-    const hook = { version: 'v1' as const, timeoutMs: 1000, capabilities: [], failurePolicy: 'Fail' as const };
+    const hook = {
+      version: 'v1' as const,
+      timeoutMs: 1000,
+      capabilities: [],
+      failurePolicy: 'Fail' as const,
+    };
     const resolved = await resolveHookTarget(
       { ...hook, address: { uri: 'http://h/' } },
       async (address) => ({ ok: true, url: String(address.uri) }),

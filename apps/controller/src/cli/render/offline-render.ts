@@ -8,7 +8,11 @@
 import type { RenderLookups } from '@scoby/env';
 import type { FormFactorPlugin, FormFactorRegistry } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
-import { validateRegistration, type CRDRegistration, type NormalizedRegistrationSpec } from '@scoby/registration';
+import {
+  validateRegistration,
+  type CRDRegistration,
+  type NormalizedRegistrationSpec,
+} from '@scoby/registration';
 import { statusPathAllowed } from '../../crd/status-paths.ts';
 import { instanceConditionSet } from '../../instance/condition-set.ts';
 import { desiredState } from '../../instance/desired-state.ts';
@@ -168,7 +172,9 @@ export function completeReconcile(
     },
     working: afterHook.working,
     children: afterHook.children,
-    ...(afterHook.hookFailureIgnored === undefined ? {} : { hookFailureIgnored: afterHook.hookFailureIgnored }),
+    ...(afterHook.hookFailureIgnored === undefined
+      ? {}
+      : { hookFailureIgnored: afterHook.hookFailureIgnored }),
   });
   const { children, identity } = state;
   const observed = observedChildren(children, input.observed ?? [], identity);
