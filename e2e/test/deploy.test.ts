@@ -55,6 +55,7 @@ describe('install manifests', () => {
       { apiGroups: ['serving.knative.dev'], resources: ['services'], verbs: ALL_WRITES },
       { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
       { apiGroups: [''], resources: ['pods'], verbs: ['list'] },
+      { apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch'] },
       { apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews'], verbs: ['create'] },
     ]);
     expect(find('Role', 'scoby-controller')?.rules).toEqual([
