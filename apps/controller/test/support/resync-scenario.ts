@@ -74,6 +74,30 @@ export interface ResyncFigures {
   parkedCalls: number;
   /** The controller's API requests (by method, the ones sent only) over the window. */
   requests: Record<string, number>;
+  /**
+   * The two instances' resourceVersions and the uids of their namespace's Deployments and Services,
+   * before and after the window: what a write of this registration would have changed, whatever
+   * else the process wrote meanwhile.
+   */
+  written: { before: string; after: string };
+}
+
+/** What a write of the registration would change: instance versions, children's identities. */
+async function writtenState(cluster: ClusterVerbs): Promise<string> {
+  const instances = await Promise.all(
+    ['lit', 'dark'].map(
+      async (name) => (await cluster.get(API, KIND, NAMESPACE, name))?.metadata.resourceVersion,
+    ),
+  );
+  const children: string[] = [];
+  for (const [apiVersion, kind] of [
+    ['apps/v1', 'Deployment'],
+    ['v1', 'Service'],
+  ] as const) {
+    for (const child of await cluster.list(apiVersion, kind, NAMESPACE))
+      children.push(`${kind}/${child.metadata.name}=${child.metadata.uid}`);
+  }
+  return JSON.stringify({ instances, children: children.sort() });
 }
 
 /**
@@ -118,6 +142,7 @@ export async function resyncWindow(
     2 * periodMs + 10_000,
   );
 
+  const writtenBefore = await writtenState(cluster);
   const requestsBefore = await requestsByMethod(controller);
   const steadyBefore = hook.callsFor('pre-reconcile', 'lit').length;
   const parkedBefore = hook.callsFor('pre-reconcile', 'dark').length;
@@ -127,6 +152,7 @@ export async function resyncWindow(
     steadyCalls: hook.callsFor('pre-reconcile', 'lit').length - steadyBefore,
     parkedCalls: hook.callsFor('pre-reconcile', 'dark').length - parkedBefore,
     requests: countsSince(requestsBefore, requestsAfter),
+    written: { before: writtenBefore, after: await writtenState(cluster) },
   };
 
   // Nothing in the cluster changes: only the next resync can bring the hook's new answer.
