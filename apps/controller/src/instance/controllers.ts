@@ -53,6 +53,8 @@ export interface InstanceControllersOptions {
   crdResource(crdName: string): ResourceRef | undefined;
   /** Called when a starting controller has synced: its registration reports ControllerReady. */
   onSynced(registrationName: string): void;
+  /** See the process's ControllerOptions.syncWarnAfterMs. */
+  syncWarnAfterMs?: number;
   /** What the child informers keep of each child kind. */
   childCaches: ChildCachePolicies;
   /** Which registration serves which instance (docs/spec/registration.md §6.8). */
@@ -63,7 +65,7 @@ export interface InstanceControllersOptions {
   selectionChanged?(registrationName: string): void;
 }
 
-const SYNC_TIMEOUT_MS = 60_000;
+const DEFAULT_SYNC_WARN_AFTER_MS = 60_000;
 
 /** Runs `task` for every item, at most `limit` at once. */
 async function forEachConcurrently<T>(
@@ -139,15 +141,34 @@ export class InstanceControllers implements InstanceControllerHost {
       );
       this.#running.set(config.registrationName, controller);
       this.#options.logger.info(describeController(config), 'registration controller started');
-      void controller.waitForSync(SYNC_TIMEOUT_MS).then((synced) => {
-        if (synced && this.#running.get(config.registrationName) === controller) {
-          controller.enqueueAll();
-          this.#options.onSynced(config.registrationName);
-        }
-      });
+      void this.#announceSync(config, controller);
     }
     const controller = this.#running.get(config.registrationName)!;
     return controller.hasSynced() ? { kind: 'started' } : { kind: 'starting' };
+  }
+
+  /**
+   * Tells the registration once the controller's caches have synced, however long that takes: a
+   * registration is reconciled again only then (ControllerReady stays Unknown until it is). A slow
+   * sync is logged each time the wait runs out, and waited for again while the controller runs.
+   */
+  async #announceSync(config: InstanceConfig, controller: InstanceController): Promise<void> {
+    const name = config.registrationName;
+    const waitMs = this.#options.syncWarnAfterMs ?? DEFAULT_SYNC_WARN_AFTER_MS;
+    while (this.#running.get(name) === controller) {
+      if (await controller.waitForSync(waitMs)) {
+        if (this.#running.get(name) !== controller) return;
+        controller.enqueueAll();
+        this.#options.onSynced(name);
+        return;
+      }
+      if (this.#running.get(name) === controller) {
+        this.#options.logger.warn(
+          { ...describeController(config), waitedMs: waitMs },
+          'registration controller caches not synced yet; still waiting',
+        );
+      }
+    }
   }
 
   #selectionOptions(name: string): { selection?: SelectionGateOptions } {

@@ -46,6 +46,11 @@ export interface ControllerOptions {
   resyncPeriodDivisor?: number;
   /** A work queue with work and no finished reconcile for this long fails /healthz (default: reconcile timeout + 1 min). */
   stallAfterMs?: number;
+  /**
+   * A starting instance controller whose caches have not synced after this long is logged, and
+   * waited for again (default 60 s). No flag sets it: it lets a test see a slow sync in seconds.
+   */
+  syncWarnAfterMs?: number;
   logger: Logger;
   metrics?: ControllerMetrics;
   now?: () => Date;

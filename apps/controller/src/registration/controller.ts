@@ -161,6 +161,7 @@ export class RegistrationController {
       ...(options.resyncPeriodDivisor === undefined
         ? {}
         : { resyncPeriodDivisor: options.resyncPeriodDivisor }),
+      ...(options.syncWarnAfterMs === undefined ? {} : { syncWarnAfterMs: options.syncWarnAfterMs }),
       health,
       crdResource: (name) => {
         const crd = this.#crds.informer.get(undefined, name);

@@ -57,7 +57,12 @@ export interface ClusterOptions {
   /** Timeouts and bounds of the controller process. */
   limits?: Pick<
     ControllerOptions,
-    'requestTimeoutMs' | 'watchSilenceMs' | 'reconcileTimeoutMs' | 'stallAfterMs' | 'resyncPeriodDivisor'
+    | 'requestTimeoutMs'
+    | 'watchSilenceMs'
+    | 'reconcileTimeoutMs'
+    | 'stallAfterMs'
+    | 'resyncPeriodDivisor'
+    | 'syncWarnAfterMs'
   >;
   logger?: ControllerOptions['logger'];
 }

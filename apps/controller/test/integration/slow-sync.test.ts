@@ -1,0 +1,65 @@
+/**
+ * A registration whose instance controller takes longer to sync than the controller waits at a time
+ * (its instances' list refused with 503 and Retry-After for a while): the registration still becomes
+ * Ready once the caches have synced, and the slow sync is logged. A registration is reconciled again
+ * only when its controller announces the sync, so a sync that outlasted one wait used to leave it at
+ * ControllerReady=Unknown for good while its instances were reconciled.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureLogs } from '@scoby/controller-runtime/testing';
+import { startTestCluster, crdFor, type TestCluster } from '../support/cluster.ts';
+import {
+  conditionOf,
+  namespaceObject,
+  registrationObject,
+  registrationTarget,
+  sleep,
+  waitForCondition,
+} from '../support/scoby.ts';
+
+const SYNC_WARN_AFTER_MS = 500;
+const REFUSED_MS = 3000;
+const logs = captureLogs('info');
+let cluster: TestCluster;
+
+beforeAll(async () => {
+  cluster = await startTestCluster({
+    user: 'scoby',
+    limits: { syncWarnAfterMs: SYNC_WARN_AFTER_MS },
+    logger: logs.logger,
+  });
+  await cluster.apply(namespaceObject('shop'));
+  await cluster.apply(crdFor({ group: 'slow.example.com', kind: 'Kettle', plural: 'kettles' }));
+});
+afterAll(() => cluster.stop());
+
+describe('an instance controller slower to sync than one wait', () => {
+  it('makes its registration Ready once synced, and logs that it is still waiting', async () => {
+    const heal = cluster.server.faults.throttle(
+      { verb: 'list', resource: 'kettles', user: 'scoby' },
+      { retryAfterSeconds: 1, code: 503 },
+    );
+    await cluster.apply(
+      registrationObject('kettle', {
+        crd: 'kettles.slow.example.com',
+        workload: { fromImage: { repo: 'registry.example.com/kettle:1' } },
+      }),
+    );
+    await sleep(REFUSED_MS);
+    const whileRefused = await cluster.get(
+      registrationTarget('kettle').apiVersion,
+      'CRDRegistration',
+      undefined,
+      'kettle',
+    );
+    expect(conditionOf(whileRefused, 'ControllerReady')?.status).toBe('Unknown');
+    heal();
+
+    await waitForCondition(cluster, registrationTarget('kettle'), 'Ready', 'True', undefined, 15_000);
+    const waiting = logs
+      .lines()
+      .filter((line) => line.msg === 'registration controller caches not synced yet; still waiting');
+    expect(waiting.length).toBeGreaterThanOrEqual(1);
+    expect(waiting[0]).toMatchObject({ level: 'warn', registration: 'kettle', waitedMs: SYNC_WARN_AFTER_MS });
+  });
+});
