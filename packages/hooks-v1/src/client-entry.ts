@@ -22,14 +22,8 @@ export {
 export { buildRequestBody } from './request-body.ts';
 export type { HookRequestBody } from './request-body.ts';
 export { parseRetryAfter, MAX_RETRY_AFTER_MS } from './retry-after.ts';
-export { createUrlTransport } from './url-transport.ts';
-export type { HookTransport, TransportCallOptions, UrlTransport } from './url-transport.ts';
-export {
-  createModuleTransport,
-  DEFAULT_MODULE_MAX_RESPONSE_BYTES,
-  type ModuleCallOptions,
-  type ModuleTransport,
-  type ModuleTransportOptions,
-} from './module-transport.ts';
-export type { TransportOutcome } from './transport.ts';
+export { createUrlTransport } from './http-transport.ts';
+export type { UrlTransport } from './http-transport.ts';
+export { createModuleTransport, type ModuleTransportOptions } from './module-transport.ts';
+export type { HookTransport, TransportCallOptions, TransportOutcome } from './transport.ts';
 export type { HookHandlers, HookCallContext } from './dispatch.ts';

@@ -10,14 +10,13 @@ import {
 import { buildRequestBody } from './request-body.ts';
 import { honoursRetryAfter, parseRetryAfter } from './retry-after.ts';
 import type { HookHandlers } from './dispatch.ts';
-import { createModuleTransport, type ModuleTransport } from './module-transport.ts';
+import { createHttpTransport, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_USER_AGENT } from './http-transport.ts';
+import { createModuleTransport } from './module-transport.ts';
 import { readSuccessBody } from './success-body.ts';
-import { createKeepAliveAgents, describeError, postJson, type TransportOutcome } from './transport.ts';
+import { describeError, type HookTransport, type TransportOutcome } from './transport.ts';
 import type { FormFactorFormat, HookCall, HookFailure, HookResult } from './types.ts';
-import { CLIENT_VERSION } from './version.ts';
 
-export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
-export const DEFAULT_USER_AGENT = `scoby-controller/${CLIENT_VERSION}`;
+export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_USER_AGENT };
 /** The scheme of an in-process hook's URL: `module:<name>` (docs/spec/hooks-v1.md §10). */
 export const MODULE_URL_SCHEME = 'module:';
 
@@ -60,19 +59,17 @@ export class HookCallCutError extends Error {
 }
 
 export function createHookClient(options: HookClientOptions = {}): HookClient {
-  const agents = createKeepAliveAgents();
-  const headers = {
-    'Content-Type': 'application/json',
-    Accept: 'application/json',
-    'User-Agent': options.userAgent ?? DEFAULT_USER_AGENT,
-  };
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const http = createHttpTransport({
+    maxResponseBytes,
+    ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
+  });
   const format = options.formFactorFormat ?? 'string';
   const now = options.now ?? Date.now;
   const answerBudget = options.answerBudget ?? new AnswerBudget();
   const cutting = new AbortController();
-  const moduleTransports = new Map<string, ModuleTransport>();
-  const moduleTransport = (name: string): ModuleTransport => {
+  const moduleTransports = new Map<string, HookTransport>();
+  const moduleTransport = (name: string): HookTransport => {
     let transport = moduleTransports.get(name);
     if (transport === undefined) {
       const handlers = options.modules?.get(name);
@@ -96,20 +93,14 @@ export function createHookClient(options: HookClientOptions = {}): HookClient {
     // Held until the answer is parsed: parsing is where an answer takes the most memory.
     const reservation = answerBudget.reserve(maxResponseBytes);
     try {
-      const outcome = hookCall.url.startsWith(MODULE_URL_SCHEME)
-        ? await moduleTransport(hookCall.url.slice(MODULE_URL_SCHEME.length))(payload, {
-            timeoutMs: hookCall.timeoutMs,
-            reservation,
-            signal: cutting.signal,
-          })
-        : await postJson(hookCall.url, payload, {
-            agents,
-            headers,
-            timeoutMs: hookCall.timeoutMs,
-            maxResponseBytes,
-            reservation,
-            signal: cutting.signal,
-          });
+      const transport = hookCall.url.startsWith(MODULE_URL_SCHEME)
+        ? moduleTransport(hookCall.url.slice(MODULE_URL_SCHEME.length))
+        : http.to(hookCall.url);
+      const outcome = await transport(payload, {
+        timeoutMs: hookCall.timeoutMs,
+        reservation,
+        signal: cutting.signal,
+      });
       if (outcome.kind === 'cut') throw new HookCallCutError(hookCall);
       return interpretOutcome(outcome, hookCall, now());
     } finally {
@@ -123,8 +114,7 @@ export function createHookClient(options: HookClientOptions = {}): HookClient {
       cutting.abort();
     },
     close() {
-      agents.http.destroy();
-      agents.https.destroy();
+      http.close();
     },
   };
 }

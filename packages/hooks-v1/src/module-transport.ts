@@ -6,36 +6,25 @@
  */
 import type { AnswerReservation } from './answer-budget.ts';
 import { dispatchHookRequest, type HookAnswer, type HookHandlers } from './dispatch.ts';
-import type { TransportOutcome } from './transport.ts';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './http-transport.ts';
+import type { HookTransport, TransportOutcome } from './transport.ts';
 import type { FormFactorFormat } from './types.ts';
 import { setLongTimeout } from '@scoby/kube-objects';
 
 /** The path the handlers are dispatched on; an in-process call has no URL path of its own. */
 const MODULE_PATH = '/';
 
-export interface ModuleCallOptions {
-  timeoutMs: number;
-  /** Cuts the call when it fires: the outcome is `cut`, and the handler's signal fires too. */
-  signal?: AbortSignal;
-  /** Pays for the answer in the process-wide answer budget, as an HTTP answer's body would. */
-  reservation?: AnswerReservation;
-}
-
-export type ModuleTransport = (payload: string, options: ModuleCallOptions) => Promise<TransportOutcome>;
-
 export interface ModuleTransportOptions {
   /** An answer larger than this is a transport error, as an HTTP body would be (default 16 MiB). */
   maxResponseBytes?: number;
 }
 
-export const DEFAULT_MODULE_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
-
 export function createModuleTransport(
   handlers: HookHandlers,
   formFactorFormat: FormFactorFormat,
   options: ModuleTransportOptions = {},
-): ModuleTransport {
-  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MODULE_MAX_RESPONSE_BYTES;
+): HookTransport {
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const dispatchOptions = { ...handlers, path: MODULE_PATH, formFactorFormat };
   return (payload, call) => {
     if (call.signal?.aborted) return Promise.resolve({ kind: 'cut' });

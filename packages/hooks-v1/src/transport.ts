@@ -34,6 +34,18 @@ export interface PostOptions {
   signal?: AbortSignal;
 }
 
+/** What one call may say besides its payload. */
+export interface TransportCallOptions {
+  timeoutMs: number;
+  /** Cuts the call when it fires: the outcome is `cut`. */
+  signal?: AbortSignal;
+  /** Pays for the answer in a process-wide answer budget as it arrives. */
+  reservation?: AnswerReservation;
+}
+
+/** Sends one request body to a hook, over HTTP or in-process, and resolves with what came back; never rejects. */
+export type HookTransport = (payload: string, options: TransportCallOptions) => Promise<TransportOutcome>;
+
 export type TransportOutcome =
   | { kind: 'response'; status: number; headers: http.IncomingHttpHeaders; body: string }
   | { kind: 'timeout' }
