@@ -6,7 +6,6 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { loadClusterDomain } from '@scoby/address';
 import {
   createModuleTransport,
   createUrlTransport,
@@ -14,17 +13,14 @@ import {
   type FormFactorFormat,
   type HookTransport,
 } from '@scoby/hooks-v1/client';
-import { loadConfig } from '../../config/index.ts';
 import { loadHookModules } from '../../hook-modules/load.ts';
 import { hookFormFactor } from '../../instance/hook-request.ts';
 import { formatTime } from '../../status/conditions.ts';
-import { DEFAULT_RENDER_NAMESPACE } from '../defaults.ts';
-import { readAllObjects, readSingleObject } from '../documents.ts';
+import { readAllObjects } from '../documents.ts';
 import type { CliIo } from '../io.ts';
-import { loadFormFactors } from '../plugins.ts';
 import { instanceNamespace } from '../render/instance-admission.ts';
-import { objectLookups } from '../render/object-lookups.ts';
 import { prepareReconcile, type PreparedReconcile } from '../render/offline-render.ts';
+import { readRenderInputs } from '../render/render-inputs.ts';
 import { instanceUnderCheck } from './instance-requests.ts';
 import { buildReport, exitCode, formatJson, formatTable } from './report.ts';
 import { runChecks } from './run-checks.ts';
@@ -94,48 +90,32 @@ export async function runHookCheck(options: HookCheckOptions, io: CliIo): Promis
     return usage(`-o: must be table or json, got "${options.output}"`);
   const hookProblem = hookOptionProblem(options);
   if (hookProblem !== undefined) return usage(hookProblem);
-  const settings = loadConfig(
-    { ...(options.formFactorPlugin ? { formFactorPlugin: options.formFactorPlugin } : {}) },
-    {
-      ...io.env,
-      SCOBY_NAMESPACE: options.scobyNamespace ?? io.env.SCOBY_NAMESPACE ?? DEFAULT_RENDER_NAMESPACE,
-    },
-  );
-  if (!settings.ok) return usage(settings.errors.map((error) => error.message).join('; '));
-  const { config } = settings;
-  const registration = await readSingleObject(options.registration, io.cwd, 'CRDRegistration');
-  if (!registration.ok) return usage(registration.message);
+  const read = await readRenderInputs(options, io);
+  if (!read.ok) return usage(read.message);
+  const { inputs } = read;
+  const { config, clusterDomain } = inputs;
   const instances = await readAllObjects(options.instance, io.cwd);
   if (!instances.ok) return usage(instances.message);
   if (instances.objects.length === 0)
     return usage(`--instance: no instance in ${options.instance.join(', ')}`);
-  const crd =
-    options.crd === undefined
-      ? undefined
-      : await readSingleObject(options.crd, io.cwd, 'CustomResourceDefinition');
-  if (crd && !crd.ok) return usage(crd.message);
-  const objects = await readAllObjects(options.objects ?? [], io.cwd);
-  if (!objects.ok) return usage(objects.message);
-  const formFactors = await loadFormFactors(config.formFactorPlugins, io.cwd);
-  if (!formFactors.ok) return usage(formFactors.message);
-  const clusterDomain = config.clusterDomain ?? (await loadClusterDomain({ environment: io.env }));
   const now = formatTime(new Date());
-  const registrationName = registration.object.metadata.name ?? '';
+  const registrationName = inputs.registration.metadata.name ?? '';
 
   const noHook = `CRDRegistration "${registrationName}" declares no hook (spec.hook)`;
-  if ((registration.object.spec as { hook?: unknown } | undefined)?.hook == null) return usage(noHook);
+  if ((inputs.registration.spec as { hook?: unknown } | undefined)?.hook == null) return usage(noHook);
 
   const prepared: { name: string; prepared: PreparedReconcile }[] = [];
   for (const instance of instances.objects) {
     const namespace = instanceNamespace(instance, options.namespace);
     const name = `${namespace}/${instance.metadata.name ?? ''}`;
     const preparation = await prepareReconcile({
-      registration: registration.object,
+      registration: inputs.registration,
       instance,
       namespace,
-      ...(crd?.ok ? { crd: crd.object } : {}),
-      formFactors: formFactors.registry,
-      lookups: objectLookups(objects.objects, { scobyNamespace: config.scobyNamespace, clusterDomain }),
+      ...(inputs.crd ? { crd: inputs.crd } : {}),
+      namespaces: inputs.objects.filter((object) => object.kind === 'Namespace'),
+      formFactors: inputs.formFactors,
+      lookups: inputs.lookups(namespace),
       clusterDomain,
       now,
     });

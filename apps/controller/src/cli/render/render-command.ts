@@ -3,21 +3,18 @@
  * client as the controller would, runs renderOffline, and prints the result (warnings on stderr) or
  * the failure.
  */
-import { loadClusterDomain, resolveDestination } from '@scoby/address';
+import { resolveDestination } from '@scoby/address';
 import { createHookClient } from '@scoby/hooks-v1/client';
-import type { KubeObject } from '@scoby/kube-objects';
 import { formatTime } from '../../status/conditions.ts';
-import { loadConfig } from '../../config/index.ts';
 import { readAllObjects, readSingleObject } from '../documents.ts';
-import { DEFAULT_RENDER_NAMESPACE } from '../defaults.ts';
 import type { CliIo } from '../io.ts';
-import { loadFormFactors } from '../plugins.ts';
 import { resolveHookTarget } from '../../hook-modules/hook-target.ts';
 import { loadedHandlers, loadHookModules } from '../../hook-modules/load.ts';
 import { instanceNamespace } from './instance-admission.ts';
-import { objectLookups, objectReader } from './object-lookups.ts';
+import { objectReader } from './object-lookups.ts';
 import { renderOffline } from './offline-render.ts';
 import { formatFailure } from './render-failure.ts';
+import { placed, readRenderInputs } from './render-inputs.ts';
 import { formatOutput, formatWarning } from './render-output.ts';
 
 export interface RenderOptions {
@@ -33,23 +30,6 @@ export interface RenderOptions {
   formFactorPlugin?: string[];
   hookModule?: string[];
   now?: string;
-}
-
-/** Kinds without a namespace; every other object of the files is namespaced. */
-const CLUSTER_SCOPED = new Set([
-  'CustomResourceDefinition',
-  'Namespace',
-  'ClusterRole',
-  'ClusterRoleBinding',
-]);
-
-/** Objects without a namespace land in `namespace`, as `kubectl apply -f` would create them. */
-function placed(objects: readonly KubeObject[], namespace: string): KubeObject[] {
-  return objects.map((object) =>
-    object.metadata.namespace || CLUSTER_SCOPED.has(object.kind)
-      ? object
-      : { ...object, metadata: { ...object.metadata, namespace } },
-  );
 }
 
 function parseNow(value: string | undefined): string | undefined {
@@ -68,38 +48,16 @@ export async function runRender(options: RenderOptions, io: CliIo): Promise<numb
     return fail(`-o: must be yaml or json, got "${options.output}"`);
   const now = parseNow(options.now);
   if (now === undefined) return fail(`--now: "${options.now}" is not an RFC 3339 time`);
-  const settings = loadConfig(
-    {
-      ...(options.formFactorPlugin ? { formFactorPlugin: options.formFactorPlugin } : {}),
-      ...(options.hookModule ? { hookModule: options.hookModule } : {}),
-    },
-    {
-      ...io.env,
-      SCOBY_NAMESPACE: options.scobyNamespace ?? io.env.SCOBY_NAMESPACE ?? DEFAULT_RENDER_NAMESPACE,
-    },
-  );
-  if (!settings.ok) return fail(settings.errors.map((error) => error.message).join('; '));
-  const config = settings.config;
-
-  const registration = await readSingleObject(options.registration, io.cwd, 'CRDRegistration');
-  if (!registration.ok) return fail(registration.message);
+  const read = await readRenderInputs(options, io);
+  if (!read.ok) return fail(read.message);
+  const { inputs } = read;
+  const { config, clusterDomain } = inputs;
   const instance = await readSingleObject(options.instance, io.cwd, 'instance');
   if (!instance.ok) return fail(instance.message);
-  const crd =
-    options.crd === undefined
-      ? undefined
-      : await readSingleObject(options.crd, io.cwd, 'CustomResourceDefinition');
-  if (crd && !crd.ok) return fail(crd.message);
   const namespace = instanceNamespace(instance.object, options.namespace);
-  const objects = await readAllObjects(options.objects ?? [], io.cwd);
-  if (!objects.ok) return fail(objects.message);
   const observed = await readAllObjects(options.observed ?? [], io.cwd);
   if (!observed.ok) return fail(observed.message);
-  const formFactors = await loadFormFactors(config.formFactorPlugins, io.cwd);
-  if (!formFactors.ok) return fail(formFactors.message);
-
-  const clusterDomain = config.clusterDomain ?? (await loadClusterDomain({ environment: io.env }));
-  const known = placed(crd?.ok ? [...objects.objects, crd.object] : objects.objects, namespace);
+  const known = inputs.known(namespace);
   const hookModules = options.hooks ? await loadHookModules(config.hookModules, io.cwd) : new Map();
   const hookClient = options.hooks
     ? createHookClient({
@@ -109,14 +67,14 @@ export async function runRender(options: RenderOptions, io: CliIo): Promise<numb
     : undefined;
   try {
     const result = await renderOffline({
-      registration: registration.object,
+      registration: inputs.registration,
       instance: instance.object,
       namespace,
-      ...(crd?.ok ? { crd: crd.object } : {}),
+      ...(inputs.crd ? { crd: inputs.crd } : {}),
       observed: placed(observed.objects, namespace),
-      namespaces: objects.objects.filter((object) => object.kind === 'Namespace'),
-      formFactors: formFactors.registry,
-      lookups: objectLookups(known, { scobyNamespace: config.scobyNamespace, clusterDomain }),
+      namespaces: inputs.objects.filter((object) => object.kind === 'Namespace'),
+      formFactors: inputs.formFactors,
+      lookups: inputs.lookups(namespace),
       clusterDomain,
       now,
       ...(hookClient

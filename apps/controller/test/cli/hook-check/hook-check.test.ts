@@ -86,6 +86,52 @@ async function brokenHook(breakIt: Breakage): Promise<string> {
 }
 
 describe('scoby hook check', () => {
+  it('serves lookups from --objects placed in the instance namespace, as render does', async () => {
+    // The e8 relay with a hook, its Service given without a namespace (kubectl apply -f puts it in
+    // the instance's): the request carries the address the controller would resolve.
+    const registrationObject = parse(await readFile(join(FIXTURES, 'e8-registration.yaml'), 'utf8'));
+    registrationObject.spec.hook = {
+      version: 'v1',
+      address: { uri: 'http://unused/' },
+      capabilities: ['pre-reconcile'],
+    };
+    const service = parse(await readFile(join(FIXTURES, 'e8-service.yaml'), 'utf8'));
+    delete service.metadata.namespace;
+    const dir = await mkdtemp(join(tmpdir(), 'scoby-hook-check-'));
+    await writeFile(join(dir, 'registration.json'), JSON.stringify(registrationObject));
+    await writeFile(join(dir, 'service.json'), JSON.stringify(service));
+    const sinks: unknown[] = [];
+    const hook = await startTestHook((incoming) => {
+      const body = incoming.json as Manifest;
+      if (incoming.phase === 'pre-reconcile') {
+        const env = body.children.deployment.spec.template.spec.containers[0].env as {
+          name: string;
+          value?: string;
+        }[];
+        sinks.push(env.find((variable) => variable.name === 'K_SINK')?.value);
+      }
+      return false;
+    });
+    closers.push(hook.close);
+    const { code, stderr } = await hookCheck([
+      '--url',
+      hook.url,
+      '--registration',
+      join(dir, 'registration.json'),
+      '--instance',
+      'e8-instance.yaml',
+      '--objects',
+      join(dir, 'service.json'),
+      'e8-broker-and-flags.yaml',
+      '--scoby-namespace',
+      'triggermesh',
+    ]);
+    expect(stderr).toBe('');
+    expect(code).not.toBe(2);
+    expect(sinks.length).toBeGreaterThan(0);
+    expect(new Set(sinks)).toEqual(new Set(['http://collector.shop.svc.cluster.local/events']));
+  });
+
   it('passes the example hook as an in-process module (--module) in every case, as over HTTP', async () => {
     const result = await hookCheck([
       '--module',
