@@ -2,6 +2,7 @@
  * Label selectors of instance selection (docs/spec/registration.md §3.6): the metav1.LabelSelector
  * shape, its validation as kube-apiserver validates one, and matching. Pure.
  */
+import { isQualifiedName, isValidLabelValue } from '@scoby/structural-schema';
 import type { Problem } from './types.ts';
 
 export const SELECTOR_OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'] as const;
@@ -60,30 +61,16 @@ export function selectsSome(selector: LabelSelector | undefined): boolean {
 
 export const INVALID_SELECTOR = 'InvalidSelector';
 
-const NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const NAME_PART_RULE =
-  "must be 63 characters or less, consist of alphanumeric characters, '-', '_' or '.', and start and end with an alphanumeric character";
-
-/** Why `key` is not a label key (a Kubernetes qualified name), or undefined when it is. */
+/** Why `key` is not a label key (a Kubernetes qualified name), or undefined when it is: kube-apiserver's words. */
 export function labelKeyError(key: string): string | undefined {
-  const parts = key.split('/');
-  if (parts.length > 2) return 'a label key is a name with an optional DNS subdomain prefix and "/"';
-  const name = parts.length === 2 ? (parts[1] as string) : key;
-  if (parts.length === 2) {
-    const prefix = parts[0] as string;
-    if (prefix.length === 0 || prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))
-      return 'the prefix must be a DNS subdomain of at most 253 characters (lowercase alphanumerics, "-" and ".")';
-  }
-  if (name.length === 0 || name.length > 63 || !NAME_PART.test(name))
-    return `the name part ${NAME_PART_RULE}`;
-  return undefined;
+  const errors = isQualifiedName(key);
+  return errors.length === 0 ? undefined : errors.join('; ');
 }
 
-/** Why `value` is not a label value, or undefined when it is (the empty string is one). */
+/** Why `value` is not a label value, or undefined when it is (the empty string is one): kube-apiserver's words. */
 export function labelValueError(value: string): string | undefined {
-  if (value === '') return undefined;
-  return value.length > 63 || !NAME_PART.test(value) ? `a label value ${NAME_PART_RULE}` : undefined;
+  const errors = isValidLabelValue(value);
+  return errors.length === 0 ? undefined : errors.join('; ');
 }
 
 function selectorProblem(path: string, detail: string): Problem {

@@ -8,8 +8,13 @@ function withSelectors(fields: Record<string, unknown>): unknown {
 }
 
 const R = 'InvalidSelector';
-const NAME_RULE =
-  "must be 63 characters or less, consist of alphanumeric characters, '-', '_' or '.', and start and end with an alphanumeric character";
+// kube-apiserver's words (k8s.io/apimachinery/pkg/util/validation), as for a Deployment's selector.
+const NAME_PART_ERROR =
+  "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+const LABEL_VALUE_ERROR =
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+const PREFIX_ERROR =
+  "prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 
 describe('row 16: selector and namespaceSelector', () => {
   it.each([
@@ -49,15 +54,11 @@ describe('row 16: selector and namespaceSelector', () => {
         }),
       ),
     ).toEqual([
-      problemAt(
-        'spec.selector.matchLabels["bad key"]',
-        R,
-        `invalid label key "bad key": the name part ${NAME_RULE}`,
-      ),
+      problemAt('spec.selector.matchLabels["bad key"]', R, `invalid label key "bad key": ${NAME_PART_ERROR}`),
       problemAt(
         'spec.selector.matchLabels["track"]',
         R,
-        `invalid label value "no spaces": a label value ${NAME_RULE}`,
+        `invalid label value "no spaces": ${LABEL_VALUE_ERROR}`,
       ),
       problemAt(
         'spec.selector.matchExpressions[0].values',
@@ -72,12 +73,12 @@ describe('row 16: selector and namespaceSelector', () => {
       problemAt(
         'spec.selector.matchExpressions[2].key',
         R,
-        'invalid label key "Example.com/x": the prefix must be a DNS subdomain of at most 253 characters (lowercase alphanumerics, "-" and ".")',
+        `invalid label key "Example.com/x": ${PREFIX_ERROR}`,
       ),
       problemAt(
         'spec.selector.matchExpressions[2].values[0]',
         R,
-        `invalid label value "-bad": a label value ${NAME_RULE}`,
+        `invalid label value "-bad": ${LABEL_VALUE_ERROR}`,
       ),
       problemAt(
         'spec.selector.matchExpressions[3].operator',

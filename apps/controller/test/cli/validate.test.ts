@@ -127,7 +127,9 @@ describe('scoby validate', () => {
       stdout: '',
       stderr:
         'spec.selector.matchExpressions[0].values: may not be specified when operator is "Exists" or "DoesNotExist"\n' +
-        'spec.namespaceSelector.matchLabels["env/prod/x"]: invalid label key "env/prod/x": a label key is a name with an optional DNS subdomain prefix and "/"\n',
+        'spec.namespaceSelector.matchLabels["env/prod/x"]: invalid label key "env/prod/x": ' +
+        // kube-apiserver's words for a key with two slashes.
+        "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')\n",
     });
   });
 
