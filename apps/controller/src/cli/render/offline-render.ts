@@ -146,15 +146,18 @@ export async function prepareReconcile(
  * The rest of the reconcile (§1 steps 9–11) with the status and children the hook left (or the
  * prepared ones without a hook).
  */
+/** The status, children and warnings the pre-reconcile hook left (or the prepared ones without one). */
+export interface AfterHook {
+  working: Status;
+  children: Record<string, KubeObject>;
+  warnings: Warning[];
+  /** The message of a hook failure that failurePolicy Ignore let the reconcile go on without. */
+  hookFailureIgnored?: string;
+}
+
 export function completeReconcile(
   prepared: PreparedReconcile,
-  afterHook: {
-    working: Status;
-    children: Record<string, KubeObject>;
-    warnings: Warning[];
-    /** The message of a hook failure that failurePolicy Ignore let the reconcile go on without. */
-    hookFailureIgnored?: string;
-  },
+  afterHook: AfterHook,
   input: Pick<OfflineInput, 'observed' | 'clusterDomain' | 'now'>,
 ): OfflineRender {
   const { instance } = prepared;
@@ -193,7 +196,7 @@ export async function renderOffline(input: OfflineRenderInput): Promise<OfflineR
   const preparation = await prepareReconcile(input);
   if (!preparation.ok) return preparation;
   const { prepared } = preparation;
-  let afterHook: Parameters<typeof completeReconcile>[1] = {
+  let afterHook: AfterHook = {
     working: prepared.working,
     children: prepared.children,
     warnings: prepared.warnings,
