@@ -64,6 +64,19 @@ export {
   type ObjectKey,
 } from './controller/object-key.ts';
 
+// work sharing between active replicas
+export { assignOwners } from './sharding/assignment.ts';
+export {
+  dynamicShardLeaseClient,
+  keyLeaseName,
+  memberLeaseName,
+  LEASE_KEY_ANNOTATION,
+  LEASE_ROLE_LABEL,
+  type ListedLease,
+  type ShardLeaseClient,
+} from './sharding/shard-leases.ts';
+export { WorkSharing, type WorkSharingOptions } from './sharding/work-sharing.ts';
+
 // finalizers and the status write
 export { hasFinalizer, setFinalizer } from './finalizers/finalizers.ts';
 export {

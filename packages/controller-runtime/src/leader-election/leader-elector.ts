@@ -1,17 +1,16 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { V1MicroTime, type CoordinationV1Api, type V1Lease, type V1LeaseSpec } from '@kubernetes/client-node';
+import type { CoordinationV1Api, V1Lease } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { type Clock, realClock, type TimerHandle } from '../time/clock.ts';
 import {
   claimedRecord,
   judgeLease,
   type LeaseObservation,
-  type LeaseRecord,
   observeLease,
-  parseLeaseTime,
   releasedRecord,
 } from './lease-record.ts';
+import { toRecord, toSpec } from './lease-spec.ts';
 
 export type LeaseClient = Pick<
   CoordinationV1Api,
@@ -260,25 +259,4 @@ export class LeaderElector {
 function statusOf(error: unknown): number | undefined {
   const code = (error as { code?: unknown } | undefined)?.code;
   return typeof code === 'number' ? code : undefined;
-}
-
-function toRecord(spec: V1LeaseSpec | undefined): LeaseRecord {
-  return {
-    holderIdentity: spec?.holderIdentity,
-    leaseDurationSeconds: spec?.leaseDurationSeconds,
-    acquireTime: parseLeaseTime(spec?.acquireTime),
-    renewTime: parseLeaseTime(spec?.renewTime),
-    leaseTransitions: spec?.leaseTransitions,
-  };
-}
-
-function toSpec(record: LeaseRecord): V1LeaseSpec {
-  const time = (ms: number | undefined) => (ms === undefined ? undefined : new V1MicroTime(ms));
-  return {
-    holderIdentity: record.holderIdentity,
-    leaseDurationSeconds: record.leaseDurationSeconds,
-    acquireTime: time(record.acquireTime),
-    renewTime: time(record.renewTime),
-    leaseTransitions: record.leaseTransitions,
-  };
 }

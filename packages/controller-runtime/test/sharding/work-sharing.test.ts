@@ -1,0 +1,256 @@
+/**
+ * Replicas sharing keys through Leases on the in-memory API server: each one a WorkSharing with
+ * a client of its own user, so the server's faults can cut one off.
+ */
+import { CoordinationV1Api } from '@kubernetes/client-node';
+import { startApiServer, type InMemoryApiServer } from '@scoby/in-memory-apiserver';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DynamicClient, type ResourceRef } from '../../src/client/dynamic-client.ts';
+import { LeaderElector } from '../../src/leader-election/leader-elector.ts';
+import { dynamicShardLeaseClient } from '../../src/sharding/shard-leases.ts';
+import { WorkSharing, type WorkSharingOptions } from '../../src/sharding/work-sharing.ts';
+import { eventually } from '../../src/testing/eventually.ts';
+
+const LEASES: ResourceRef = {
+  group: 'coordination.k8s.io',
+  version: 'v1',
+  resource: 'leases',
+  namespaced: true,
+};
+const NAMESPACES: ResourceRef = { group: '', version: 'v1', resource: 'namespaces', namespaced: false };
+const LEASE_DURATION_MS = 600;
+const TIMINGS = { leaseDurationMs: LEASE_DURATION_MS, renewDeadlineMs: 400, retryPeriodMs: 50 };
+const KEYS = Array.from({ length: 12 }, (_, index) => `registration-${index}`);
+
+let server: InMemoryApiServer;
+let admin: DynamicClient;
+let keys: string[];
+const replicas: Replica[] = [];
+
+interface Replica {
+  name: string;
+  sharing: WorkSharing;
+  client: DynamicClient;
+  /** What onAcquired and onStopping were told, in order. */
+  calls: string[];
+}
+
+beforeEach(async () => {
+  server = await startApiServer();
+  admin = new DynamicClient(server.kubeConfig());
+  await admin.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'scoby' } });
+  keys = [...KEYS];
+});
+
+afterEach(async () => {
+  stopSampling();
+  for (const replica of replicas.splice(0)) {
+    await replica.sharing.stop({ release: false });
+    replica.client.close();
+  }
+  admin.close();
+  await server.stop();
+});
+
+function replica(name: string, options: Partial<WorkSharingOptions> = {}): Replica {
+  const client = new DynamicClient(server.kubeConfig(name), { requestTimeoutMs: 300 });
+  const calls: string[] = [];
+  const sharing = new WorkSharing({
+    client: dynamicShardLeaseClient(client),
+    namespace: 'scoby',
+    identity: `${name}_0e3c`,
+    leasePrefix: 'scoby-',
+    keyKind: 'registration',
+    ...TIMINGS,
+    keys: () => keys,
+    keysSynced: () => true,
+    onAcquired: (key) => calls.push(`acquired ${key}`),
+    onStopping: async (key) => {
+      calls.push(`stopping ${key}`);
+    },
+    ...options,
+  });
+  const created = { name, sharing, client, calls };
+  replicas.push(created);
+  sharing.start();
+  return created;
+}
+
+function counts(of: readonly Replica[]): number[] {
+  return of.map((member) => member.sharing.owned().length);
+}
+
+/** Every key held by exactly one of `of`. */
+async function settled(of: readonly Replica[], expected: number[]): Promise<void> {
+  await eventually(() => {
+    expect(counts(of)).toEqual(expected);
+    expect(of.flatMap((member) => member.sharing.owned()).sort()).toEqual([...keys].sort());
+  }, 10_000);
+}
+
+/** Two replicas whose fences are open for one key at one instant: what fencing must never allow. */
+const overlaps: string[] = [];
+let sampler: NodeJS.Timeout | undefined;
+function startSampling(): void {
+  overlaps.length = 0;
+  sampler = setInterval(() => {
+    for (const key of keys) {
+      const open = replicas.filter((member) => member.sharing.writeRefusal(key) === undefined);
+      if (open.length > 1) overlaps.push(`${key}: ${open.map((member) => member.name).join(', ')}`);
+    }
+  }, 5);
+}
+function stopSampling(): void {
+  clearInterval(sampler);
+}
+
+async function leaseHolders(): Promise<Record<string, string>> {
+  const list = await admin.list(LEASES, 'scoby');
+  return Object.fromEntries(
+    list.items.map((lease) => [
+      lease.metadata.name ?? '',
+      String((lease as { spec?: { holderIdentity?: string } }).spec?.holderIdentity ?? ''),
+    ]),
+  );
+}
+
+describe('work sharing', () => {
+  it('shares twelve keys four each between three replicas, a Lease per key and per member', async () => {
+    startSampling();
+    const three = [replica('a'), replica('b'), replica('c')];
+    await settled(three, [4, 4, 4]);
+    const holders = await leaseHolders();
+    for (const member of three) {
+      for (const key of member.sharing.owned())
+        expect(holders[`scoby-registration-${key}`]).toBe(`${member.name}_0e3c`);
+      expect(member.sharing.members()).toEqual(['a_0e3c', 'b_0e3c', 'c_0e3c']);
+    }
+    expect(Object.keys(holders).filter((name) => name.startsWith('scoby-member-'))).toHaveLength(3);
+    const lease = await admin.get(LEASES, 'scoby', `scoby-registration-${three[0]!.sharing.owned()[0]}`);
+    expect(lease.metadata.labels).toEqual({ 'scoby.triggermesh.io/lease': 'registration' });
+    expect(lease.metadata.annotations).toEqual({ 'scoby.triggermesh.io/key': three[0]!.sharing.owned()[0] });
+    expect(overlaps).toEqual([]);
+  });
+
+  it('hands a stopping replica’s keys over at once, stopping its work before the Lease is emptied', async () => {
+    startSampling();
+    const [a, b, c] = [replica('a'), replica('b'), replica('c')];
+    await settled([a, b, c], [4, 4, 4]);
+    const handed = a.sharing.owned();
+    const stoppedAt = Date.now();
+    await a.sharing.stop();
+    expect(a.calls.filter((call) => call.startsWith('stopping')).sort()).toEqual(
+      handed.map((key) => `stopping ${key}`).sort(),
+    );
+    await settled([b, c], [6, 6]);
+    // Taken well inside a lease duration: the Leases were emptied, not left to expire.
+    expect(Date.now() - stoppedAt).toBeLessThan(LEASE_DURATION_MS);
+    const holders = await leaseHolders();
+    expect(Object.keys(holders).filter((name) => name.startsWith('scoby-member-'))).toHaveLength(2);
+    expect(overlaps).toEqual([]);
+  });
+
+  it('takes a crashed replica’s keys once its Leases have gone a lease duration unchanged', async () => {
+    startSampling();
+    const [a, b, c] = [replica('a'), replica('b'), replica('c')];
+    await settled([a, b, c], [4, 4, 4]);
+    const crashedAt = Date.now();
+    await a.sharing.stop({ release: false });
+    await settled([b, c], [6, 6]);
+    expect(Date.now() - crashedAt).toBeGreaterThanOrEqual(LEASE_DURATION_MS - TIMINGS.retryPeriodMs);
+    expect(overlaps).toEqual([]);
+  });
+
+  it('gives a joining replica its share, moving no more keys than that', async () => {
+    startSampling();
+    const three = [replica('a'), replica('b'), replica('c')];
+    await settled(three, [4, 4, 4]);
+    const before = new Map(
+      three.flatMap((member) => member.sharing.owned().map((key) => [key, member.name])),
+    );
+    const d = replica('d');
+    await settled([...three, d], [3, 3, 3, 3]);
+    const after = new Map(
+      [...three, d].flatMap((member) => member.sharing.owned().map((key) => [key, member.name])),
+    );
+    expect([...after].filter(([key, owner]) => before.get(key) !== owner).map(([, owner]) => owner)).toEqual([
+      'd',
+      'd',
+      'd',
+    ]);
+    expect(overlaps).toEqual([]);
+  });
+
+  it('closes a partitioned replica’s fences at its renew deadline, before anyone else takes its keys', async () => {
+    const opened = new Map<string, number>();
+    const [a, b] = [replica('a'), replica('b')];
+    await settled([a, b], [6, 6]);
+    const cut = a.sharing.owned();
+    startSampling();
+    const heal = server.faults.blackHole({ user: 'a', deliverOnHeal: true });
+    const closedAt = new Map<string, number>();
+    await eventually(() => {
+      for (const key of cut) {
+        if (a.sharing.writeRefusal(key) !== undefined && !closedAt.has(key)) closedAt.set(key, Date.now());
+        if (b.sharing.writeRefusal(key) === undefined && !opened.has(key)) opened.set(key, Date.now());
+      }
+      expect(opened.size).toBe(cut.length);
+    }, 10_000);
+    for (const key of cut) expect(closedAt.get(key)!).toBeLessThan(opened.get(key)!);
+    expect(a.calls.filter((call) => call.startsWith('stopping')).sort()).toEqual(
+      cut.map((key) => `stopping ${key}`).sort(),
+    );
+    heal();
+    await settled([a, b], [6, 6]);
+    expect(overlaps).toEqual([]);
+  });
+
+  it('releases the Lease of a key that is gone and deletes it', async () => {
+    const [a, b] = [replica('a'), replica('b')];
+    await settled([a, b], [6, 6]);
+    const gone = keys.pop()!;
+    a.sharing.kick();
+    b.sharing.kick();
+    await eventually(async () => {
+      expect(Object.keys(await leaseHolders())).not.toContain(`scoby-registration-${gone}`);
+    }, 5000);
+    await eventually(() => {
+      expect(counts([a, b]).sort()).toEqual([5, 6]);
+      expect([a, b].flatMap((member) => member.sharing.owned()).sort()).toEqual([...keys].sort());
+    }, 5000);
+  });
+
+  it('owns nothing while a replica in leader mode holds the legacy Lease, and keeps it from older replicas after', async () => {
+    const legacy = (identity: string) =>
+      new LeaderElector({
+        client: server.kubeConfig('old').makeApiClient(CoordinationV1Api),
+        namespace: 'scoby',
+        name: 'scoby-controller-leader',
+        identity,
+        ...TIMINGS,
+      });
+    const oldLeader = legacy('old-leader');
+    oldLeader.start();
+    await eventually(() => expect(oldLeader.isLeader()).toBe(true), 5000);
+    const [a, b] = [
+      replica('a', { legacyLeaseName: 'scoby-controller-leader' }),
+      replica('b', { legacyLeaseName: 'scoby-controller-leader' }),
+    ];
+    await new Promise((resolve) => setTimeout(resolve, 3 * LEASE_DURATION_MS));
+    expect(counts([a, b])).toEqual([0, 0]);
+    expect(a.sharing.mayWork()).toBe(false);
+    await oldLeader.release();
+    await settled([a, b], [6, 6]);
+    const oldStandby = legacy('old-standby');
+    oldStandby.start();
+    const holder = (await leaseHolders())['scoby-controller-leader'];
+    expect(['a_0e3c', 'b_0e3c']).toContain(holder);
+    // The older standby never gets it while members keep it, even after its holder crashes.
+    const holderReplica = holder === 'a_0e3c' ? a : b;
+    await holderReplica.sharing.stop({ release: false });
+    await new Promise((resolve) => setTimeout(resolve, 3 * LEASE_DURATION_MS));
+    expect(oldStandby.isLeader()).toBe(false);
+    await oldStandby.stop();
+    await oldLeader.stop();
+  });
+});
