@@ -8,7 +8,7 @@
  * controller author uses; the pieces underneath (list-watch, lease records, backoff) stay internal.
  */
 
-// client: API requests, watches, errors, kubeconfig
+// client: API requests, watches, errors, kubeconfig, write scopes
 export {
   ApiError,
   errorMessage,
@@ -36,6 +36,7 @@ export {
   type WriteFence,
 } from './client/dynamic-client.ts';
 export { loadKubeConfig, type KubeConfigSource } from './client/kube-config.ts';
+export { writeScopes, type WriteScopes } from './client/write-scope.ts';
 export {
   isAbortError,
   RequestAbortedError,

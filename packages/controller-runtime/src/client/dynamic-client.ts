@@ -19,6 +19,7 @@ import {
 } from './request-errors.ts';
 import { type OpenWatch, readWatch, type WatchHandlers } from './watch-request.ts';
 import { type ApiRateLimit, TokenBucket } from './rate-limiter.ts';
+import { writeScopes } from './write-scope.ts';
 
 export interface ResourceRef {
   group: string;
@@ -59,10 +60,13 @@ export type RequestObserver = (
   durationMs: number,
 ) => void;
 
-/** Decides whether this process may write to the cluster at all (leader election). */
+/** Decides whether this process may write to the cluster (leader election), per write scope. */
 export interface WriteFence {
-  /** Why writes are refused now; undefined while they are allowed. */
-  refusal(): string | undefined;
+  /**
+   * Why a write of `scope` is refused now; undefined while it is allowed. `scope` is the write scope
+   * (see write-scope.ts) current when the request was made; undefined outside any.
+   */
+  refusal(scope: string | undefined): string | undefined;
 }
 
 export interface DynamicClientOptions {
@@ -146,8 +150,8 @@ export class DynamicClient {
   readonly #onForbidden: (() => void) | undefined;
   readonly #fieldManager: string | undefined;
   readonly #userAgent: string | undefined;
-  /** How to cut off each write that was sent and is not answered yet. */
-  readonly #writesInFlight = new Set<(reason: string) => void>();
+  /** How to cut off each write that was sent and is not answered yet, with its write scope. */
+  readonly #writesInFlight = new Map<(reason: string) => void, string | undefined>();
   readonly #bucket: TokenBucket | undefined;
   readonly #onRateLimited: DynamicClientOptions['onRateLimited'];
 
@@ -174,6 +178,8 @@ export class DynamicClient {
   }
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    // Taken before the first await: the write belongs to its caller's scope whatever runs meanwhile.
+    const scope = writeScopes.current();
     await this.#rateLimit(method, path, options.signal);
     const managed = this.#fieldManager !== undefined && MANAGED_METHODS.has(method);
     const search = searchOf(
@@ -189,6 +195,7 @@ export class DynamicClient {
         body,
         options.timeoutMs,
         options.signal,
+        scope,
       );
     try {
       return await send(connection);
@@ -266,12 +273,13 @@ export class DynamicClient {
     body: string | undefined,
     requestTimeoutMs: number | undefined,
     signal: AbortSignal | undefined,
+    scope: string | undefined,
   ): Promise<T> {
     if (signal?.aborted) return Promise.reject(new RequestAbortedError(method, path, signal.reason));
     const transport = this.#server.protocol === 'https:' ? https : http;
     const writing = WRITE_METHODS.has(method);
     // Checked after the last await, so nothing can revoke the permission between check and send.
-    const refusal = writing ? this.#writeFence?.refusal() : undefined;
+    const refusal = writing ? this.#writeFence?.refusal(scope) : undefined;
     if (refusal !== undefined) return Promise.reject(new WriteRefusedError(method, path, refusal));
     const timeoutMs = requestTimeoutMs ?? this.#requestTimeoutMs;
     const sentAt = performance.now();
@@ -314,7 +322,7 @@ export class DynamicClient {
       // connection is destroyed, so a late answer cannot arrive either.
       const timer = setTimeout(() => abandon(new RequestTimeoutError(method, path, timeoutMs)), timeoutMs);
       const cutOff = (reason: string) => abandon(new WriteRefusedError(method, path, reason));
-      if (writing) this.#writesInFlight.add(cutOff);
+      if (writing) this.#writesInFlight.set(cutOff, scope);
       const onAbort = () => abandon(new RequestAbortedError(method, path, signal?.reason));
       signal?.addEventListener('abort', onAbort, { once: true });
       request.once('close', () => {
@@ -328,11 +336,15 @@ export class DynamicClient {
 
   /**
    * Cuts off every write still waiting for its answer, so none of them lands after this process
-   * lost the right to write. Their callers get a WriteRefusedError with `reason`.
+   * lost the right to write; with `scope`, only the writes made in that write scope (the others,
+   * unscoped ones included, go on). Their callers get a WriteRefusedError with `reason`.
    */
-  abortWrites(reason: string): void {
-    for (const cutOff of [...this.#writesInFlight]) cutOff(reason);
-    this.#writesInFlight.clear();
+  abortWrites(reason: string, scope?: string): void {
+    for (const [cutOff, writeScope] of [...this.#writesInFlight]) {
+      if (scope !== undefined && writeScope !== scope) continue;
+      this.#writesInFlight.delete(cutOff);
+      cutOff(reason);
+    }
   }
 
   /** Maps apiVersion + kind to a resource through discovery (cached per apiVersion, refreshed on a miss). */

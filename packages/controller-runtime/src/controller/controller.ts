@@ -7,6 +7,7 @@
  */
 import { splitApiVersion, type KubeObject } from '@scoby/kube-objects';
 import type { Logger } from 'pino';
+import { writeScopes } from '../client/write-scope.ts';
 import type { InformerFactory, InformerHandle, InformerRequest } from '../informer/informer-factory.ts';
 import type { Slots } from '../queue/concurrency-limit.ts';
 import {
@@ -81,6 +82,11 @@ export interface ControllerOptions {
   watches?: readonly Watch[];
   filter?: EventFilter;
   reconcile(key: ObjectKey, context: ReconcileContext): Promise<ReconcileResult> | ReconcileResult;
+  /**
+   * The write scope (see write-scope.ts) each reconcile of `key` runs in, so its writes are fenced
+   * as that scope's; undefined, or no function: outside any scope, whatever scope enqueued the key.
+   */
+  writeScope?: (key: ObjectKey) => string | undefined;
   concurrency?: number | Slots;
   observer?: WorkQueueObserver;
   reconcileTimeoutMs?: number;
@@ -275,11 +281,11 @@ export class Controller<T extends KubeObject = KubeObject> {
 
   async #reconcileHolding(text: string, context: ReconcileContext): Promise<ReconcileResult> {
     const filter = this.#options.filter;
-    if (!filter?.holdWhileReconciling) return this.#options.reconcile(parseObjectKey(text), context);
+    if (!filter?.holdWhileReconciling) return this.#reconcileScoped(parseObjectKey(text), context);
     const held: ControllerEvent[] = [];
     this.#held.set(text, held);
     try {
-      return await this.#options.reconcile(parseObjectKey(text), context);
+      return await this.#reconcileScoped(parseObjectKey(text), context);
     } finally {
       // A reconcile past its deadline may still run beside its successor: only the latest holds events.
       if (this.#held.get(text) === held) this.#held.delete(text);
@@ -288,6 +294,15 @@ export class Controller<T extends KubeObject = KubeObject> {
       for (const event of held) if (filter.admit(event)) admitted = true;
       if (admitted) this.#queue.add(text);
     }
+  }
+
+  /**
+   * The reconcile in the scope its key is given, and never in another: the queue starts it from
+   * whatever code added the key (another scope's reconcile, an informer's handler), whose scope it
+   * would otherwise inherit.
+   */
+  #reconcileScoped(key: ObjectKey, context: ReconcileContext): Promise<ReconcileResult> | ReconcileResult {
+    return writeScopes.within(this.#options.writeScope?.(key), () => this.#options.reconcile(key, context));
   }
 
   #keyOf(object: KubeObject): ObjectKey {

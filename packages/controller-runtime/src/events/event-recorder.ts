@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import type { KubeObject } from '@scoby/kube-objects';
 import type { Logger } from 'pino';
 import type { ResourceRef } from '../client/dynamic-client.ts';
+import { writeScopes } from '../client/write-scope.ts';
 import { type Clock, realClock } from '../time/clock.ts';
 import {
   eventNamespace,
@@ -70,11 +71,18 @@ export class EventRecorder {
     this.#logger = options.logger;
   }
 
-  /** Resolves once the Event is written (or the failure logged). */
+  /**
+   * Resolves once the Event is written (or the failure logged). Written in the caller's write scope
+   * (see write-scope.ts), taken now: the write may wait behind an earlier one of the same Event, and
+   * is fenced as the caller's own writes are, however the queue in between is built.
+   */
   emit(object: KubeObject, type: EventType, reason: string, message: string): Promise<void> {
     const key = aggregationKey(object, type, reason, message);
+    const scope = writeScopes.current();
     const previous = this.#pending.get(key) ?? Promise.resolve();
-    const next = previous.then(() => this.#record(key, object, type, reason, message));
+    const next = previous.then(() =>
+      writeScopes.within(scope, () => this.#record(key, object, type, reason, message)),
+    );
     this.#pending.set(key, next);
     void next.then(() => {
       if (this.#pending.get(key) === next) this.#pending.delete(key);

@@ -4,6 +4,7 @@ import type { KubeObject } from '@scoby/kube-objects';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DynamicClient, resourcePath, type ResourceRef } from '../../src/client/dynamic-client.ts';
 import { EventRecorder, type EventRecorderOptions, EVENTS } from '../../src/events/event-recorder.ts';
+import { writeScopes } from '../../src/client/write-scope.ts';
 import { createLogger } from '../../src/log/logger.ts';
 import { ManualClock } from '../../src/testing/manual-clock.ts';
 
@@ -200,5 +201,59 @@ describe('EventRecorder against an API server', () => {
         err: { message: 'etcd is down' },
       },
     ]);
+  });
+});
+
+describe('EventRecorder write scope', () => {
+  it("writes each Event in its emitter's scope, refused with the scope's other writes, queued or not", async () => {
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    const logger = createLogger({ component: 'scoby-controller', destination });
+    const fenced = new DynamicClient(server.kubeConfig(), {
+      writeFence: { refusal: (scope) => (scope === 'a' ? 'registration a is not held here' : undefined) },
+    });
+    try {
+      const events$ = recorder({ client: fenced, logger });
+      await writeScopes.run('a', () => events$.warning(instance, 'HookFailed', 'first'));
+      expect(await events()).toEqual([]);
+      // The repeat waits behind the create of scope b, then writes its count in its own scope a.
+      const fromB = writeScopes.run('b', () => events$.warning(instance, 'HookFailed', 'again'));
+      const fromA = writeScopes.run('a', () => events$.warning(instance, 'HookFailed', 'again'));
+      await Promise.all([fromB, fromA]);
+      expect((await events()).map(summary)).toEqual([
+        {
+          reason: 'HookFailed',
+          message: 'again',
+          type: 'Warning',
+          count: 1,
+          firstTimestamp: '2024-05-01T10:00:00Z',
+          lastTimestamp: '2024-05-01T10:00:00Z',
+        },
+      ]);
+      const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(logged).toMatchObject([
+        {
+          msg: 'could not record an Event',
+          event: { message: 'first' },
+          err: { message: 'POST /api/v1/namespaces/shop/events refused: registration a is not held here' },
+        },
+        {
+          msg: 'could not record an Event',
+          event: { message: 'again' },
+          err: {
+            message: expect.stringMatching(
+              /^PATCH \/api\/v1\/namespaces\/shop\/events\/orders\.[0-9a-f]+ refused: registration a is not held here$/,
+            ) as string,
+          },
+        },
+      ]);
+    } finally {
+      fenced.close();
+    }
   });
 });
