@@ -60,7 +60,11 @@ describe('install manifests', () => {
     ]);
     expect(find('Role', 'scoby-controller')?.rules).toEqual([
       { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] },
-      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] },
+      {
+        apiGroups: ['coordination.k8s.io'],
+        resources: ['leases'],
+        verbs: ['get', 'list', 'watch', 'create', 'update', 'delete'],
+      },
     ]);
     expect(find('ClusterRole', 'scoby-controller-crdregistrations')?.aggregationRule).toEqual({
       clusterRoleSelectors: [{ matchLabels: { 'scoby.triggermesh.io/crdregistration': 'true' } }],
