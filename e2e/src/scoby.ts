@@ -25,7 +25,7 @@ export async function startScoby(kubeconfigYaml: string, readyTimeoutMs: number)
     clusterDomain: 'cluster.local',
     concurrency: 4,
     plugins: [loaded.plugin],
-    leaderElection: { enabled: true, namespace: SCOBY_NAMESPACE, leaseName: LEASE_NAME },
+    leaderElection: { enabled: true, mode: 'leader', namespace: SCOBY_NAMESPACE, leaseName: LEASE_NAME },
     logger: pino({ level: process.env.LOG_LEVEL ?? 'silent' }),
   });
   try {

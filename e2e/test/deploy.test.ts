@@ -60,7 +60,11 @@ describe('install manifests', () => {
     ]);
     expect(find('Role', 'scoby-controller')?.rules).toEqual([
       { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] },
-      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] },
+      {
+        apiGroups: ['coordination.k8s.io'],
+        resources: ['leases'],
+        verbs: ['get', 'list', 'watch', 'create', 'update', 'delete'],
+      },
     ]);
     expect(find('ClusterRole', 'scoby-controller-crdregistrations')?.aggregationRule).toEqual({
       clusterRoleSelectors: [{ matchLabels: { 'scoby.triggermesh.io/crdregistration': 'true' } }],
@@ -83,7 +87,7 @@ describe('install manifests', () => {
     expect(pod?.serviceAccountName).toBe('scoby-controller');
     expect(pod?.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });
     expect(container).toMatchObject({
-      args: ['run', '--leader-elect', '--metrics-bind-address=:8080'],
+      args: ['run', '--leader-elect', '--leader-election-mode=leader', '--metrics-bind-address=:8080'],
       env: [
         { name: 'SCOBY_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
         { name: 'LOG_LEVEL', value: 'info' },

@@ -233,6 +233,7 @@ interface SourceDeployment {
         containers: {
           image: string;
           imagePullPolicy: string;
+          args: string[];
           env: { name: string; value?: string }[];
           ports: { containerPort: number }[];
           resources: unknown;
@@ -260,6 +261,13 @@ function valuesYaml(sources: InstallSources): string {
     );
   }
   const logLevel = container.env.find((variable) => variable.name === 'LOG_LEVEL')?.value ?? 'info';
+  const modeArg = container.args.find((arg) => arg.startsWith('--leader-election-mode='));
+  if (modeArg === undefined) {
+    throw new Error(
+      'deploy/20-deployment.yaml: the controller has no --leader-election-mode=<mode> argument',
+    );
+  }
+  const mode = modeArg.slice('--leader-election-mode='.length);
   const block = (value: unknown) =>
     stringify(value, { lineWidth: 0 })
       .trimEnd()
@@ -282,12 +290,16 @@ image:
 # Secrets of the registry credentials, e.g. [{name: regcred}].
 imagePullSecrets: []
 
-# Controller replicas. With leader election one reconciles and the others stand by.
+# Controller replicas. In leader mode one reconciles and the others stand by; in active-active mode
+# they share the registrations.
 replicas: ${deployment.spec.replicas}
 
 leaderElection:
   # Reconcile only while holding the Lease (--leader-elect); turn it off only with one replica.
   enabled: true
+  # --leader-election-mode. leader: the holder of the Lease reconciles everything, the others stand by.
+  # active-active: each registration is owned by one live replica through a Lease of its own.
+  mode: ${mode}
   # Lease name in the release namespace; empty: scoby-controller-leader.
   leaseName: ""
 

@@ -9,6 +9,7 @@ export interface CommandLineOptions {
   hookModule?: string[];
   leaderElect?: boolean;
   leaderElectionLeaseName?: string;
+  leaderElectionMode?: string;
   metricsBindAddress?: string;
   resyncPeriod?: string;
   hookAddressRefresh?: string;
@@ -59,6 +60,10 @@ export function buildCommandLine(): Command {
     .option(
       '--leader-election-lease-name <name>',
       'name of the Lease in SCOBY_NAMESPACE (default scoby-controller-leader)',
+    )
+    .option(
+      '--leader-election-mode <mode>',
+      'leader: one replica reconciles, the others stand by; active-active: the replicas share the registrations through Leases (default leader)',
     )
     .option('--metrics-bind-address <host:port>', 'address of /metrics, /healthz and /readyz (default :8080)')
     .option('--resync-period <duration>', 'period of the full resync, e.g. 10h, 30m (default 10h)')

@@ -18,8 +18,16 @@ export interface ProcessFacts {
   stdoutIsTerminal?: boolean;
 }
 
+/**
+ * `leader`: the holder of one Lease reconciles everything. `active-active`: each registration is owned
+ * by one live replica through a Lease of its own (docs/spec/registration.md §9).
+ */
+export type LeaderElectionMode = 'leader' | 'active-active';
+
+export const LEADER_ELECTION_MODES: readonly LeaderElectionMode[] = ['leader', 'active-active'];
+
 export type LeaderElectionConfig =
-  { enabled: false } | { enabled: true; namespace: string; leaseName: string };
+  { enabled: false } | { enabled: true; mode: LeaderElectionMode; namespace: string; leaseName: string };
 
 export interface ControllerConfig {
   kube: KubeConfigSource;
@@ -64,6 +72,7 @@ export type Environment = Readonly<Record<string, string | undefined>>;
 
 export const DEFAULT_CONCURRENCY = 8;
 export const DEFAULT_LEASE_NAME = 'scoby-controller-leader';
+export const DEFAULT_LEADER_ELECTION_MODE: LeaderElectionMode = 'leader';
 export const DEFAULT_OPS_ADDRESS = { host: '0.0.0.0', port: 8080 };
 export const DEFAULT_RESYNC_MS = 10 * 3_600_000;
 export const DEFAULT_HOOK_ADDRESS_REFRESH_MS = 60_000;
@@ -105,6 +114,7 @@ export function loadConfig(
   const hookModules = readModules(['--hook-module', flags.hookModule], env.SCOBY_HOOK_MODULES, fail);
   const hookFormFactorFormat = readHookFormFactorFormat(env.SCOBY_HOOK_FORM_FACTOR_FORMAT, fail);
   const leaseName = readLeaseName(flags.leaderElectionLeaseName, fail);
+  const mode = readLeaderElectionMode(flags.leaderElectionMode, flags.leaderElect, fail);
   const opsAddress = readAddress(flags.metricsBindAddress, fail);
   const resyncMs = readPositiveDuration(['--resync-period', flags.resyncPeriod], DEFAULT_RESYNC_MS, fail);
   const hookAddressRefreshMs = readPositiveDuration(
@@ -147,6 +157,7 @@ export function loadConfig(
     hookModules === undefined ||
     hookFormFactorFormat === undefined ||
     leaseName === undefined ||
+    mode === undefined ||
     opsAddress === undefined ||
     resyncMs === undefined ||
     hookAddressRefreshMs === undefined ||
@@ -163,7 +174,7 @@ export function loadConfig(
   const leaderElection: LeaderElectionConfig =
     flags.leaderElect === false
       ? { enabled: false }
-      : { enabled: true, namespace: scobyNamespace, leaseName };
+      : { enabled: true, mode, namespace: scobyNamespace, leaseName };
   return {
     ok: true,
     config: {
@@ -288,6 +299,26 @@ function readLeaseName(value: string | undefined, fail: Fail): string | undefine
   if (value === undefined) return DEFAULT_LEASE_NAME;
   if (value.length <= 253 && DNS_SUBDOMAIN.test(value)) return value;
   return fail('--leader-election-lease-name', `"${value}" is not a valid Lease name (${LEASE_NAME_RULE})`);
+}
+
+/** Without leader election every replica reconciles everything: no mode but `leader` makes sense. */
+function readLeaderElectionMode(
+  value: string | undefined,
+  leaderElect: boolean | undefined,
+  fail: Fail,
+): LeaderElectionMode | undefined {
+  if (value === undefined) return DEFAULT_LEADER_ELECTION_MODE;
+  const mode = LEADER_ELECTION_MODES.find((candidate) => candidate === value.trim());
+  if (mode === undefined) {
+    return fail('--leader-election-mode', `must be leader or active-active, got "${value}"`);
+  }
+  if (mode === 'active-active' && leaderElect === false) {
+    return fail(
+      '--leader-election-mode',
+      'active-active needs leader election: drop --no-leader-elect (the replicas share the registrations through Leases)',
+    );
+  }
+  return mode;
 }
 
 function readAddress(value: string | undefined, fail: Fail): { host: string; port: number } | undefined {

@@ -26,7 +26,12 @@ describe('loadConfig', () => {
       formFactorPlugins: [],
       hookModules: [],
       hookFormFactorFormat: 'string',
-      leaderElection: { enabled: true, namespace: 'scoby', leaseName: 'scoby-controller-leader' },
+      leaderElection: {
+        enabled: true,
+        mode: 'leader',
+        namespace: 'scoby',
+        leaseName: 'scoby-controller-leader',
+      },
       opsAddress: { host: '0.0.0.0', port: 8080 },
       resyncMs: 36_000_000,
       hookAddressRefreshMs: 60_000,
@@ -191,7 +196,12 @@ describe('loadConfig', () => {
       ['--leader-election-lease-name', 'scoby.leader', '--metrics-bind-address', ':8443'],
       BASE_ENV,
     );
-    expect(config.leaderElection).toEqual({ enabled: true, namespace: 'scoby', leaseName: 'scoby.leader' });
+    expect(config.leaderElection).toEqual({
+      enabled: true,
+      mode: 'leader',
+      namespace: 'scoby',
+      leaseName: 'scoby.leader',
+    });
     expect(config.opsAddress).toEqual({ host: '0.0.0.0', port: 8443 });
     expect(configOf(['--metrics-bind-address', '[::1]:8080'], BASE_ENV).opsAddress).toEqual({
       host: '::1',
@@ -239,6 +249,8 @@ describe('loadConfig', () => {
         ' ',
         '--leader-election-lease-name',
         'Leader!',
+        '--leader-election-mode',
+        'sharded',
         '--metrics-bind-address',
         'localhost',
         '--resync-period',
@@ -261,6 +273,7 @@ describe('loadConfig', () => {
       '--form-factor-plugin: must name a module, got an empty value',
       'SCOBY_HOOK_FORM_FACTOR_FORMAT: must be "string" or "object", got "xml"',
       '--leader-election-lease-name: "Leader!" is not a valid Lease name (lowercase letters, digits, "-" and ".", starting and ending with a letter or digit, at most 253 characters)',
+      '--leader-election-mode: must be leader or active-active, got "sharded"',
       '--metrics-bind-address: must be host:port or :port with a port from 0 to 65535, got "localhost"',
       '--resync-period: "soon" is not a duration (examples: 10h, 30m, 1h30m, 90s)',
       '--hook-address-refresh: "often" is not a duration (examples: 10h, 30m, 1h30m, 90s)',
@@ -314,5 +327,35 @@ describe('loadConfig', () => {
 
   it('accepts leader election explicitly on', () => {
     expect(configOf(['--leader-elect'], BASE_ENV).leaderElection.enabled).toBe(true);
+  });
+
+  it('takes the leader-election mode: leader by default, or active-active', () => {
+    expect(configOf(['--leader-election-mode', 'leader'], BASE_ENV).leaderElection).toEqual({
+      enabled: true,
+      mode: 'leader',
+      namespace: 'scoby',
+      leaseName: 'scoby-controller-leader',
+    });
+    expect(
+      configOf(
+        ['--leader-elect', '--leader-election-mode=active-active', '--leader-election-lease-name', 'old'],
+        BASE_ENV,
+      ).leaderElection,
+    ).toEqual({ enabled: true, mode: 'active-active', namespace: 'scoby', leaseName: 'old' });
+    expect(errorsOf(['--leader-election-mode', 'Active-Active'], BASE_ENV)).toEqual([
+      '--leader-election-mode: must be leader or active-active, got "Active-Active"',
+    ]);
+    expect(errorsOf(['--leader-election-mode', ''], BASE_ENV)).toEqual([
+      '--leader-election-mode: must be leader or active-active, got ""',
+    ]);
+  });
+
+  it('refuses active-active without leader election, and takes leader with it off', () => {
+    expect(errorsOf(['--no-leader-elect', '--leader-election-mode', 'active-active'], BASE_ENV)).toEqual([
+      '--leader-election-mode: active-active needs leader election: drop --no-leader-elect (the replicas share the registrations through Leases)',
+    ]);
+    expect(
+      configOf(['--no-leader-elect', '--leader-election-mode', 'leader'], BASE_ENV).leaderElection,
+    ).toEqual({ enabled: false });
   });
 });

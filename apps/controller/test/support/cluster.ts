@@ -189,7 +189,7 @@ export function startClusterController(
     plugins: options.plugins ?? [],
     ...(options.hookModules === undefined ? {} : { hookModules: options.hookModules }),
     leaderElection: election
-      ? { enabled: true, namespace: scobyNamespace, leaseName: election.leaseName }
+      ? { enabled: true, mode: 'leader', namespace: scobyNamespace, leaseName: election.leaseName }
       : { enabled: false },
     ...(election ? { leaseDurationMs: election.leaseDurationMs } : {}),
     ...options.limits,

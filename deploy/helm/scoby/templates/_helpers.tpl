@@ -5,7 +5,12 @@ Arguments of `scoby run`. With the default values they are those of deploy/20-de
 */}}
 {{- define "scoby.args" -}}
 - run
-- {{ if .Values.leaderElection.enabled }}--leader-elect{{ else }}--no-leader-elect{{ end }}
+{{- if .Values.leaderElection.enabled }}
+- --leader-elect
+- --leader-election-mode={{ .Values.leaderElection.mode }}
+{{- else }}
+- --no-leader-elect
+{{- end }}
 {{- with .Values.leaderElection.leaseName }}
 - --leader-election-lease-name={{ . }}
 {{- end }}
@@ -67,6 +72,7 @@ and those of development runs, which start an in-memory API server instead of us
 --leader-elect: "set the value leaderElection.enabled instead"
 --no-leader-elect: "set the value leaderElection.enabled instead"
 --leader-election-lease-name: "set the value leaderElection.leaseName instead"
+--leader-election-mode: "set the value leaderElection.mode instead"
 --metrics-bind-address: "set the value metrics.port instead"
 --concurrency: "set the value concurrency instead"
 --kube-api-qps: "set the value apiRateLimit.qps instead"

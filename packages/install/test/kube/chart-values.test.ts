@@ -44,6 +44,10 @@ const FLAGS: Record<string, { set: string[]; arg: string } | 'extraArgs' | 'refu
   '--form-factor-plugin': { set: ['plugins={/plugins/cron.js}'], arg: '' },
   '--hook-module': { set: ['hookModules={@acme/mailer-hook}'], arg: '' },
   '--leader-elect': { set: [], arg: '--leader-elect' },
+  '--leader-election-mode': {
+    set: ['replicas=3', 'leaderElection.mode=active-active'],
+    arg: '--leader-election-mode=active-active',
+  },
   '--no-leader-elect': { set: ['replicas=1', 'leaderElection.enabled=false'], arg: '--no-leader-elect' },
   '--leader-election-lease-name': {
     set: ['leaderElection.leaseName=lease'],
@@ -112,13 +116,36 @@ describe('chart values', () => {
       value: '@acme/mailer-hook,/hooks/quota.js',
     });
     expect(container['env']).toContainEqual({ name: 'LOG_LEVEL', value: 'debug' });
-    // The defaults add no flag: the controller's own defaults hold.
-    expect(args()).toEqual(['run', '--leader-elect', '--metrics-bind-address=:8080']);
+    // The defaults add no flag but the mode, so that deploy/20-deployment.yaml says which one runs.
+    expect(args()).toEqual([
+      'run',
+      '--leader-elect',
+      '--leader-election-mode=leader',
+      '--metrics-bind-address=:8080',
+    ]);
+    expect(args('replicas=1', 'leaderElection.enabled=false')).toEqual([
+      'run',
+      '--no-leader-elect',
+      '--metrics-bind-address=:8080',
+    ]);
   });
 
   it('refuses unsafe combinations, saying why', () => {
     expect(refused('leaderElection.enabled=false')).toContain(
       'leaderElection.enabled=false with replicas=2: every replica would reconcile every instance at once',
+    );
+    expect(refused('leaderElection.mode=sharded')).toContain(
+      'leaderElection.mode=sharded: must be leader (one replica reconciles, the others stand by) or active-active (the replicas share the registrations)',
+    );
+    expect(refused('leaderElection.mode=Leader')).toContain('leaderElection.mode=Leader: must be leader');
+    expect(refused('leaderElection.mode=')).toContain('leaderElection.mode=: must be leader');
+    expect(
+      refused('replicas=1', 'leaderElection.enabled=false', 'leaderElection.mode=active-active'),
+    ).toContain(
+      'leaderElection.mode=active-active with leaderElection.enabled=false: the replicas share the registrations through Leases',
+    );
+    expect(refused('extraArgs={--leader-election-mode=active-active}')).toContain(
+      'extraArgs: --leader-election-mode is refused: set the value leaderElection.mode instead',
     );
     expect(refused('podDisruptionBudget.enabled=true', 'podDisruptionBudget.minAvailable=2')).toContain(
       'podDisruptionBudget.minAvailable=2 with replicas=2: no pod could ever be evicted',
@@ -153,6 +180,8 @@ describe('chart values', () => {
     );
     for (const row of [
       '`leaderElection.enabled=false` with `replicas` > 1',
+      '`leaderElection.mode` other than `leader` or `active-active`',
+      '`leaderElection.mode=active-active` with `leaderElection.enabled=false`',
       '`podDisruptionBudget.maxUnavailable=0` or `0%`',
       '`podDisruptionBudget.minAvailable=100%`',
       'both set',

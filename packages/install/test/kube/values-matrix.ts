@@ -8,8 +8,9 @@ import { stringify } from 'yaml';
 export const VALUES_MATRIX: Record<string, Record<string, unknown>> = {
   defaults: {},
   'one replica without leader election': { replicas: 1, leaderElection: { enabled: false } },
-  'three replicas, budget and spread': {
+  'three replicas, active-active, budget and spread': {
     replicas: 3,
+    leaderElection: { enabled: true, mode: 'active-active', leaseName: '' },
     podDisruptionBudget: { enabled: true, minAvailable: 2 },
     topologySpreadConstraints: [
       {
