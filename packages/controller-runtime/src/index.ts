@@ -76,7 +76,7 @@ export {
   type ListedLease,
   type ShardLeaseClient,
 } from './sharding/shard-leases.ts';
-export { WorkSharing, type WorkSharingOptions } from './sharding/work-sharing.ts';
+export { type HandOver, WorkSharing, type WorkSharingOptions } from './sharding/work-sharing.ts';
 
 // finalizers and the status write
 export { hasFinalizer, setFinalizer } from './finalizers/finalizers.ts';

@@ -18,6 +18,12 @@ export interface ControllerMetrics extends RuntimeMetrics {
   recordHookFailureIgnored(controller: string): void;
   /** Where scoby_registration_stalled reads the running registration controllers and the stalled ones. */
   reportStalledRegistrations(source: () => StalledRegistrations): void;
+  /** Active-active replicas: whether this replica holds the registration's Lease. */
+  setRegistrationOwned(registration: string, owned: boolean): void;
+  /** Active-active replicas: the registration came to this replica or left it (`released` on purpose, `lost` at its renew deadline). */
+  recordHandover(registration: string, direction: 'acquired' | 'released' | 'lost'): void;
+  /** Active-active replicas: the live members this replica sees, itself included. */
+  setReplicaMembers(count: number): void;
 }
 
 export interface StalledRegistrations {
@@ -64,6 +70,24 @@ export function createMetrics(options: MetricsOptions = {}): ControllerMetrics {
     registers,
   });
 
+  const owned = new Gauge({
+    name: 'scoby_registration_owned',
+    help: "1 while this replica holds the registration's Lease and runs its controllers, else 0 (active-active mode); by registration.",
+    labelNames: ['registration'] as const,
+    registers,
+  });
+  const handovers = new Counter({
+    name: 'scoby_registration_handovers_total',
+    help: 'Registrations that came to this replica (acquired) or left it (released on purpose, lost at the renew deadline), active-active mode; by registration and direction.',
+    labelNames: ['registration', 'direction'] as const,
+    registers,
+  });
+  const members = new Gauge({
+    name: 'scoby_replica_members',
+    help: 'Live replicas this replica sees through their membership Leases, itself included (active-active mode).',
+    registers,
+  });
+
   let stalledSource = (): StalledRegistrations => ({ running: [], stalled: [] });
   new Gauge({
     name: 'scoby_registration_stalled',
@@ -91,5 +115,8 @@ export function createMetrics(options: MetricsOptions = {}): ControllerMetrics {
     recordHookFailureIgnored: (controller) => {
       hookFailuresIgnored.inc({ controller });
     },
+    setRegistrationOwned: (registration, isOwned) => owned.set({ registration }, isOwned ? 1 : 0),
+    recordHandover: (registration, direction) => handovers.inc({ registration, direction }),
+    setReplicaMembers: (count) => members.set(count),
   };
 }

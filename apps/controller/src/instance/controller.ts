@@ -58,6 +58,11 @@ export interface InstanceControllerOptions {
   childCaches: ChildCachePolicies;
   /** Which registration serves which instance (docs/spec/registration.md §6.8); absent: all of them. */
   selection?: SelectionGateOptions;
+  /**
+   * Active-active replicas: reconciles run in the registration's write scope, so their writes are
+   * fenced by its Lease (docs/spec/registration.md §9).
+   */
+  scopedWrites?: boolean;
 }
 
 function kindKey(apiVersion: string, kind: string): string {
@@ -115,6 +120,7 @@ export class InstanceController {
         admit: (event: ControllerEvent) => event.type === 'delete' || !ownWrites.isEcho(event.object),
       },
       reconcile: (key, context) => this.#reconcile(key, context),
+      ...(options.scopedWrites ? { writeScope: () => this.#config.registrationName } : {}),
       ...(resync === undefined ? {} : { resync }),
       concurrency: options.concurrency,
       ...(options.observer ? { observer: options.observer } : {}),

@@ -63,6 +63,12 @@ export interface InstanceControllersOptions {
   servedByOther?(registrationName: string, instance: string, by: string): void;
   /** The registration's status.instances counts are due again. */
   selectionChanged?(registrationName: string): void;
+  /**
+   * Active-active replicas: whether this replica holds the registration (docs/spec/registration.md
+   * §9); a controller starts only then, and its reconciles' writes are fenced by the registration's
+   * Lease. Absent: every registration runs here.
+   */
+  holds?(registrationName: string): boolean;
 }
 
 const DEFAULT_SYNC_WARN_AFTER_MS = 60_000;
@@ -104,6 +110,8 @@ export class InstanceControllers implements InstanceControllerHost {
 
   async ensure(config: InstanceConfig): Promise<ControllerOutcome> {
     const childKinds = await this.#childKinds(config);
+    // A registration reconcile that began before a hand-over must not start the controller again.
+    if (this.#options.holds?.(config.registrationName) === false) return { kind: 'starting' };
     const existing = this.#running.get(config.registrationName);
     if (existing && existing.config.instanceResource.version === config.instanceResource.version) {
       if (existing.config.revision !== config.revision) {
@@ -112,6 +120,7 @@ export class InstanceControllers implements InstanceControllerHost {
       }
     } else {
       if (existing) await this.pause(config.registrationName);
+      if (this.#options.holds?.(config.registrationName) === false) return { kind: 'starting' };
       const controller = new InstanceController(
         {
           factory: this.#options.factory,
@@ -135,6 +144,7 @@ export class InstanceControllers implements InstanceControllerHost {
             : { resyncPeriodDivisor: this.#options.resyncPeriodDivisor }),
           ...(this.#options.health === undefined ? {} : { health: this.#options.health }),
           ...this.#selectionOptions(config.registrationName),
+          ...(this.#options.holds === undefined ? {} : { scopedWrites: true }),
         },
         config,
         childKinds,

@@ -1,6 +1,8 @@
 /**
  * The Scoby controller process: one API client, the shared informers, the Events recorder and leader
- * election; while it leads, the registration controller runs (registration/controller.ts).
+ * election. In leader mode the registration controller (registration/controller.ts) runs while this
+ * process leads; in active-active mode it runs all along and reconciles only the registrations whose
+ * Leases this replica holds (docs/spec/registration.md §9).
  */
 import { createFormFactorRegistry, type FormFactorPlugin, type FormFactorRegistry } from '@scoby/formfactor';
 import { deploymentFormFactor } from '@scoby/formfactor-deployment';
@@ -13,11 +15,13 @@ import {
   defaultIdentity,
   DynamicClient,
   dynamicLeaseClient,
+  dynamicShardLeaseClient,
   EventRecorder,
   InformerFactory,
   LeaderElector,
   QueueHealth,
   type ResourceRef,
+  WorkSharing,
 } from '@scoby/controller-runtime';
 import type { KubeObject } from '@scoby/kube-objects';
 import { stripManagedFieldsUnlessLegacy } from '../field-manager/legacy-ownership.ts';
@@ -42,6 +46,9 @@ export type { ControllerOptions, RunningController } from './options.ts';
  */
 const STALL_MARGIN_MS = 60_000;
 
+/** Prefix of the Leases of active-active mode: `scoby-member-…`, `scoby-registration-…`. */
+const SHARING_LEASE_PREFIX = 'scoby-';
+
 /** Who the controller's writes are from: its field manager, and a User-Agent with its version. */
 const CLIENT_IDENTITY = { fieldManager: FIELD_MANAGER, userAgent: userAgent() };
 
@@ -64,6 +71,8 @@ class Controller implements RunningController {
   readonly #factory: InformerFactory;
   readonly #events: EventRecorder;
   readonly #elector: LeaderElector | undefined;
+  /** Active-active mode: which registrations this replica holds. */
+  readonly #sharing: WorkSharing | undefined;
   /** The elector's own client: not fenced, since renewing the Lease is what keeps writes allowed. */
   readonly #leaseClient: DynamicClient | undefined;
   readonly #health: QueueHealth;
@@ -84,9 +93,20 @@ class Controller implements RunningController {
       onResponse,
       rateLimit: options.apiRateLimit ?? DEFAULT_API_RATE_LIMIT,
       onRateLimited: this.metrics.recordRateLimiterWait,
-      // Every write of the controller (children, status, finalizers, Events) passes the fence.
+      // Every write of the controller (children, status, finalizers, Events) passes the fence; in
+      // active-active mode a write made for a registration (its write scope) needs that
+      // registration's Lease, any other the membership Lease.
       ...(options.leaderElection.enabled
-        ? { writeFence: { refusal: () => this.#elector?.writeRefusal() } }
+        ? {
+            writeFence: {
+              refusal: (scope?: string) =>
+                this.#sharing
+                  ? scope === undefined
+                    ? this.#sharing.memberRefusal()
+                    : this.#sharing.writeRefusal(scope)
+                  : this.#elector?.writeRefusal(),
+            },
+          }
         : {}),
       onForbidden: () => this.#work?.forbidden(),
       ...CLIENT_IDENTITY,
@@ -132,12 +152,43 @@ class Controller implements RunningController {
         ...CLIENT_IDENTITY,
       });
       const leaseName = options.leaderElection.leaseName;
+      const identity = defaultIdentity();
+      if (options.leaderElection.mode === 'active-active') {
+        this.#sharing = new WorkSharing({
+          client: dynamicShardLeaseClient(this.#leaseClient),
+          namespace: options.leaderElection.namespace,
+          identity,
+          leasePrefix: SHARING_LEASE_PREFIX,
+          keyKind: 'registration',
+          // Replicas of leader mode (a rolling upgrade) compete for it: while one holds it, this one waits.
+          legacyLeaseName: leaseName,
+          ...timings,
+          keys: () => this.#work?.registrationNames() ?? [],
+          keysSynced: () => this.#work?.synced() ?? false,
+          onAcquired: (name) => {
+            this.metrics.setRegistrationOwned(name, true);
+            this.metrics.recordHandover(name, 'acquired');
+            this.#work?.acquired(name, identity);
+          },
+          onStopping: async (name, reason, how) => {
+            // Writes already on the wire must not land once another replica may hold the registration.
+            this.client.abortWrites(`this replica stopped holding registration "${name}": ${reason}`, name);
+            this.metrics.setRegistrationOwned(name, false);
+            this.metrics.recordHandover(name, how);
+            await this.#work?.released(name);
+          },
+          onMembers: (count) => this.metrics.setReplicaMembers(count),
+          logger: options.logger,
+        });
+        this.#elector = undefined;
+        return;
+      }
       this.metrics.setLeader(leaseName, false);
       this.#elector = new LeaderElector({
         client: dynamicLeaseClient(this.#leaseClient),
         namespace: options.leaderElection.namespace,
         name: options.leaderElection.leaseName,
-        identity: defaultIdentity(),
+        identity,
         ...timings,
         onStartedLeading: () => {
           this.metrics.setLeader(leaseName, true);
@@ -155,15 +206,23 @@ class Controller implements RunningController {
   }
 
   start(): void {
-    if (this.#elector) this.#elector.start();
+    if (this.#sharing) {
+      this.#lead();
+      this.#sharing.start();
+    } else if (this.#elector) this.#elector.start();
     else this.#lead();
   }
 
   isLeader(): boolean {
-    return this.#leading;
+    return this.#sharing ? this.#sharing.mayWork() : this.#leading;
+  }
+
+  ownedRegistrations(): string[] | undefined {
+    return this.#sharing?.owned();
   }
 
   isReady(): boolean {
+    if (this.#sharing) return this.#sharing.isHealthy() && (this.#work?.synced() ?? false);
     if (this.#elector && !this.#leading) return this.#elector.isHealthy();
     return this.#work?.synced() ?? false;
   }
@@ -181,6 +240,9 @@ class Controller implements RunningController {
   }
 
   async stop(options: { releaseLease?: boolean } = {}): Promise<void> {
+    // Active-active: every registration is handed over (its controllers stopped, then its Lease
+    // emptied) before the registration controller stops.
+    await this.#sharing?.stop({ release: options.releaseLease !== false });
     await this.#stopWork();
     if (this.#elector) {
       if (options.releaseLease === false) await this.#elector.stop();
@@ -203,6 +265,7 @@ class Controller implements RunningController {
       this.#health,
       this.#answerBudget,
       this.#childCaches,
+      this.#sharing,
     );
   }
 

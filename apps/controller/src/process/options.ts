@@ -59,7 +59,10 @@ export interface ControllerOptions {
 export interface RunningController {
   readonly client: DynamicClient;
   readonly metrics: ControllerMetrics;
+  /** Leader mode: holds the leader Lease. Active-active mode: no replica of leader mode holds it. */
   isLeader(): boolean;
+  /** Active-active mode: the registrations whose Leases this replica holds, sorted; undefined in leader mode. */
+  ownedRegistrations(): string[] | undefined;
   /** Synced and either leading or standing by. */
   isReady(): boolean;
   /** The object as the controller's informers cache it (what its reconciles read); undefined when not cached. */

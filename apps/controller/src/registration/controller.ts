@@ -18,6 +18,8 @@ import {
   type ObjectKey,
   QueueHealth,
   type ResourceRef,
+  type WorkSharing,
+  writeScopes,
 } from '@scoby/controller-runtime';
 import { inspectCrd } from '../crd/inspect.ts';
 import { resolveHookTarget } from '../hook-modules/hook-target.ts';
@@ -62,7 +64,9 @@ const CONFIGMAP_RESOURCE: ResourceRef = {
 /**
  * The registration controller and everything it runs while this process leads: the informers on
  * CRDRegistrations, CRDs and Scoby's ConfigMaps, the registration work queue and reconciler, and the
- * instance controllers of the active registrations.
+ * instance controllers of the active registrations. With active-active replicas (`sharing`) every
+ * replica runs it, and it reconciles, runs controllers for and writes on only the registrations
+ * whose Leases this replica holds, each in that registration's write scope (docs/spec/registration.md §9).
  */
 export class RegistrationController {
   readonly #controller: Controller<CRDRegistration>;
@@ -74,6 +78,8 @@ export class RegistrationController {
   readonly #registrationReconciler: RegistrationReconciler;
   readonly #access: AccessReviewer;
   readonly #selection: InstanceSelection;
+  readonly #sharing: Pick<WorkSharing, 'owns'> | undefined;
+  readonly #sink: EventSink;
   #served: Promise<ReadonlySet<string>> | undefined;
 
   constructor(
@@ -86,7 +92,9 @@ export class RegistrationController {
     health: QueueHealth,
     answerBudget: AnswerBudget,
     childCaches: ChildCachePolicies,
+    sharing?: Pick<WorkSharing, 'owns'>,
   ) {
+    this.#sharing = sharing;
     const now = options.now ?? (() => new Date());
     const reconcileTimeoutMs = options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS;
     const reader = createObjectReader(options.kubeConfig, { requestTimeoutMs: options.requestTimeoutMs });
@@ -102,6 +110,7 @@ export class RegistrationController {
     const sink: EventSink = {
       emit: (object, type, reason, message) => void events.emit(object, type, reason, message),
     };
+    this.#sink = sink;
     const lookups: RenderLookups = {
       resolveAddress: (destination, namespace) =>
         resolveDestination(destination, { namespace, clusterDomain, reader }),
@@ -172,6 +181,7 @@ export class RegistrationController {
       },
       onSynced: (name) => this.#enqueue(name),
       childCaches,
+      ...(sharing === undefined ? {} : { holds: (name: string) => sharing.owns(name) }),
     });
     this.#access = new AccessReviewer(client, {
       namespaces: options.workingNamespaces,
@@ -211,6 +221,8 @@ export class RegistrationController {
       factory,
       for: { resource: REGISTRATION_RESOURCE, group: REGISTRATION_RESOURCE.group, kind: 'CRDRegistration' },
       reconcile: async (key, context) => {
+        // Another replica holds it; the hand-over that brings it here enqueues it again.
+        if (sharing && !sharing.owns(key.name)) return;
         const result = await registrationReconciler.reconcile(
           this.#controller.get(key),
           key.name,
@@ -222,6 +234,7 @@ export class RegistrationController {
         }
         return result;
       },
+      ...(sharing === undefined ? {} : { writeScope: (key: ObjectKey) => key.name }),
       concurrency: REGISTRATION_WORKERS,
       observer: metrics.queueObserver('crdregistrations', REGISTRATION_WORKERS),
       reconcileTimeoutMs,
@@ -232,11 +245,16 @@ export class RegistrationController {
     // Condition changes become Events; an error line for each Warning.
     this.#controller.informer.addHandlers({
       update: (registration, old) => {
-        for (const { type, reason, message } of registrationEvents(old, registration)) {
-          sink.emit(registration, type, reason, message);
-          const fields = { registration: registration.metadata.name, reason, message };
-          if (type === 'Warning') options.logger.error(fields, 'registration not ready');
-        }
+        const name = registration.metadata.name ?? '';
+        // Only the replica that wrote the status says so.
+        if (sharing && !sharing.owns(name)) return;
+        this.#inScope(name, () => {
+          for (const { type, reason, message } of registrationEvents(old, registration)) {
+            sink.emit(registration, type, reason, message);
+            const fields = { registration: name, reason, message };
+            if (type === 'Warning') options.logger.error(fields, 'registration not ready');
+          }
+        });
       },
     });
   }
@@ -245,6 +263,41 @@ export class RegistrationController {
   forbidden(): void {
     if (!this.#access.forgetAfterForbidden()) return;
     this.#controller.enqueueAll();
+  }
+
+  /** Every registration's name, as the cache holds them. */
+  registrationNames(): string[] {
+    return this.#registrations().map((registration) => registration.metadata.name ?? '');
+  }
+
+  /** Active-active: this replica now holds the registration; it is reconciled here from now on. */
+  acquired(name: string, replica: string): void {
+    const registration = this.#controller.get(this.#controller.keyFor('', name));
+    if (registration) {
+      this.#inScope(name, () =>
+        this.#sink.emit(
+          registration,
+          'Normal',
+          'RegistrationAcquired',
+          `registration acquired by replica ${replica}`,
+        ),
+      );
+    }
+    this.#enqueue(name);
+  }
+
+  /**
+   * Active-active: this replica no longer holds the registration: its instance controller stops
+   * (in-flight reconciles end, their writes already fenced) before its Lease is released.
+   */
+  async released(name: string): Promise<void> {
+    await this.#controllers.pause(name);
+  }
+
+  /** Writes made by `run` are the registration's: fenced by its Lease in active-active mode. */
+  #inScope(name: string, run: () => void): void {
+    if (this.#sharing) writeScopes.run(name, run);
+    else run();
   }
 
   synced(): boolean {

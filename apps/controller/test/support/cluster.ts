@@ -51,7 +51,7 @@ export interface ClusterOptions {
   workingNamespaces?: string[];
   concurrency?: number;
   /** Lease-based leader election (Lease in the Scoby namespace); off when absent. */
-  leaderElection?: { leaseName: string; leaseDurationMs: number };
+  leaderElection?: { leaseName: string; leaseDurationMs: number; mode?: 'leader' | 'active-active' };
   /** The controller's user (bearer token): the request log and black holes tell controllers apart by it. */
   user?: string;
   /** Timeouts and bounds of the controller process. */
@@ -189,7 +189,12 @@ export function startClusterController(
     plugins: options.plugins ?? [],
     ...(options.hookModules === undefined ? {} : { hookModules: options.hookModules }),
     leaderElection: election
-      ? { enabled: true, mode: 'leader', namespace: scobyNamespace, leaseName: election.leaseName }
+      ? {
+          enabled: true,
+          mode: election.mode ?? 'leader',
+          namespace: scobyNamespace,
+          leaseName: election.leaseName,
+        }
       : { enabled: false },
     ...(election ? { leaseDurationMs: election.leaseDurationMs } : {}),
     ...options.limits,

@@ -48,12 +48,15 @@ export interface WorkSharingOptions {
    * This replica stopped holding the key (its write fence is already closed): stop its work. A
    * hand-over waits for the returned promise before it releases the Lease.
    */
-  onStopping(key: string, reason: string): Promise<void>;
+  onStopping(key: string, reason: string, how: HandOver): Promise<void>;
   /** The live members this replica sees changed (their number, itself included). */
   onMembers?(count: number): void;
   clock?: Clock;
   logger?: Logger;
 }
+
+/** `released`: this replica gave the key up on purpose; `lost`: its Lease lapsed or someone else took it. */
+export type HandOver = 'released' | 'lost';
 
 interface Held {
   /** Monotonic time at which the last successful claim or renewal was sent. */
@@ -220,17 +223,27 @@ export class WorkSharing {
     if (this.#stopped) return;
     this.#healthy = true;
     this.#absorb(leases);
-    await this.#renewMembership();
+    // One round of writes per tick, all at once: the membership, the legacy Lease and every key.
+    // The renewal interval is then a LIST, one write and the retry period, whatever the latency.
+    const membership = this.#renewMembership();
     this.#members = this.#liveMembers();
     this.#options.onMembers?.(this.#members.length);
-    if (!this.#options.keysSynced()) return;
-    this.#gateOpen = await this.#legacyGate();
+    if (!this.#options.keysSynced()) {
+      await membership;
+      return;
+    }
+    const gate = this.#legacyGate();
+    this.#gateOpen = gate.open;
     const keys = this.#options.keys();
     const mine = this.#assigned(keys);
     for (const key of this.#held.keys()) {
       if (!mine.has(key)) void this.#handOver(key, this.#handOverReason(key, keys), true);
     }
-    await Promise.all([...mine].map((key) => (this.#held.has(key) ? this.#renew(key) : this.#claim(key))));
+    await Promise.all([
+      membership,
+      gate.written,
+      ...[...mine].map((key) => (this.#held.has(key) ? this.#renew(key) : this.#claim(key))),
+    ]);
     await this.#collect(keys);
   }
 
@@ -338,28 +351,29 @@ export class WorkSharing {
    * has gone unchanged for a third of a lease duration, well before an older-mode replica (which
    * waits a whole lease duration) could.
    */
-  async #legacyGate(): Promise<boolean> {
+  #legacyGate(): { open: boolean; written: Promise<unknown> } {
+    const done = { open: true, written: Promise.resolve() };
     const name = this.#options.legacyLeaseName;
-    if (name === undefined) return true;
+    if (name === undefined) return done;
     const lease = this.#leases.get(name);
     const holder = lease?.record.holderIdentity;
     const observation = this.#observations.get(name);
     const now = this.#clock.monotonic();
     const unchangedMs = observation === undefined ? 0 : now - observation.observedAt;
-    let take: boolean;
-    if (!lease || !holder || holder === this.#identity) take = true;
-    else if (this.#knownMembers().has(holder)) take = unchangedMs >= this.#leaseDurationMs / 3;
-    else if (observation && judgeLease(observation, this.#identity, now, this.#leaseDurationMs) === 'free') {
-      take = true;
-    } else {
-      return false;
+    if (holder && holder !== this.#identity && this.#knownMembers().has(holder)) {
+      // A member keeps it; take it over only if that member seems to have stopped renewing it.
+      return unchangedMs >= this.#leaseDurationMs / 3 ? { open: true, written: this.#write(name, {}) } : done;
     }
-    if (!take) return true;
-    const written = await this.#write(name, {});
-    if (written) return true;
-    // Lost a race: open only if the winner is a member.
-    const winner = this.#leases.get(name)?.record.holderIdentity;
-    return winner !== undefined && this.#knownMembers().has(winner);
+    const free =
+      !lease ||
+      !holder ||
+      holder === this.#identity ||
+      (observation !== undefined &&
+        judgeLease(observation, this.#identity, now, this.#leaseDurationMs) === 'free');
+    if (!free) return { open: false, written: Promise.resolve() };
+    // Free or ours: open from the tick after this replica took it (a race lost to an older-mode
+    // replica keeps it closed).
+    return { open: holder === this.#identity, written: this.#write(name, {}) };
   }
 
   async #releaseLegacy(): Promise<void> {
@@ -418,7 +432,9 @@ export class WorkSharing {
       return;
     }
     const sentAt = this.#clock.monotonic();
-    if (await this.#write(name, {})) this.#renewed(key, sentAt);
+    const renewal = this.#held.get(key);
+    // Lost while the write was out (its watchdog fired): the next tick claims it again, as new work.
+    if ((await this.#write(name, {})) && this.#held.get(key) === renewal) this.#renewed(key, sentAt);
   }
 
   /** Records a successful claim or renewal sent at `sentAt`; false when it came back past the deadline. */
@@ -453,13 +469,13 @@ export class WorkSharing {
       { [this.#options.keyKind]: key, reason },
       `lost the Lease of ${this.#options.keyKind} "${key}"`,
     );
-    await this.#stopping(key, reason);
+    await this.#stopping(key, reason, 'lost');
   }
 
   /** onStopping, whose failure is logged: the hand-over goes on (the fence is closed whatever it says). */
-  async #stopping(key: string, reason: string): Promise<void> {
+  async #stopping(key: string, reason: string, how: HandOver): Promise<void> {
     try {
-      await this.#options.onStopping(key, reason);
+      await this.#options.onStopping(key, reason, how);
     } catch (error) {
       this.#logger?.error(
         { err: error, [this.#options.keyKind]: key },
@@ -484,7 +500,7 @@ export class WorkSharing {
         { [this.#options.keyKind]: key, reason },
         `handing over ${this.#options.keyKind} "${key}"`,
       );
-      await this.#stopping(key, reason);
+      await this.#stopping(key, reason, release ? 'released' : 'lost');
       if (!release) return;
       const lease = this.#leases.get(this.#keyLease(key));
       if (lease?.record.holderIdentity !== this.#identity) return;
