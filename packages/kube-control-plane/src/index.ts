@@ -10,3 +10,13 @@ export {
   type KubeRelease,
 } from './binaries.ts';
 export { ComponentFailed } from './component.ts';
+export { AUDITED_NAMESPACE, auditPolicy } from './audit-policy.ts';
+export {
+  auditMicros,
+  parseAuditLog,
+  readAuditLog,
+  WRITE_VERBS,
+  type AuditEntry,
+  type AuditObjectRef,
+} from './audit-log.ts';
+export { startFaultProxy, type FaultProxy } from './fault-proxy.ts';
