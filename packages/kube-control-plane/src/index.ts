@@ -20,3 +20,4 @@ export {
   type AuditObjectRef,
 } from './audit-log.ts';
 export { startFaultProxy, type FaultProxy } from './fault-proxy.ts';
+export { Reaper } from './reaper.ts';
