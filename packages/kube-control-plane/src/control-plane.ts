@@ -10,6 +10,7 @@ import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AdminClient, healthy } from './admin-client.ts';
+import { auditFlags } from './audit-policy.ts';
 import { KWOK_STAGES_FILE, locateBinaries } from './binaries.ts';
 import { Component } from './component.ts';
 import { fakeNode, isSchedulableNode, KWOK_NODE_ANNOTATION } from './fake-nodes.ts';
@@ -49,6 +50,11 @@ export interface ControlPlane {
   readonly startupMs: number;
   /** PIDs of the processes it runs. */
   readonly pids: readonly number[];
+  /**
+   * kube-apiserver's JSON audit log (read it with readAuditLog): the requests of the ServiceAccounts
+   * of namespace `scoby-ha` (AUDITED_NAMESPACE) at level Metadata, and no one else's.
+   */
+  readonly auditLogPath: string;
   /**
    * A kubeconfig for a ServiceAccount (created when missing) with a token from the TokenRequest API,
    * so a program runs with exactly the permissions RBAC gives that account.
@@ -92,8 +98,9 @@ function etcdArgs(dir: string, pki: ClusterPki, clientPort: number, peerPort: nu
   ];
 }
 
-function apiServerArgs(pki: ClusterPki, etcdPort: number, port: number): string[] {
+function apiServerArgs(pki: ClusterPki, etcdPort: number, port: number, audit: string[]): string[] {
   return [
+    ...audit,
     `--etcd-servers=https://127.0.0.1:${etcdPort}`,
     `--etcd-cafile=${pki.caFile}`,
     `--etcd-certfile=${pki.apiServerEtcdClient.certFile}`,
@@ -174,7 +181,9 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     log(`starting etcd on 127.0.0.1:${etcdPort}`);
     const etcd = launch('etcd', etcdArgs(workDir, pki, etcdPort!, peerPort!));
     log(`starting kube-apiserver on ${server}`);
-    const apiServer = launch('kube-apiserver', apiServerArgs(pki, etcdPort!, apiPort!));
+    const auditLogPath = join(workDir, 'audit.log');
+    const audit = await auditFlags({ policyPath: join(workDir, 'audit-policy.yaml'), logPath: auditLogPath });
+    const apiServer = launch('kube-apiserver', apiServerArgs(pki, etcdPort!, apiPort!, audit));
     admin = new AdminClient(server, { caFile: pki.caFile, ...pki.admin });
     const client = admin;
     await apiServer.waitUntil(
@@ -272,6 +281,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
       workDir,
       startupMs,
       pids: components.flatMap((component) => (component.pid === undefined ? [] : [component.pid])),
+      auditLogPath,
       async serviceAccountKubeconfig(namespace: string, name: string): Promise<string> {
         await client.ensure('/api/v1/namespaces', {
           apiVersion: 'v1',

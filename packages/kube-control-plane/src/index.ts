@@ -10,3 +10,14 @@ export {
   type KubeRelease,
 } from './binaries.ts';
 export { ComponentFailed } from './component.ts';
+export { AUDITED_NAMESPACE, auditPolicy } from './audit-policy.ts';
+export {
+  auditMicros,
+  parseAuditLog,
+  readAuditLog,
+  WRITE_VERBS,
+  type AuditEntry,
+  type AuditObjectRef,
+} from './audit-log.ts';
+export { startFaultProxy, type FaultProxy } from './fault-proxy.ts';
+export { Reaper } from './reaper.ts';

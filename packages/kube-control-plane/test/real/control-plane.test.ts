@@ -10,7 +10,13 @@ import {
   VersionApi,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KUBE_RELEASE, startControlPlane, type ControlPlane } from '../../src/index.ts';
+import {
+  AUDITED_NAMESPACE,
+  KUBE_RELEASE,
+  readAuditLog,
+  startControlPlane,
+  type ControlPlane,
+} from '../../src/index.ts';
 
 let plane: ControlPlane;
 let admin: KubeConfig;
@@ -148,6 +154,49 @@ describe('the real control plane', () => {
       return list.items.length > 0 ? list : undefined;
     });
     expect(allowed.items.map((item) => item.metadata?.name)).toEqual(['kube-root-ca.crt']);
+  });
+
+  it('audits the requests of the scoby-ha ServiceAccounts at Metadata, and no one else’s', async () => {
+    expect(AUDITED_NAMESPACE).toBe('scoby-ha');
+    const replica = new KubeConfig();
+    replica.loadFromString(await plane.serviceAccountKubeconfig('scoby-ha', 'replica-0'));
+    const outsider = new KubeConfig();
+    outsider.loadFromString(await plane.serviceAccountKubeconfig('team', 'outsider'));
+    const codeOf = (request: Promise<unknown>) =>
+      request.then(
+        () => 200,
+        (error: { code?: number }) => error.code,
+      );
+    expect(await codeOf(replica.makeApiClient(CoreV1Api).readNamespace({ name: 'scoby-ha' }))).toBe(403);
+    expect(await codeOf(outsider.makeApiClient(CoreV1Api).readNamespace({ name: 'team' }))).toBe(403);
+    await admin.makeApiClient(CoreV1Api).readNamespace({ name: 'scoby-ha' });
+    // Blocking mode: the event is in the file before the answer is sent.
+    const entries = await readAuditLog(plane.auditLogPath);
+    expect(
+      entries.map(({ user, verb, requestURI, objectRef, code, stage }) => ({
+        user,
+        verb,
+        requestURI,
+        objectRef,
+        code,
+        stage,
+      })),
+    ).toEqual([
+      {
+        user: 'system:serviceaccount:scoby-ha:replica-0',
+        verb: 'get',
+        requestURI: '/api/v1/namespaces/scoby-ha',
+        // kube-apiserver names a Namespace's own namespace too.
+        objectRef: { resource: 'namespaces', namespace: 'scoby-ha', name: 'scoby-ha', apiVersion: 'v1' },
+        code: 403,
+        stage: 'ResponseComplete',
+      },
+    ]);
+    const [entry] = entries;
+    expect(entry!.userAgent).toMatch(/\S/);
+    expect(Date.parse(entry!.stageTimestamp)).toBeGreaterThanOrEqual(
+      Date.parse(entry!.requestReceivedTimestamp),
+    );
   });
 
   it('stops every process it started', async () => {

@@ -15,7 +15,12 @@ import { applyObjects } from '../../../src/cli/run/apply-objects.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    realCluster: { adminKubeconfigYaml: string; controllerKubeconfigYaml: string };
+    realCluster: {
+      adminKubeconfigYaml: string;
+      controllerKubeconfigYaml: string;
+      /** kube-apiserver's audit log: the requests of ServiceAccounts in namespace scoby-ha (replicas.ts). */
+      auditLogPath: string;
+    };
   }
 }
 
@@ -45,6 +50,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('realCluster', {
     adminKubeconfigYaml: plane.kubeconfigYaml,
     controllerKubeconfigYaml: await plane.serviceAccountKubeconfig('scoby-system', 'scoby-controller'),
+    auditLogPath: plane.auditLogPath,
   });
   return () => plane.stop();
 }

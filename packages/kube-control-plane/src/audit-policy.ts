@@ -1,0 +1,40 @@
+/**
+ * The API server's audit log, kept for one group of ServiceAccounts only: tests that run several
+ * controller replicas give each a ServiceAccount in AUDITED_NAMESPACE and count each replica's
+ * requests from the API server's own record; every other client (the admin, the components, other
+ * test suites' controllers) is not recorded, so it costs them nothing.
+ */
+import { writeFile } from 'node:fs/promises';
+import { stringify } from 'yaml';
+
+/** ServiceAccounts of this namespace are audited (their group is system:serviceaccounts:<namespace>). */
+export const AUDITED_NAMESPACE = 'scoby-ha';
+
+/**
+ * Metadata: who, verb, URI, object, response code and timestamps, no bodies. RequestReceived is left
+ * out: every request has ResponseComplete (or Panic), and a watch also ResponseStarted.
+ */
+export function auditPolicy(namespace: string = AUDITED_NAMESPACE): Record<string, unknown> {
+  return {
+    apiVersion: 'audit.k8s.io/v1',
+    kind: 'Policy',
+    omitStages: ['RequestReceived'],
+    rules: [{ level: 'Metadata', userGroups: [`system:serviceaccounts:${namespace}`] }, { level: 'None' }],
+  };
+}
+
+/**
+ * kube-apiserver's flags for a JSON audit log at `logPath`. Blocking mode (the default of the log
+ * backend, spelled out): an event is written before the response is sent, so a test that has its
+ * answer finds the event in the file. No rotation settings: the log is small (one namespace's
+ * ServiceAccounts) and the rotation at 100 MB (lumberjack's default) is never reached by a test run.
+ */
+export async function auditFlags(files: { policyPath: string; logPath: string }): Promise<string[]> {
+  await writeFile(files.policyPath, stringify(auditPolicy()));
+  return [
+    `--audit-policy-file=${files.policyPath}`,
+    `--audit-log-path=${files.logPath}`,
+    '--audit-log-format=json',
+    '--audit-log-mode=blocking',
+  ];
+}

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { auditMicros, parseAuditLog } from '../../src/audit-log.ts';
+import { auditPolicy } from '../../src/audit-policy.ts';
+
+/** An event as kube-apiserver v1.34 writes it at level Metadata (one line of its JSON log). */
+const EVENT = {
+  kind: 'Event',
+  apiVersion: 'audit.k8s.io/v1',
+  level: 'Metadata',
+  auditID: '6f0c8f4e-5b1e-4a53-9b8a-2d0c6c1f9a10',
+  stage: 'ResponseComplete',
+  requestURI: '/apis/coordination.k8s.io/v1/namespaces/scoby-system/leases/scoby-controller-leader',
+  verb: 'update',
+  user: {
+    username: 'system:serviceaccount:scoby-ha:replica-1',
+    uid: '0d4b7c1e-2f0a-4c1b-8a57-61b1a1d0f5e2',
+    groups: ['system:serviceaccounts', 'system:serviceaccounts:scoby-ha', 'system:authenticated'],
+  },
+  sourceIPs: ['127.0.0.1'],
+  userAgent: 'scoby-controller/0.1.0',
+  objectRef: {
+    resource: 'leases',
+    namespace: 'scoby-system',
+    name: 'scoby-controller-leader',
+    apiGroup: 'coordination.k8s.io',
+    apiVersion: 'v1',
+  },
+  responseStatus: { metadata: {}, code: 200 },
+  requestReceivedTimestamp: '2026-03-04T05:06:07.123456Z',
+  stageTimestamp: '2026-03-04T05:06:07.130001Z',
+  annotations: { 'authorization.k8s.io/decision': 'allow' },
+};
+
+describe('the audit log reader', () => {
+  it('reads each event as who, verb, URI, object, code and timestamps', () => {
+    const watch = {
+      ...EVENT,
+      auditID: 'a2',
+      stage: 'ResponseStarted',
+      verb: 'watch',
+      requestURI: '/api/v1/namespaces?watch=true',
+      objectRef: { resource: 'namespaces', apiVersion: 'v1' },
+      responseStatus: undefined,
+      userAgent: undefined,
+    };
+    expect(parseAuditLog(`${JSON.stringify(EVENT)}\n${JSON.stringify(watch)}\n`)).toEqual([
+      {
+        auditID: '6f0c8f4e-5b1e-4a53-9b8a-2d0c6c1f9a10',
+        stage: 'ResponseComplete',
+        user: 'system:serviceaccount:scoby-ha:replica-1',
+        verb: 'update',
+        requestURI: '/apis/coordination.k8s.io/v1/namespaces/scoby-system/leases/scoby-controller-leader',
+        objectRef: EVENT.objectRef,
+        code: 200,
+        requestReceivedTimestamp: '2026-03-04T05:06:07.123456Z',
+        stageTimestamp: '2026-03-04T05:06:07.130001Z',
+        userAgent: 'scoby-controller/0.1.0',
+      },
+      {
+        auditID: 'a2',
+        stage: 'ResponseStarted',
+        user: 'system:serviceaccount:scoby-ha:replica-1',
+        verb: 'watch',
+        requestURI: '/api/v1/namespaces?watch=true',
+        objectRef: { resource: 'namespaces', apiVersion: 'v1' },
+        requestReceivedTimestamp: '2026-03-04T05:06:07.123456Z',
+        stageTimestamp: '2026-03-04T05:06:07.130001Z',
+      },
+    ]);
+  });
+
+  it('leaves a last line still being written for the next read', () => {
+    const line = JSON.stringify(EVENT);
+    expect(parseAuditLog(`${line}\n${line.slice(0, 40)}`)).toHaveLength(1);
+    expect(parseAuditLog(line.slice(0, 40))).toEqual([]);
+    expect(parseAuditLog('')).toEqual([]);
+  });
+
+  it('refuses a file that is not an audit log', () => {
+    expect(() => parseAuditLog('{"level":30,"msg":"started"}\n')).toThrow(
+      'not an audit event: {"level":30,"msg":"started"}',
+    );
+    expect(() => parseAuditLog('I0304 05:06:07 started\n')).toThrow(SyntaxError);
+  });
+
+  it('orders timestamps to the microsecond', () => {
+    expect(auditMicros('2026-03-04T05:06:07.123456Z')).toBe(Date.UTC(2026, 2, 4, 5, 6, 7) * 1000 + 123_456);
+    expect(auditMicros('2026-03-04T05:06:07.000002Z') - auditMicros('2026-03-04T05:06:07.000001Z')).toBe(1);
+    expect(auditMicros('2026-03-04T05:06:07Z')).toBe(Date.UTC(2026, 2, 4, 5, 6, 7) * 1000);
+    expect(() => auditMicros('2026-03-04 05:06:07')).toThrow('not an audit timestamp: "2026-03-04 05:06:07"');
+  });
+});
+
+describe('the audit policy', () => {
+  it('records the scoby-ha ServiceAccounts at Metadata and nothing else', () => {
+    expect(auditPolicy()).toEqual({
+      apiVersion: 'audit.k8s.io/v1',
+      kind: 'Policy',
+      omitStages: ['RequestReceived'],
+      rules: [{ level: 'Metadata', userGroups: ['system:serviceaccounts:scoby-ha'] }, { level: 'None' }],
+    });
+  });
+});
