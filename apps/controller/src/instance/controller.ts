@@ -63,6 +63,12 @@ export interface InstanceControllerOptions {
    * fenced by its Lease (docs/spec/registration.md §9).
    */
   scopedWrites?: boolean;
+  /**
+   * The label selector of the child informers; default MANAGED_BY_SELECTOR (every child Scoby
+   * manages, one informer per kind for the process). Active-active replicas narrow it to the
+   * children of this registration's CRD (docs/spec/registration.md §9.6).
+   */
+  childSelector?: string;
 }
 
 function kindKey(apiVersion: string, kind: string): string {
@@ -99,12 +105,15 @@ export class InstanceController {
       byInstance: LabelIndex;
       policy: ChildCachePolicy;
       unwatch: () => void;
+      selector: string;
     }
   >();
+  #childSelector: string;
 
   constructor(options: InstanceControllerOptions, config: InstanceConfig, childKinds: readonly ChildKind[]) {
     this.#options = options;
     this.#config = config;
+    this.#childSelector = options.childSelector ?? MANAGED_BY_SELECTOR;
     this.#gate = options.selection ? new SelectionGate(options.selection) : undefined;
     const ownWrites = options.reconciler.ownWrites;
     const resync = resyncPolicy(config, options.resyncPeriodDivisor);
@@ -155,8 +164,13 @@ export class InstanceController {
   }
 
   /** A new effective configuration: every instance is reconciled again (docs/spec/registration.md §6.2). */
-  reconfigure(config: InstanceConfig, childKinds: readonly ChildKind[]): void {
+  get childSelector(): string {
+    return this.#childSelector;
+  }
+
+  reconfigure(config: InstanceConfig, childKinds: readonly ChildKind[], childSelector?: string): void {
     this.#config = config;
+    if (childSelector !== undefined) this.#childSelector = childSelector;
     this.#controller.setResync(resyncPolicy(config, this.#options.resyncPeriodDivisor));
     this.#watchChildren(childKinds);
     this.enqueueAll();
@@ -234,7 +248,7 @@ export class InstanceController {
   #watchChildren(childKinds: readonly ChildKind[]): void {
     const wanted = new Map(childKinds.map((kind) => [kindKey(kind.apiVersion, kind.kind), kind]));
     for (const [key, entry] of this.#children) {
-      if (!wanted.has(key)) {
+      if (!wanted.has(key) || entry.selector !== this.#childSelector) {
         entry.unwatch();
         entry.handle.release();
         this.#children.delete(key);
@@ -245,7 +259,7 @@ export class InstanceController {
       const policy = this.#options.childCaches.for(kind.apiVersion, kind.kind);
       const handle = this.#options.factory.acquire({
         resource: kind.resource,
-        labelSelector: MANAGED_BY_SELECTOR,
+        labelSelector: this.#childSelector,
         transform: policy.transform,
       });
       const byInstance = new LabelIndex(INSTANCE_LABEL, (namespace, name) =>
@@ -263,7 +277,7 @@ export class InstanceController {
         },
       });
       const unwatch = this.#controller.own(handle);
-      this.#children.set(key, { kind, handle, byInstance, policy, unwatch });
+      this.#children.set(key, { kind, handle, byInstance, policy, unwatch, selector: this.#childSelector });
     }
   }
 

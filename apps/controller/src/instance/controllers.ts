@@ -69,6 +69,8 @@ export interface InstanceControllersOptions {
    * Lease. Absent: every registration runs here.
    */
   holds?(registrationName: string): boolean;
+  /** The child informers' label selector for this configuration; absent: every child Scoby manages. */
+  childSelector?(config: InstanceConfig): string;
 }
 
 const DEFAULT_SYNC_WARN_AFTER_MS = 60_000;
@@ -113,9 +115,13 @@ export class InstanceControllers implements InstanceControllerHost {
     // A registration reconcile that began before a hand-over must not start the controller again.
     if (this.#options.holds?.(config.registrationName) === false) return { kind: 'starting' };
     const existing = this.#running.get(config.registrationName);
+    const childSelector = this.#options.childSelector?.(config);
     if (existing && existing.config.instanceResource.version === config.instanceResource.version) {
-      if (existing.config.revision !== config.revision) {
-        existing.reconfigure(config, childKinds);
+      if (
+        existing.config.revision !== config.revision ||
+        (childSelector !== undefined && childSelector !== existing.childSelector)
+      ) {
+        existing.reconfigure(config, childKinds, childSelector);
         this.#options.logger.info(describeController(config), 'registration controller reconfigured');
       }
     } else {
@@ -145,6 +151,7 @@ export class InstanceControllers implements InstanceControllerHost {
           ...(this.#options.health === undefined ? {} : { health: this.#options.health }),
           ...this.#selectionOptions(config.registrationName),
           ...(this.#options.holds === undefined ? {} : { scopedWrites: true }),
+          ...(childSelector === undefined ? {} : { childSelector }),
         },
         config,
         childKinds,

@@ -5,7 +5,8 @@
 import { resolveDestination } from '@scoby/address';
 import { createObjectReader } from '@scoby/address-kubernetes';
 import type { RenderLookups } from '@scoby/env';
-import type { FormFactorRegistry } from '@scoby/formfactor';
+import { labelValue, NAME_LABEL, type FormFactorRegistry } from '@scoby/formfactor';
+import { compareByteOrder } from '@scoby/kube-objects';
 import { AnswerBudget, createHookClient, type HookClient } from '@scoby/hooks-v1/client';
 import type { CRDRegistration } from '@scoby/registration';
 import {
@@ -25,6 +26,8 @@ import { inspectCrd } from '../crd/inspect.ts';
 import { resolveHookTarget } from '../hook-modules/hook-target.ts';
 import { loadedHandlers } from '../hook-modules/load.ts';
 import { InstanceControllers } from '../instance/controllers.ts';
+import { MANAGED_BY_SELECTOR } from '../instance/controller.ts';
+import type { InstanceConfig } from '../instance/instance-config.ts';
 import type { ChildCachePolicies } from '../instance/children/child-cache.ts';
 import { InstanceReconciler, type EventSink } from '../instance/reconcile.ts';
 import {
@@ -181,7 +184,12 @@ export class RegistrationController {
       },
       onSynced: (name) => this.#enqueue(name),
       childCaches,
-      ...(sharing === undefined ? {} : { holds: (name: string) => sharing.owns(name) }),
+      ...(sharing === undefined
+        ? {}
+        : {
+            holds: (name: string) => sharing.owns(name),
+            childSelector: (config: InstanceConfig) => childSelectorOf(config, this.#registrations()),
+          }),
     });
     this.#access = new AccessReviewer(client, {
       namespaces: options.workingNamespaces,
@@ -372,4 +380,20 @@ async function servedGroupVersions(client: DynamicClient): Promise<ReadonlySet<s
       (group.versions ?? []).map((version) => version.groupVersion),
     ),
   ]);
+}
+
+/**
+ * Active-active replicas cache only the children of the registrations they hold: those of the
+ * registrations of the same CRD, since an instance moving between them (§6.4, §6.8) prunes the
+ * other's children and a deleted instance is finalized by the one whose children it has
+ * (docs/spec/registration.md §9.6).
+ */
+export function childSelectorOf(config: InstanceConfig, registrations: readonly CRDRegistration[]): string {
+  const names = new Set([config.registrationName]);
+  for (const registration of registrations) {
+    if (registration.spec?.crd === config.crd.name && registration.metadata.name)
+      names.add(registration.metadata.name);
+  }
+  const values = [...new Set([...names].map(labelValue))].sort(compareByteOrder);
+  return `${MANAGED_BY_SELECTOR},${NAME_LABEL} in (${values.join(',')})`;
 }

@@ -153,6 +153,22 @@ describe('three active-active replicas and twelve registrations', () => {
     await converged(['replica-a', 'replica-b', 'replica-c']);
     expect([...owners().values()].map((keys) => keys.length)).toEqual([4, 4, 4]);
     noWriteOutsideItsTerm();
+    // Each caches the instances and children of its own registrations only.
+    const deployments = { group: 'apps', version: 'v1', resource: 'deployments', namespaced: true };
+    for (const [user, held] of owners()) {
+      const controller = replicas.get(user)!;
+      for (const index of indexes) {
+        const mine = held.includes(registrationName(index));
+        const workers = { group: group(index), version: 'v1', resource: 'workers', namespaced: true };
+        expect(controller.cached(workers, namespaceOf(index), 'w-0') !== undefined, `${user} ${index}`).toBe(
+          mine,
+        );
+        expect(
+          controller.cached(deployments, namespaceOf(index), `${registrationName(index)}-w-0`) !== undefined,
+          `${user} ${index}`,
+        ).toBe(mine);
+      }
+    }
     const report = judgeTerms(recorded(), registrationOf);
     for (const user of ['replica-a', 'replica-b', 'replica-c'])
       expect(report.writesByUser[user]).toBeGreaterThan(0);
