@@ -25,7 +25,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const stopController =
       cluster.provider === 'node'
         ? await installByChart(cluster.kubeconfigYaml, settings.controllerImage!)
-        : await startInProcess(handle, cluster.controllerKubeconfigYaml ?? cluster.kubeconfigYaml);
+        : await startInProcess(
+            handle,
+            cluster.controllerKubeconfigYaml ?? cluster.kubeconfigYaml,
+            settings.replicas,
+          );
     project.provide('e2e', {
       provider: cluster.provider,
       kubeconfigYaml: cluster.kubeconfigYaml,
@@ -45,12 +49,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
 }
 
 /** Scoby in this process, as the ServiceAccount of deploy/ where the cluster enforces RBAC. */
-async function startInProcess(handle: ClusterHandle, kubeconfigYaml: string): Promise<() => Promise<void>> {
+async function startInProcess(
+  handle: ClusterHandle,
+  kubeconfigYaml: string,
+  replicas: number,
+): Promise<() => Promise<void>> {
   await handle.apply(await readManifests(REGISTRATION_CRD));
   await handle.apply(await readManifests(PLUGIN_RBAC));
   await handle.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: SCOBY_NAMESPACE } });
-  const scoby = await startScoby(kubeconfigYaml, handle.timeoutMs);
-  console.log(`[e2e] cluster: ${handle.provider}; Scoby is leading`);
+  const scoby = await startScoby(kubeconfigYaml, handle.timeoutMs, replicas);
+  console.log(
+    replicas === 1
+      ? `[e2e] cluster: ${handle.provider}; Scoby is leading`
+      : `[e2e] cluster: ${handle.provider}; ${replicas} Scoby replicas share the registrations (active-active)`,
+  );
   return () => scoby.stop();
 }
 

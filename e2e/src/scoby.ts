@@ -1,7 +1,8 @@
 /**
  * Scoby itself, running in this process against the cluster's kubeconfig as it would in a pod: leader
  * election on, its namespace `scoby-system`, and the example StatefulSet form factor loaded by module
- * specifier like an operator would with SCOBY_FORM_FACTOR_PLUGINS.
+ * specifier like an operator would with SCOBY_FORM_FACTOR_PLUGINS. With more than one replica, each
+ * is a controller of its own in active-active mode, sharing the registrations through Leases.
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { loadFormFactorPlugin } from '@scoby/formfactor';
@@ -14,31 +15,44 @@ import { waitFor } from './wait.ts';
 export const PLUGIN_MODULE = '@scoby/formfactor-statefulset-example';
 export const LEASE_NAME = 'scoby-e2e-leader';
 
-export async function startScoby(kubeconfigYaml: string, readyTimeoutMs: number): Promise<RunningController> {
+export interface RunningScoby {
+  replicas: readonly RunningController[];
+  stop(): Promise<void>;
+}
+
+export async function startScoby(
+  kubeconfigYaml: string,
+  readyTimeoutMs: number,
+  replicaCount = 1,
+): Promise<RunningScoby> {
   const loaded = await loadFormFactorPlugin(PLUGIN_MODULE);
   if (!loaded.ok) throw new Error(loaded.message);
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromString(kubeconfigYaml);
-  const controller = startController({
-    kubeConfig,
-    scobyNamespace: SCOBY_NAMESPACE,
-    clusterDomain: 'cluster.local',
-    concurrency: 4,
-    plugins: [loaded.plugin],
-    leaderElection: { enabled: true, mode: 'leader', namespace: SCOBY_NAMESPACE, leaseName: LEASE_NAME },
-    logger: pino({ level: process.env.LOG_LEVEL ?? 'silent' }),
+  const mode = replicaCount > 1 ? 'active-active' : 'leader';
+  const replicas = Array.from({ length: replicaCount }, () => {
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromString(kubeconfigYaml);
+    return startController({
+      kubeConfig,
+      scobyNamespace: SCOBY_NAMESPACE,
+      clusterDomain: 'cluster.local',
+      concurrency: 4,
+      plugins: [loaded.plugin],
+      leaderElection: { enabled: true, mode, namespace: SCOBY_NAMESPACE, leaseName: LEASE_NAME },
+      logger: pino({ level: process.env.LOG_LEVEL ?? 'silent' }),
+    });
   });
+  const stop = async () => {
+    await Promise.all(replicas.map((replica) => replica.stop()));
+  };
   try {
     await waitFor(
-      'the controller to lead and sync',
-      async () => controller.isLeader() && controller.isReady(),
-      {
-        timeoutMs: readyTimeoutMs,
-      },
+      mode === 'leader' ? 'the controller to lead and sync' : `${replicaCount} replicas to sync and join`,
+      async () => replicas.every((replica) => replica.isLeader() && replica.isReady()),
+      { timeoutMs: readyTimeoutMs },
     );
   } catch (error) {
-    await controller.stop();
+    await stop();
     throw error;
   }
-  return controller;
+  return { replicas, stop };
 }

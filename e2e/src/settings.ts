@@ -36,6 +36,12 @@ export interface E2eSettings {
   nodeImage: string;
   /** An image of the controller already loadable into k3s; only then is deploy/'s Deployment applied on k3s. */
   controllerImage: string | undefined;
+  /**
+   * E2E_SCOBY_REPLICAS: Scoby processes run in the test process (not on the node cluster, where the
+   * chart runs them). 1 (default): one, in leader mode. More: that many, in active-active mode,
+   * sharing the registrations (docs/spec/registration.md §9).
+   */
+  replicas: number;
 }
 
 export type SettingsReading = { ok: true; settings: E2eSettings } | { ok: false; message: string };
@@ -47,7 +53,7 @@ function nonEmpty(value: string | undefined): string | undefined {
 
 /**
  * E2E_CLUSTER (default memory, so a plain run needs neither built binaries nor a container runtime),
- * K3S_IMAGE, E2E_CONTROLLER_IMAGE.
+ * K3S_IMAGE, E2E_CONTROLLER_IMAGE, E2E_SCOBY_REPLICAS.
  */
 export function readSettings(env: Readonly<Record<string, string | undefined>>): SettingsReading {
   const cluster = nonEmpty(env.E2E_CLUSTER) ?? 'memory';
@@ -57,9 +63,15 @@ export function readSettings(env: Readonly<Record<string, string | undefined>>):
       message: `E2E_CLUSTER: "${cluster}" is not one of ${CLUSTER_CHOICES.map((choice) => `"${choice}"`).join(', ')}`,
     };
   }
+  const replicasText = nonEmpty(env.E2E_SCOBY_REPLICAS) ?? '1';
+  const replicas = Number(replicasText);
+  if (!/^[1-9]\d?$/.test(replicasText)) {
+    return { ok: false, message: `E2E_SCOBY_REPLICAS: "${replicasText}" is not a whole number from 1 to 99` };
+  }
   return {
     ok: true,
     settings: {
+      replicas,
       cluster: cluster as ClusterChoice,
       k3sImage: nonEmpty(env.K3S_IMAGE) ?? DEFAULT_K3S_IMAGE,
       nodeImage: nonEmpty(env.E2E_NODE_IMAGE) ?? DEFAULT_NODE_IMAGE,

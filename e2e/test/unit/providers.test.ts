@@ -37,6 +37,7 @@ describe('readSettings', () => {
         k3sImage: DEFAULT_K3S_IMAGE,
         nodeImage: DEFAULT_NODE_IMAGE,
         controllerImage: undefined,
+        replicas: 1,
       },
     });
   });
@@ -55,11 +56,22 @@ describe('readSettings', () => {
         k3sImage: 'rancher/k3s:v1.32.1-k3s1',
         nodeImage: DEFAULT_NODE_IMAGE,
         controllerImage: 'scoby:dev',
+        replicas: 1,
       },
     });
     expect(readSettings({ E2E_CLUSTER: '', K3S_IMAGE: ' ', E2E_CONTROLLER_IMAGE: '' })).toEqual(
       readSettings({}),
     );
+  });
+
+  it('reads E2E_SCOBY_REPLICAS, and rejects what is not a count', () => {
+    expect(readSettings({ E2E_SCOBY_REPLICAS: '3' })).toMatchObject({ ok: true, settings: { replicas: 3 } });
+    for (const value of ['0', '-1', '1.5', 'three', '100']) {
+      expect(readSettings({ E2E_SCOBY_REPLICAS: value })).toEqual({
+        ok: false,
+        message: `E2E_SCOBY_REPLICAS: "${value}" is not a whole number from 1 to 99`,
+      });
+    }
   });
 
   it('rejects an unknown cluster choice', () => {

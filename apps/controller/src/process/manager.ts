@@ -213,6 +213,10 @@ class Controller implements RunningController {
     else this.#lead();
   }
 
+  get identity(): string | undefined {
+    return this.#sharing?.identity ?? this.#elector?.identity;
+  }
+
   isLeader(): boolean {
     return this.#sharing ? this.#sharing.mayWork() : this.#leading;
   }

@@ -59,6 +59,8 @@ export interface ControllerOptions {
 export interface RunningController {
   readonly client: DynamicClient;
   readonly metrics: ControllerMetrics;
+  /** The identity Lease holders name this process by (`<hostname>_<uuid>`); undefined without leader election. */
+  readonly identity: string | undefined;
   /** Leader mode: holds the leader Lease. Active-active mode: no replica of leader mode holds it. */
   isLeader(): boolean;
   /** Active-active mode: the registrations whose Leases this replica holds, sorted; undefined in leader mode. */
