@@ -81,7 +81,7 @@ export class RegistrationController {
   readonly #registrationReconciler: RegistrationReconciler;
   readonly #access: AccessReviewer;
   readonly #selection: InstanceSelection;
-  readonly #sharing: Pick<WorkSharing, 'owns'> | undefined;
+  readonly #sharing: Pick<WorkSharing, 'owns' | 'kick'> | undefined;
   readonly #sink: EventSink;
   #served: Promise<ReadonlySet<string>> | undefined;
 
@@ -95,7 +95,7 @@ export class RegistrationController {
     health: QueueHealth,
     answerBudget: AnswerBudget,
     childCaches: ChildCachePolicies,
-    sharing?: Pick<WorkSharing, 'owns'>,
+    sharing?: Pick<WorkSharing, 'owns' | 'kick'>,
   ) {
     this.#sharing = sharing;
     const now = options.now ?? (() => new Date());
@@ -250,6 +250,10 @@ export class RegistrationController {
     });
     this.#unwatchHealth = health.watch('crdregistrations', this.#controller);
     this.#wire();
+    // A registration that comes or goes changes the assignment: the replicas look at once.
+    if (sharing) {
+      this.#controller.informer.addHandlers({ add: () => sharing.kick(), delete: () => sharing.kick() });
+    }
     // Condition changes become Events; an error line for each Warning.
     this.#controller.informer.addHandlers({
       update: (registration, old) => {

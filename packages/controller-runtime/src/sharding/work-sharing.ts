@@ -247,7 +247,7 @@ export class WorkSharing {
     await this.#collect(keys);
   }
 
-  /** Keys this replica should hold; none until its membership has been renewed once (its peers have seen it). */
+  /** Keys this replica should hold; none before its membership Lease has been written twice (its peers have seen it). */
   #assigned(keys: readonly string[]): Set<string> {
     if (!this.#gateOpen || this.memberRefusal() !== undefined || this.#memberRenewals < 2) return new Set();
     const holders = new Map<string, string>();
