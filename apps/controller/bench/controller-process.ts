@@ -41,7 +41,9 @@ process.on('message', (message: ControllerRequest) => {
                 namespace: message.scobyNamespace,
                 leaseName: DEFAULT_LEASE_NAME,
               },
-              leaseDurationMs: message.leaderElection.leaseDurationMs,
+              ...(message.leaderElection.leaseDurationMs === undefined
+                ? {}
+                : { leaseDurationMs: message.leaderElection.leaseDurationMs }),
             }
           : { leaderElection: { enabled: false as const } }),
         ...benchApiRateLimit(),

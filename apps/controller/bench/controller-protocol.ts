@@ -25,8 +25,11 @@ export type ControllerRequest =
 /** The replicas bench's controllers: the Lease `scoby-controller-leader` in Scoby's namespace. */
 export interface BenchLeaderElection {
   mode: 'leader' | 'active-active';
-  /** The controller's leaseDurationMs: renew deadline and retry period follow from it. */
-  leaseDurationMs: number;
+  /**
+   * The controller's leaseDurationMs: renew deadline and retry period follow from it (0.66 and 0.2
+   * of it). Absent: the controller's defaults, 15 s, 10 s and 2 s.
+   */
+  leaseDurationMs?: number;
 }
 
 export type ControllerReply =

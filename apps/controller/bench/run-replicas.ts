@@ -12,7 +12,12 @@ import { startControllerProcess, type ControllerProcess } from './controller-cli
 import type { BenchLeaderElection } from './controller-protocol.ts';
 import type { ProcessFigures } from './measure.ts';
 import { watchReplicasWorld } from './replicas-readiness.ts';
-import { createRegistrations, createReplicasWorld, editInstance, registrationName } from './replicas-world.ts';
+import {
+  createRegistrations,
+  createReplicasWorld,
+  editInstance,
+  registrationName,
+} from './replicas-world.ts';
 
 /** How long a controller runs after its caches synced before its loaded RSS is read. */
 const SETTLE_MS = 3_000;
@@ -45,6 +50,11 @@ export interface ReplicaFigures {
   /** Active-active: the registrations it held at convergence. */
   owned: string[] | undefined;
   reconciles: number;
+  /**
+   * Live heap before the registrations and after convergence; after full collections when the
+   * children run with --expose-gc (BENCH_CONTROLLER_NODE_ARGS), else an upper bound.
+   */
+  heap: { loadedMiB: number; convergedMiB: number; collected: boolean };
 }
 
 export interface KillFigures {
@@ -93,6 +103,7 @@ export async function runReplicas(options: ReplicasRunOptions): Promise<Replicas
   );
   await sleep(SETTLE_MS);
   const loaded = await Promise.all(controllers.map((controller) => controller.usage()));
+  const heapLoaded = await Promise.all(controllers.map((controller) => controller.heap()));
 
   const serverBefore = await server.usage();
   const started = performance.now();
@@ -102,6 +113,7 @@ export async function runReplicas(options: ReplicasRunOptions): Promise<Replicas
   await sleep(1_000);
   const converged = await Promise.all(controllers.map((controller) => controller.usage()));
   const serverAfter = await server.usage();
+  const heapConverged = await Promise.all(controllers.map((controller) => controller.heap()));
   const replicas = await Promise.all(
     controllers.map(async (controller, index) => ({
       codeLoadedRssMiB: controller.loadedRssMiB,
@@ -110,6 +122,11 @@ export async function runReplicas(options: ReplicasRunOptions): Promise<Replicas
       cpuSeconds: converged[index]!.cpuSeconds - loaded[index]!.cpuSeconds,
       owned: await controller.owned(),
       reconciles: sum(await controller.reconcileCounts(), registrations),
+      heap: {
+        loadedMiB: heapLoaded[index]!.heapUsedBytes / 2 ** 20,
+        convergedMiB: heapConverged[index]!.heapUsedBytes / 2 ** 20,
+        collected: heapLoaded[index]!.collected && heapConverged[index]!.collected,
+      },
     })),
   );
 
@@ -171,7 +188,8 @@ async function killOne(
       ...[ownedAfter, firstReconcileAfter, editReconciledAfter].map((times) => Object.keys(times).length),
     );
   while (seen() < taken.length) {
-    if (performance.now() > deadline) throw new Error('the killed replica’s registrations were not taken over');
+    if (performance.now() > deadline)
+      throw new Error('the killed replica’s registrations were not taken over');
     const now = performance.now();
     const [held, counts] = await Promise.all([
       Promise.all(survivors.map(async (controller) => (await controller.owned()) ?? [])),
