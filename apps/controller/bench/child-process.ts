@@ -15,6 +15,8 @@ export interface BenchChild<Request, Answer extends Reply> {
   ask<K extends Answer['kind']>(request: Request, kind: K): Promise<Extract<Answer, { kind: K }>>;
   /** Sends `request` and resolves once the process has exited. */
   exit(request: Request): Promise<void>;
+  /** Sends the process `signal` (no request, no goodbye) and resolves once it has exited. */
+  kill(signal: NodeJS.Signals): Promise<void>;
 }
 
 /**
@@ -45,6 +47,11 @@ export async function forkBenchChild<Request, Answer extends Reply>(
       new Promise((resolve) => {
         child.once('exit', () => resolve());
         child.send(request as object);
+      }),
+    kill: (signal) =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill(signal);
       }),
   };
 }

@@ -3,15 +3,27 @@ import { readFileSync } from 'node:fs';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { parse } from 'yaml';
 import { forkBenchChild, type ProcessUsage } from './child-process.ts';
-import type { ControllerReply, ControllerRequest } from './controller-protocol.ts';
+import type { BenchLeaderElection, ControllerReply, ControllerRequest } from './controller-protocol.ts';
 import { REGISTRATION, SCOBY_NAMESPACE } from './world.ts';
 
 export interface ControllerProcess {
   /** RSS of the process with its code loaded, before the controller started. */
   readonly loadedRssMiB: number;
-  /** `hookModule`: the child allows the bench's no-op hook module (noop-hook.ts). */
-  start(kubeConfig: KubeConfig, concurrency: number, hookModule?: boolean): Promise<void>;
+  /**
+   * `hookModule`: the child allows the bench's no-op hook module (noop-hook.ts). `leaderElection`:
+   * absent, none.
+   */
+  start(
+    kubeConfig: KubeConfig,
+    concurrency: number,
+    hookModule?: boolean,
+    leaderElection?: BenchLeaderElection,
+  ): Promise<void>;
   reconciles(): Promise<number>;
+  /** Reconciles so far by registration (the metric's `controller` label). */
+  reconcileCounts(): Promise<Record<string, number>>;
+  /** Active-active mode: the registrations whose Leases it holds; undefined in leader mode. */
+  owned(): Promise<string[] | undefined>;
   hookCalls(): Promise<{ calls: number; failures: number }>;
   usage(): Promise<ProcessUsage>;
   /** Whether the controller's caches have synced. */
@@ -19,6 +31,8 @@ export interface ControllerProcess {
   /** The live heap (after full collections when the child runs with --expose-gc) and RSS now. */
   heap(): Promise<{ heapUsedBytes: number; rssBytes: number; collected: boolean }>;
   stop(): Promise<void>;
+  /** SIGKILL: no Lease released, nothing finished; resolves once the process has exited. */
+  kill(): Promise<void>;
 }
 
 interface DeploymentDocument {
@@ -46,7 +60,7 @@ export async function startControllerProcess(): Promise<ControllerProcess> {
   );
   return {
     loadedRssMiB: child.ready.rssMiB,
-    start: async (kubeConfig, concurrency, hookModule = false) =>
+    start: async (kubeConfig, concurrency, hookModule = false, leaderElection) =>
       void (await child.ask(
         {
           kind: 'start',
@@ -55,10 +69,13 @@ export async function startControllerProcess(): Promise<ControllerProcess> {
           registration: REGISTRATION,
           scobyNamespace: SCOBY_NAMESPACE,
           hookModule,
+          ...(leaderElection ? { leaderElection } : {}),
         },
         'started',
       )),
     reconciles: async () => (await child.ask({ kind: 'reconciles' }, 'reconciles')).count,
+    reconcileCounts: async () => (await child.ask({ kind: 'reconcile-counts' }, 'reconcile-counts')).counts,
+    owned: async () => (await child.ask({ kind: 'owned' }, 'owned')).registrations ?? undefined,
     hookCalls: async () => {
       const { calls, failures } = await child.ask({ kind: 'hook-calls' }, 'hook-calls');
       return { calls, failures };
@@ -73,5 +90,6 @@ export async function startControllerProcess(): Promise<ControllerProcess> {
       return { heapUsedBytes, rssBytes, collected };
     },
     stop: () => child.exit({ kind: 'stop' }),
+    kill: () => child.kill('SIGKILL'),
   };
 }

@@ -9,6 +9,7 @@ import process from 'node:process';
 import { KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { startController, type RunningController } from '../src/index.ts';
+import { DEFAULT_LEASE_NAME } from '../src/config/index.ts';
 import { ownUsage } from './child-process.ts';
 import { noopHook, NOOP_HOOK_MODULE } from './noop-hook.ts';
 import type { ControllerReply, ControllerRequest } from './controller-protocol.ts';
@@ -32,13 +33,31 @@ process.on('message', (message: ControllerRequest) => {
         ...(message.hookModule
           ? { hookModules: new Map([[NOOP_HOOK_MODULE, { ok: true as const, handlers: noopHook }]]) }
           : {}),
-        leaderElection: { enabled: false },
+        ...(message.leaderElection
+          ? {
+              leaderElection: {
+                enabled: true as const,
+                mode: message.leaderElection.mode,
+                namespace: message.scobyNamespace,
+                leaseName: DEFAULT_LEASE_NAME,
+              },
+              ...(message.leaderElection.leaseDurationMs === undefined
+                ? {}
+                : { leaseDurationMs: message.leaderElection.leaseDurationMs }),
+            }
+          : { leaderElection: { enabled: false as const } }),
         ...benchApiRateLimit(),
         logger: pino({ level: process.env.LOG_LEVEL ?? 'silent' }),
       });
       reply({ kind: 'started' });
       return;
     }
+    case 'owned':
+      reply({ kind: 'owned', registrations: controller?.ownedRegistrations() ?? null });
+      return;
+    case 'reconcile-counts':
+      void reconcileCounts().then((counts) => reply({ kind: 'reconcile-counts', counts }));
+      return;
     case 'reconciles':
       void countOf('controller_runtime_reconcile_total').then((count) =>
         reply({ kind: 'reconciles', count }),
@@ -94,6 +113,17 @@ async function countOf(name: string): Promise<number> {
   return values
     .filter((value) => value.labels.controller === registration)
     .reduce((sum, value) => sum + value.value, 0);
+}
+
+async function reconcileCounts(): Promise<Record<string, number>> {
+  const metric = controller?.metrics.registry.getSingleMetric('controller_runtime_reconcile_total');
+  const counts: Record<string, number> = {};
+  if (!metric) return counts;
+  for (const { labels, value } of (await metric.get()).values) {
+    const name = String(labels.controller ?? '');
+    counts[name] = (counts[name] ?? 0) + value;
+  }
+  return counts;
 }
 
 reply({ kind: 'ready', rssMiB: process.memoryUsage.rss() / 1024 / 1024 });

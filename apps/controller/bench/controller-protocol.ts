@@ -10,13 +10,27 @@ export type ControllerRequest =
       scobyNamespace: string;
       /** Allow the no-op hook module (noop-hook.ts) in-process. */
       hookModule: boolean;
+      /** Absent: no leader election (one controller alone, as the controller bench runs it). */
+      leaderElection?: BenchLeaderElection;
     }
+  | { kind: 'owned' }
+  | { kind: 'reconcile-counts' }
   | { kind: 'reconciles' }
   | { kind: 'hook-calls' }
   | { kind: 'usage' }
   | { kind: 'synced' }
   | { kind: 'heap' }
   | { kind: 'stop' };
+
+/** The replicas bench's controllers: the Lease `scoby-controller-leader` in Scoby's namespace. */
+export interface BenchLeaderElection {
+  mode: 'leader' | 'active-active';
+  /**
+   * The controller's leaseDurationMs: renew deadline and retry period follow from it (0.66 and 0.2
+   * of it). Absent: the controller's defaults, 15 s, 10 s and 2 s.
+   */
+  leaseDurationMs?: number;
+}
 
 export type ControllerReply =
   /** `rssMiB`: the process's RSS with its code loaded, before the controller starts. */
@@ -27,6 +41,10 @@ export type ControllerReply =
   /** Hook calls of the bench's registration so far, and how many of them failed. */
   | { kind: 'hook-calls'; calls: number; failures: number }
   | ({ kind: 'usage' } & ProcessUsage)
+  /** Active-active mode: the registrations whose Leases the controller holds; null in leader mode. */
+  | { kind: 'owned'; registrations: string[] | null }
+  /** Reconciles so far by the metric's `controller` label (a registration's name for its instances). */
+  | { kind: 'reconcile-counts'; counts: Record<string, number> }
   /** Whether the controller's caches have synced (RunningController.isReady without leader election). */
   | { kind: 'synced'; synced: boolean }
   /** After full collections when the child runs with --expose-gc (`collected`): the live heap. */
