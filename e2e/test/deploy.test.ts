@@ -87,7 +87,7 @@ describe('install manifests', () => {
     expect(pod?.serviceAccountName).toBe('scoby-controller');
     expect(pod?.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });
     expect(container).toMatchObject({
-      args: ['run', '--leader-elect', '--leader-election-mode=leader', '--metrics-bind-address=:8080'],
+      args: ['run', '--leader-elect', '--leader-election-mode=active-active', '--metrics-bind-address=:8080'],
       env: [
         { name: 'SCOBY_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
         { name: 'LOG_LEVEL', value: 'info' },

@@ -45,8 +45,8 @@ const FLAGS: Record<string, { set: string[]; arg: string } | 'extraArgs' | 'refu
   '--hook-module': { set: ['hookModules={@acme/mailer-hook}'], arg: '' },
   '--leader-elect': { set: [], arg: '--leader-elect' },
   '--leader-election-mode': {
-    set: ['replicas=3', 'leaderElection.mode=active-active'],
-    arg: '--leader-election-mode=active-active',
+    set: ['replicas=3', 'leaderElection.mode=leader'],
+    arg: '--leader-election-mode=leader',
   },
   '--no-leader-elect': { set: ['replicas=1', 'leaderElection.enabled=false'], arg: '--no-leader-elect' },
   '--leader-election-lease-name': {
@@ -120,7 +120,7 @@ describe('chart values', () => {
     expect(args()).toEqual([
       'run',
       '--leader-elect',
-      '--leader-election-mode=leader',
+      '--leader-election-mode=active-active',
       '--metrics-bind-address=:8080',
     ]);
     expect(args('replicas=1', 'leaderElection.enabled=false')).toEqual([
@@ -139,11 +139,12 @@ describe('chart values', () => {
     );
     expect(refused('leaderElection.mode=Leader')).toContain('leaderElection.mode=Leader: must be leader');
     expect(refused('leaderElection.mode=')).toContain('leaderElection.mode=: must be leader');
-    expect(
-      refused('replicas=1', 'leaderElection.enabled=false', 'leaderElection.mode=active-active'),
-    ).toContain(
-      'leaderElection.mode=active-active with leaderElection.enabled=false: the replicas share the registrations through Leases',
-    );
+    // Without leader election the mode is not rendered: the default active-active does not refuse it.
+    expect(args('replicas=1', 'leaderElection.enabled=false', 'leaderElection.mode=active-active')).toEqual([
+      'run',
+      '--no-leader-elect',
+      '--metrics-bind-address=:8080',
+    ]);
     expect(refused('extraArgs={--leader-election-mode=active-active}')).toContain(
       'extraArgs: --leader-election-mode is refused: set the value leaderElection.mode instead',
     );
@@ -181,7 +182,6 @@ describe('chart values', () => {
     for (const row of [
       '`leaderElection.enabled=false` with `replicas` > 1',
       '`leaderElection.mode` other than `leader` or `active-active`',
-      '`leaderElection.mode=active-active` with `leaderElection.enabled=false`',
       '`podDisruptionBudget.maxUnavailable=0` or `0%`',
       '`podDisruptionBudget.minAvailable=100%`',
       'both set',
