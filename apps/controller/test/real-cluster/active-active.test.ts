@@ -25,6 +25,14 @@ const REGISTRATIONS = 12;
 const SCOBY_NAMESPACE = 'scoby-system';
 const LEASE_ROLE = 'scoby.triggermesh.io/lease';
 const LEASE_KEY = 'scoby.triggermesh.io/key';
+/**
+ * A crashed or cut-off replica's registrations change hands a lease duration after its last renewal
+ * as others saw it: its last renewal may precede the failure by a tick (a retry period and the tick's
+ * requests), others see a renewal up to a retry period late and judge expiry at a tick, and a loaded
+ * machine adds a retry period more.
+ */
+const TAKEOVER_MIN_MS = LEASE_DURATION_MS - 2 * RETRY_PERIOD_MS;
+const TAKEOVER_MAX_MS = LEASE_DURATION_MS + 4 * RETRY_PERIOD_MS;
 /** Ownership and reconciles on two loaded cores: a lease duration and then some. */
 const PATIENCE_MS = 60_000;
 
@@ -452,10 +460,10 @@ describe('three active-active replicas started with the chart’s arguments, and
         `${seconds(takenAt - killedAt)}, their edits reconciled after ${seconds(reconciledAt - killedAt)}; ` +
         describeOwners(owners),
     );
-    // Taken only once the others saw its Leases unchanged for a lease duration (its last renewal up to
-    // a retry period before the kill), and within a lease duration and a retry period or two.
-    expect(takenAt - killedAt).toBeGreaterThanOrEqual(LEASE_DURATION_MS - RETRY_PERIOD_MS);
-    expect(takenAt - killedAt).toBeLessThan(LEASE_DURATION_MS + 3 * RETRY_PERIOD_MS);
+    // Taken only once the others saw its Leases unchanged for a lease duration: from its last renewal
+    // (up to a tick before the kill), seen at their next tick, judged expired at a tick after that.
+    expect(takenAt - killedAt).toBeGreaterThanOrEqual(TAKEOVER_MIN_MS);
+    expect(takenAt - killedAt).toBeLessThan(TAKEOVER_MAX_MS);
     await judge('kill');
   });
 
@@ -486,7 +494,7 @@ describe('three active-active replicas started with the chart’s arguments, and
         `${seconds(takenAt - stoppedAt)}; ${describeOwners(owners)}`,
     );
     // Released, not left to expire.
-    expect(takenAt - stoppedAt).toBeLessThan(LEASE_DURATION_MS - RETRY_PERIOD_MS);
+    expect(takenAt - stoppedAt).toBeLessThan(LEASE_DURATION_MS / 2);
     await judge('graceful stop');
   });
 
@@ -494,10 +502,12 @@ describe('three active-active replicas started with the chart’s arguments, and
     const cut = set.replicas[0]!;
     const held = (await converged('before the partition')).get(cut)!;
     const logMark = cut.logs.length;
+    // Edited just before the cut: the replica's reconciles of its instances are on the wire when the
+    // partition starts, and its fences must keep those writes from landing once it heals.
+    await editAll('during a partition');
     const partitionedAt = Date.now();
     cut.proxy.partition();
     live.delete(cut);
-    await editAll('during a partition');
     const takenAt = await movedFrom('partition', cut, held);
     // Its fences closed at their renew deadlines, before anyone could take its registrations.
     expect(await ownedGauge(cut)).toEqual([]);
@@ -512,8 +522,8 @@ describe('three active-active replicas started with the chart’s arguments, and
       `[active-active] partition of ${cut.name} (${held.length} registrations): taken over after ` +
         `${seconds(takenAt - partitionedAt)}, their edits reconciled after ${seconds(reconciledAt - partitionedAt)}`,
     );
-    expect(takenAt - partitionedAt).toBeGreaterThanOrEqual(LEASE_DURATION_MS - RETRY_PERIOD_MS);
-    expect(takenAt - partitionedAt).toBeLessThan(LEASE_DURATION_MS + 3 * RETRY_PERIOD_MS);
+    expect(takenAt - partitionedAt).toBeGreaterThanOrEqual(TAKEOVER_MIN_MS);
+    expect(takenAt - partitionedAt).toBeLessThan(TAKEOVER_MAX_MS);
 
     const healedAt = Date.now();
     cut.proxy.heal();
