@@ -75,7 +75,10 @@ export interface Replica {
 
 export interface Replicas {
   replicas: Replica[];
-  /** The audit log's events of these replicas' users (complete events, in the order written). */
+  /**
+   * The audit log's events of these replicas' users since they were started (complete events, in the
+   * order written): other files of the run may have used the same ServiceAccounts.
+   */
   auditLog(): Promise<AuditEntry[]>;
   /** Starts one more replica, replica-<n> for the n-th, as the others were started, and adds it to `replicas`. */
   add(): Promise<Replica>;
@@ -260,6 +263,7 @@ export async function startReplicas(
   const auditLogPath = inject('realCluster').auditLogPath;
   const container = renderChartContainer(SCOBY_NAMESPACE, options.chartValues ?? []);
   await ensureReplicaIdentities(admin, names);
+  const earlier = (await readAuditLog(auditLogPath)).length;
   const folder = await mkdtemp(join(tmpdir(), 'scoby-replicas-'));
   const reaper = new Reaper(join(folder, 'pids'));
   const proxies: FaultProxy[] = [];
@@ -299,7 +303,7 @@ export async function startReplicas(
     return {
       replicas: started,
       async auditLog() {
-        return (await readAuditLog(auditLogPath)).filter((entry) => users.has(entry.user));
+        return (await readAuditLog(auditLogPath)).slice(earlier).filter((entry) => users.has(entry.user));
       },
       async add() {
         const name = `replica-${names.length}`;
