@@ -28,6 +28,8 @@ export interface AuditEntry {
   requestReceivedTimestamp: string;
   stageTimestamp: string;
   userAgent?: string;
+  /** The request's body as the API server decoded it, at level Request (the policy's Lease writes). */
+  requestObject?: unknown;
 }
 
 /** Verbs that change stored state (the audit log's verbs, not HTTP methods). */
@@ -50,6 +52,7 @@ interface RawEvent {
   requestReceivedTimestamp?: string;
   stageTimestamp?: string;
   userAgent?: string;
+  requestObject?: unknown;
 }
 
 /**
@@ -78,6 +81,7 @@ function toEntry(line: string): AuditEntry {
     requestReceivedTimestamp: event.requestReceivedTimestamp ?? '',
     stageTimestamp: event.stageTimestamp ?? '',
     ...(event.userAgent === undefined ? {} : { userAgent: event.userAgent }),
+    ...(event.requestObject === undefined ? {} : { requestObject: event.requestObject }),
   };
 }
 

@@ -11,15 +11,22 @@ import { stringify } from 'yaml';
 export const AUDITED_NAMESPACE = 'scoby-ha';
 
 /**
- * Metadata: who, verb, URI, object, response code and timestamps, no bodies. RequestReceived is left
- * out: every request has ResponseComplete (or Panic), and a watch also ResponseStarted.
+ * Metadata: who, verb, URI, object, response code and timestamps, no bodies; except for Leases, whose
+ * writes are recorded with the request's body (level Request): judging a write against the Lease terms
+ * of the replicas needs the holder each Lease write names. RequestReceived is left out: every request
+ * has ResponseComplete (or Panic), and a watch also ResponseStarted.
  */
 export function auditPolicy(namespace: string = AUDITED_NAMESPACE): Record<string, unknown> {
+  const userGroups = [`system:serviceaccounts:${namespace}`];
   return {
     apiVersion: 'audit.k8s.io/v1',
     kind: 'Policy',
     omitStages: ['RequestReceived'],
-    rules: [{ level: 'Metadata', userGroups: [`system:serviceaccounts:${namespace}`] }, { level: 'None' }],
+    rules: [
+      { level: 'Request', userGroups, resources: [{ group: 'coordination.k8s.io', resources: ['leases'] }] },
+      { level: 'Metadata', userGroups },
+      { level: 'None' },
+    ],
   };
 }
 

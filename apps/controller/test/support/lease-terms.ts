@@ -5,8 +5,8 @@
  * A term of registration X begins with a successful claim of `scoby-registration-X` (a write that
  * names a holder) and ends with the next write of that Lease by anyone else, or with its release
  * (a write that empties the holder). A write for X's objects is right only when its writer holds the
- * current term: any other is a double write (the writer also held X, in an earlier term) or a stale
- * one, which fencing must make impossible.
+ * current term: any other is a stale write (the writer held X in an earlier term, which has ended) or
+ * a double write (a second writer in a term that is not its own), which fencing must make impossible.
  */
 export interface RecordedRequest {
   user: string;
@@ -23,6 +23,8 @@ export interface TermViolation {
   request: string;
   /** Who held the registration's term when the write arrived; undefined: nobody. */
   termHolder: string | undefined;
+  /** stale: the writer's own term of the registration had ended; double: the writer held no term of it. */
+  kind: 'stale' | 'double';
 }
 
 const LEASE_PATH = /\/apis\/coordination\.k8s\.io\/v1\/namespaces\/[^/]+\/leases\/scoby-registration-(.+)$/;
@@ -44,6 +46,7 @@ export function judgeTerms(
   registrationOf: (path: string) => string | undefined,
 ): TermsReport {
   const holder = new Map<string, string | undefined>();
+  const heldBefore = new Map<string, Set<string>>();
   const report: TermsReport = { writesByUser: {}, violations: [], terms: {} };
   for (const request of requests) {
     if (request.method === 'GET' || request.method === 'LIST' || request.method === 'WATCH') continue;
@@ -58,6 +61,7 @@ export function judgeTerms(
       const named = request.leaseHolder ? request.user : undefined;
       if (named !== undefined && holder.get(registration) !== named) {
         report.terms[registration] = (report.terms[registration] ?? 0) + 1;
+        heldBefore.set(registration, (heldBefore.get(registration) ?? new Set()).add(named));
       }
       holder.set(registration, named);
       continue;
@@ -72,6 +76,7 @@ export function judgeTerms(
         user: request.user,
         request: `${request.method} ${request.path} ${request.code}`,
         termHolder,
+        kind: heldBefore.get(registration)?.has(request.user) ? 'stale' : 'double',
       });
     }
   }

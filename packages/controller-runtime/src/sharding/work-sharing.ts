@@ -93,6 +93,13 @@ export class WorkSharing {
   readonly #leases = new Map<string, ListedLease>();
   readonly #observations = new Map<string, LeaseObservation>();
   readonly #firstSeen = new Map<string, number>();
+  /**
+   * Every identity a membership Lease has named while this replica ran. A member that stops
+   * gracefully deletes its membership Lease but leaves the legacy Lease to the members still
+   * running; without this memory they would take it for an older-mode leader's and stand down until
+   * it expired. One short string per replica start seen.
+   */
+  readonly #everMembers = new Set<string>();
   readonly #held = new Map<string, Held>();
   /** Keys being handed over: their work is stopping; the Lease is emptied after. */
   readonly #releasing = new Map<string, Promise<void>>();
@@ -270,8 +277,12 @@ export class WorkSharing {
   #absorb(leases: readonly ListedLease[]): void {
     const now = this.#clock.monotonic();
     const names = new Set<string>();
+    const memberPrefix = `${this.#options.leasePrefix}member-`;
+    this.#everMembers.add(this.#identity);
     for (const lease of leases) {
       names.add(lease.name);
+      if (lease.name.startsWith(memberPrefix) && lease.record.holderIdentity)
+        this.#everMembers.add(lease.record.holderIdentity);
       this.#leases.set(lease.name, lease);
       this.#observations.set(lease.name, observeLease(this.#observations.get(lease.name), lease.record, now));
       if (!this.#firstSeen.has(lease.name)) this.#firstSeen.set(lease.name, now);
@@ -334,15 +345,9 @@ export class WorkSharing {
     );
   }
 
-  /** Identities of every membership Lease, live or not: replicas of this mode. */
+  /** Identities of every membership Lease seen, live, dead or deleted since: replicas of this mode. */
   #knownMembers(): Set<string> {
-    const prefix = `${this.#options.leasePrefix}member-`;
-    const known = new Set<string>([this.#identity]);
-    for (const [name, lease] of this.#leases) {
-      const holder = lease.record.holderIdentity;
-      if (name.startsWith(prefix) && holder) known.add(holder);
-    }
-    return known;
+    return this.#everMembers;
   }
 
   /**

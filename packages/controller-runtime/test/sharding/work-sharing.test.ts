@@ -150,6 +150,32 @@ describe('work sharing', () => {
     expect(overlaps).toEqual([]);
   });
 
+  it('hands the keys over at once when the member that keeps the legacy Lease stops, and no other member stands down', async () => {
+    startSampling();
+    const withLegacy = { legacyLeaseName: 'scoby-controller-leader' };
+    const three = [replica('a', withLegacy), replica('b', withLegacy), replica('c', withLegacy)];
+    await settled(three, [4, 4, 4]);
+    const holder = (await leaseHolders())['scoby-controller-leader'];
+    const stopping = three.find((member) => `${member.name}_0e3c` === holder)!;
+    const others = three.filter((member) => member !== stopping);
+    const before = new Map(others.map((member) => [member, member.sharing.owned()]));
+    const stoppedAt = Date.now();
+    await stopping.sharing.stop();
+    await settled(others, [6, 6]);
+    expect(Date.now() - stoppedAt).toBeLessThan(LEASE_DURATION_MS);
+    // The stopped member's Lease is kept from older-mode replicas by another member, not left to
+    // look like an older-mode leader's: nobody stood down for it.
+    for (const member of others) {
+      expect(member.calls.filter((call) => call.startsWith('stopping'))).toEqual([]);
+      expect(member.sharing.owned()).toEqual(expect.arrayContaining(before.get(member)!));
+    }
+    await eventually(async () => {
+      const kept = (await leaseHolders())['scoby-controller-leader'];
+      expect(others.map((member) => `${member.name}_0e3c`)).toContain(kept);
+    }, 5000);
+    expect(overlaps).toEqual([]);
+  });
+
   it('takes a crashed replica’s keys once its Leases have gone a lease duration unchanged', async () => {
     startSampling();
     const [a, b, c] = [replica('a'), replica('b'), replica('c')];

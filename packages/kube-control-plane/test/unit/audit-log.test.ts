@@ -69,6 +69,17 @@ describe('the audit log reader', () => {
     ]);
   });
 
+  it('keeps the request body of an event at level Request', () => {
+    const requestObject = {
+      kind: 'Lease',
+      apiVersion: 'coordination.k8s.io/v1',
+      metadata: { name: 'scoby-registration-shop', namespace: 'scoby-system', resourceVersion: '812' },
+      spec: { holderIdentity: 'node-a_0d4b7c1e', leaseDurationSeconds: 15 },
+    };
+    const [entry] = parseAuditLog(`${JSON.stringify({ ...EVENT, level: 'Request', requestObject })}\n`);
+    expect(entry?.requestObject).toEqual(requestObject);
+  });
+
   it('leaves a last line still being written for the next read', () => {
     const line = JSON.stringify(EVENT);
     expect(parseAuditLog(`${line}\n${line.slice(0, 40)}`)).toHaveLength(1);
@@ -92,12 +103,21 @@ describe('the audit log reader', () => {
 });
 
 describe('the audit policy', () => {
-  it('records the scoby-ha ServiceAccounts at Metadata and nothing else', () => {
+  it('records the scoby-ha ServiceAccounts at Metadata, their Lease requests with bodies, and nothing else', () => {
+    const userGroups = ['system:serviceaccounts:scoby-ha'];
     expect(auditPolicy()).toEqual({
       apiVersion: 'audit.k8s.io/v1',
       kind: 'Policy',
       omitStages: ['RequestReceived'],
-      rules: [{ level: 'Metadata', userGroups: ['system:serviceaccounts:scoby-ha'] }, { level: 'None' }],
+      rules: [
+        {
+          level: 'Request',
+          userGroups,
+          resources: [{ group: 'coordination.k8s.io', resources: ['leases'] }],
+        },
+        { level: 'Metadata', userGroups },
+        { level: 'None' },
+      ],
     });
   });
 });

@@ -75,8 +75,13 @@ export interface Replica {
 
 export interface Replicas {
   replicas: Replica[];
-  /** The audit log's events of these replicas' users (complete events, in the order written). */
+  /**
+   * The audit log's events of these replicas' users since they were started (complete events, in the
+   * order written): other files of the run may have used the same ServiceAccounts.
+   */
   auditLog(): Promise<AuditEntry[]>;
+  /** Starts one more replica, replica-<n> for the n-th, as the others were started, and adds it to `replicas`. */
+  add(): Promise<Replica>;
   /** Stops the replicas still running (SIGKILL after 20 s), closes the proxies, removes the kubeconfigs. */
   stop(): Promise<void>;
 }
@@ -258,6 +263,7 @@ export async function startReplicas(
   const auditLogPath = inject('realCluster').auditLogPath;
   const container = renderChartContainer(SCOBY_NAMESPACE, options.chartValues ?? []);
   await ensureReplicaIdentities(admin, names);
+  const earlier = (await readAuditLog(auditLogPath)).length;
   const folder = await mkdtemp(join(tmpdir(), 'scoby-replicas-'));
   const reaper = new Reaper(join(folder, 'pids'));
   const proxies: FaultProxy[] = [];
@@ -276,27 +282,38 @@ export async function startReplicas(
     reaper.dismiss();
     await rm(folder, { recursive: true, force: true });
   };
-  try {
-    const starting = names.map(async (name) => {
-      const proxy = await startFaultProxy({ host: apiServer.host, port: apiServer.port });
-      proxies.push(proxy);
-      const user = replicaUser(name);
-      const kubeconfigPath = join(folder, `${name}.kubeconfig`);
-      const token = await replicaToken(admin, name);
-      await writeFile(kubeconfigPath, replicaKubeconfig(proxy, apiServer.caData, user, token), {
-        mode: 0o600,
-      });
-      const replica = await startReplica(name, container, kubeconfigPath, proxy, reaper, options);
-      replicas.push(replica);
-      return replica;
+  const startOne = async (name: string): Promise<Replica> => {
+    const proxy = await startFaultProxy({ host: apiServer.host, port: apiServer.port });
+    proxies.push(proxy);
+    const user = replicaUser(name);
+    const kubeconfigPath = join(folder, `${name}.kubeconfig`);
+    const token = await replicaToken(admin, name);
+    await writeFile(kubeconfigPath, replicaKubeconfig(proxy, apiServer.caData, user, token), {
+      mode: 0o600,
     });
-    const settled = await Promise.allSettled(starting);
+    const replica = await startReplica(name, container, kubeconfigPath, proxy, reaper, options);
+    replicas.push(replica);
+    return replica;
+  };
+  try {
+    const settled = await Promise.allSettled(names.map(startOne));
     const failed = settled.find((result) => result.status === 'rejected');
     if (failed) throw failed.reason;
+    const started = settled.map((result) => (result as PromiseFulfilledResult<Replica>).value);
     return {
-      replicas: settled.map((result) => (result as PromiseFulfilledResult<Replica>).value),
+      replicas: started,
       async auditLog() {
-        return (await readAuditLog(auditLogPath)).filter((entry) => users.has(entry.user));
+        return (await readAuditLog(auditLogPath)).slice(earlier).filter((entry) => users.has(entry.user));
+      },
+      async add() {
+        const name = `replica-${names.length}`;
+        names.push(name);
+        users.add(replicaUser(name));
+        // The bindings name the replicas of the last call: all of them, the new one included.
+        await ensureReplicaIdentities(admin, names);
+        const replica = await startOne(name);
+        started.push(replica);
+        return replica;
       },
       stop,
     };
