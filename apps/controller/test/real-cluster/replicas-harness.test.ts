@@ -35,7 +35,8 @@ beforeAll(async () => {
   await admin.apply(crdFor({ group: GROUP, kind: 'Widget', plural: 'widgets' }));
   await admin.apply(registeredKindRole(GROUP, 'widgets'));
   await admin.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
-  set = await startReplicas(admin, 3);
+  // The chart's default is active-active; this file proves the harness in leader mode.
+  set = await startReplicas(admin, 3, { chartValues: ['leaderElection.mode=leader'] });
 });
 
 afterAll(async () => {

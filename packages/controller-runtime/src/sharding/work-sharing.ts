@@ -384,10 +384,21 @@ export class WorkSharing {
   async #releaseLegacy(): Promise<void> {
     const name = this.#options.legacyLeaseName;
     if (name === undefined) return;
+    // A fresh look: a member that stopped a moment ago has deleted its membership Lease since the last tick.
+    try {
+      this.#absorb(await this.#client.list(this.#options.namespace));
+      this.#members = this.#liveMembers();
+    } catch {
+      // The last tick's view decides.
+    }
     const lease = this.#leases.get(name);
-    if (lease?.record.holderIdentity !== this.#identity) return;
-    // Another member keeps it from older-mode replicas; with none left, they may lead at once.
+    const holder = lease?.record.holderIdentity;
+    if (lease === undefined || !holder) return;
+    // Another member keeps it from older-mode replicas; with none left, they may lead at once. The
+    // holder may be a member that stopped before this one, leaving the Lease to the members then
+    // alive: the last one releases it all the same (the write fails if anyone wrote it since).
     if (this.#members.some((member) => member !== this.#identity)) return;
+    if (holder !== this.#identity && !this.#knownMembers().has(holder)) return;
     try {
       await this.#client.replace(lease, releasedRecord(lease.record, this.#clock.now()));
       this.#logger?.info({ lease: name }, 'released the legacy leader Lease: no other member is left');

@@ -246,6 +246,17 @@ describe('work sharing', () => {
     }, 5000);
   });
 
+  it('releases the legacy Lease when the last member stops, even if another member held it', async () => {
+    const withLegacy = { legacyLeaseName: 'scoby-controller-leader' };
+    const [a, b] = [replica('a', withLegacy), replica('b', withLegacy)];
+    await settled([a, b], [6, 6]);
+    const holder = (await leaseHolders())['scoby-controller-leader'];
+    const [first, last] = holder === 'a_0e3c' ? [a, b] : [b, a];
+    await first.sharing.stop();
+    await last.sharing.stop();
+    expect((await leaseHolders())['scoby-controller-leader']).toBe('');
+  });
+
   it('owns nothing while a replica in leader mode holds the legacy Lease, and keeps it from older replicas after', async () => {
     const legacy = (identity: string) =>
       new LeaderElector({
