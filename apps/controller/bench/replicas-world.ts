@@ -9,22 +9,15 @@ import { crdManifest } from '@scoby/registration';
 import type { DynamicClient, ResourceRef } from '@scoby/controller-runtime';
 import { crdFor } from '../test/support/cluster.ts';
 import { inParallel } from './parallel.ts';
-import { flagsConfigMap, registration, SCOBY_NAMESPACE } from './world.ts';
-
-const NAMESPACES: ResourceRef = { group: '', version: 'v1', resource: 'namespaces', namespaced: false };
-const CONFIGMAPS: ResourceRef = { group: '', version: 'v1', resource: 'configmaps', namespaced: true };
-const CRDS: ResourceRef = {
-  group: 'apiextensions.k8s.io',
-  version: 'v1',
-  resource: 'customresourcedefinitions',
-  namespaced: false,
-};
-const REGISTRATIONS: ResourceRef = {
-  group: 'scoby.triggermesh.io',
-  version: 'v1alpha1',
-  resource: 'crdregistrations',
-  namespaced: false,
-};
+import {
+  CONFIGMAPS,
+  CRDS,
+  flagsConfigMap,
+  NAMESPACES,
+  registration,
+  REGISTRATIONS,
+  SCOBY_NAMESPACE,
+} from './world.ts';
 
 export const registrationName = (index: number): string => `mailer-${index}`;
 export const namespaceOf = (index: number): string => `bench-${index}`;

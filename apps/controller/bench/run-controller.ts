@@ -131,11 +131,16 @@ async function expectChildren(client: DynamicClient, count: number): Promise<voi
   }
 }
 
-function sleep(ms: number): Promise<void> {
+export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+/** Polls `condition` every 50 ms until it holds; throws `<what> within <timeout> ms` past the timeout. */
+export async function waitUntil(
+  condition: () => Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`);

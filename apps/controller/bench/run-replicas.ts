@@ -12,6 +12,7 @@ import { startControllerProcess, type ControllerProcess } from './controller-cli
 import type { BenchLeaderElection } from './controller-protocol.ts';
 import type { ProcessFigures } from './measure.ts';
 import { watchReplicasWorld } from './replicas-readiness.ts';
+import { sleep, waitUntil } from './run-controller.ts';
 import {
   createRegistrations,
   createReplicasWorld,
@@ -231,15 +232,3 @@ function sum(counts: Record<string, number>, registrations: number): number {
 }
 
 const mib = (usage: ProcessUsage) => usage.maxRssKiB / 1024;
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`);
-    await sleep(50);
-  }
-}

@@ -26,15 +26,20 @@ export const DEPLOYMENTS: ResourceRef = {
   namespaced: true,
 };
 export const SERVICES: ResourceRef = { group: '', version: 'v1', resource: 'services', namespaced: true };
-const CONFIGMAPS: ResourceRef = { group: '', version: 'v1', resource: 'configmaps', namespaced: true };
-const NAMESPACES: ResourceRef = { group: '', version: 'v1', resource: 'namespaces', namespaced: false };
-const CRDS: ResourceRef = {
+export const CONFIGMAPS: ResourceRef = { group: '', version: 'v1', resource: 'configmaps', namespaced: true };
+export const NAMESPACES: ResourceRef = {
+  group: '',
+  version: 'v1',
+  resource: 'namespaces',
+  namespaced: false,
+};
+export const CRDS: ResourceRef = {
   group: 'apiextensions.k8s.io',
   version: 'v1',
   resource: 'customresourcedefinitions',
   namespaced: false,
 };
-const REGISTRATIONS: ResourceRef = {
+export const REGISTRATIONS: ResourceRef = {
   group: 'scoby.triggermesh.io',
   version: 'v1alpha1',
   resource: 'crdregistrations',
