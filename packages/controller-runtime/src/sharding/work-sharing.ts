@@ -1,18 +1,13 @@
 import type { Logger } from 'pino';
 import { type Clock, realClock, type TimerHandle } from '../time/clock.ts';
-import {
-  claimedRecord,
-  judgeLease,
-  type LeaseObservation,
-  observeLease,
-  releasedRecord,
-} from '../leader-election/lease-record.ts';
+import { claimedRecord, releasedRecord } from '../leader-election/lease-record.ts';
 import {
   DEFAULT_LEASE_DURATION_MS,
   DEFAULT_RENEW_DEADLINE_MS,
   DEFAULT_RETRY_PERIOD_MS,
 } from '../leader-election/leader-elector.ts';
 import { assignOwners } from './assignment.ts';
+import { LeaseView } from './lease-view.ts';
 import {
   keyLeaseName,
   LEASE_KEY_ANNOTATION,
@@ -64,9 +59,6 @@ interface Held {
   watchdog: TimerHandle | undefined;
 }
 
-/** Dead members' Leases are deleted after this many lease durations without a change. */
-const MEMBER_COLLECT_AFTER_LEASES = 10;
-
 /**
  * Work sharing between active replicas through coordination.k8s.io Leases
  * (docs/spec/registration.md §9): each replica renews a membership Lease; each key (a registration)
@@ -90,16 +82,8 @@ export class WorkSharing {
   readonly #logger: Logger | undefined;
   readonly #memberLease: string;
 
-  readonly #leases = new Map<string, ListedLease>();
-  readonly #observations = new Map<string, LeaseObservation>();
-  readonly #firstSeen = new Map<string, number>();
-  /**
-   * Every identity a membership Lease has named while this replica ran. A member that stops
-   * gracefully deletes its membership Lease but leaves the legacy Lease to the members still
-   * running; without this memory they would take it for an older-mode leader's and stand down until
-   * it expired. One short string per replica start seen.
-   */
-  readonly #everMembers = new Set<string>();
+  /** What this replica has seen of the Leases, and what it judges from that. */
+  readonly #view: LeaseView;
   readonly #held = new Map<string, Held>();
   /** Keys being handed over: their work is stopping; the Lease is emptied after. */
   readonly #releasing = new Map<string, Promise<void>>();
@@ -123,6 +107,13 @@ export class WorkSharing {
     this.#clock = options.clock ?? realClock;
     this.#logger = options.logger?.child({ identity: options.identity });
     this.#memberLease = memberLeaseName(options.leasePrefix, options.identity);
+    this.#view = new LeaseView({
+      identity: options.identity,
+      memberPrefix: `${options.leasePrefix}member-`,
+      keyPrefix: `${options.leasePrefix}${options.keyKind}-`,
+      keyRole: options.keyKind,
+      leaseDurationMs: this.#leaseDurationMs,
+    });
   }
 
   get identity(): string {
@@ -199,7 +190,7 @@ export class WorkSharing {
     await Promise.all([...this.#releasing.values()]);
     if (!release) return;
     await this.#releaseLegacy();
-    const member = this.#leases.get(this.#memberLease);
+    const member = this.#view.get(this.#memberLease);
     if (member !== undefined) {
       await this.#client
         .delete(this.#options.namespace, member)
@@ -259,7 +250,7 @@ export class WorkSharing {
     if (!this.#gateOpen || this.memberRefusal() !== undefined || this.#memberRenewals < 2) return new Set();
     const holders = new Map<string, string>();
     for (const key of keys) {
-      const holder = this.#leases.get(this.#keyLease(key))?.record.holderIdentity;
+      const holder = this.#view.get(this.#keyLease(key))?.record.holderIdentity;
       if (holder) holders.set(key, holder);
     }
     const owners = assignOwners(this.#members, keys, holders);
@@ -275,32 +266,11 @@ export class WorkSharing {
   }
 
   #absorb(leases: readonly ListedLease[]): void {
-    const now = this.#clock.monotonic();
-    const names = new Set<string>();
-    const memberPrefix = `${this.#options.leasePrefix}member-`;
-    this.#everMembers.add(this.#identity);
-    for (const lease of leases) {
-      names.add(lease.name);
-      if (lease.name.startsWith(memberPrefix) && lease.record.holderIdentity)
-        this.#everMembers.add(lease.record.holderIdentity);
-      this.#leases.set(lease.name, lease);
-      this.#observations.set(lease.name, observeLease(this.#observations.get(lease.name), lease.record, now));
-      if (!this.#firstSeen.has(lease.name)) this.#firstSeen.set(lease.name, now);
-    }
-    for (const name of [...this.#leases.keys()]) {
-      if (names.has(name)) continue;
-      this.#leases.delete(name);
-      this.#observations.delete(name);
-      this.#firstSeen.delete(name);
-    }
+    this.#view.absorb(leases, this.#clock.monotonic());
   }
 
   #written(lease: ListedLease): void {
-    this.#leases.set(lease.name, lease);
-    this.#observations.set(
-      lease.name,
-      observeLease(this.#observations.get(lease.name), lease.record, this.#clock.monotonic()),
-    );
+    this.#view.written(lease, this.#clock.monotonic());
   }
 
   async #renewMembership(): Promise<void> {
@@ -312,73 +282,21 @@ export class WorkSharing {
     }
   }
 
-  /** Live members: those whose membership Lease changed within a lease duration, this replica when its own is current. */
   #liveMembers(): string[] {
-    const members = new Set<string>();
-    if (this.memberRefusal() === undefined) members.add(this.#identity);
-    const prefix = `${this.#options.leasePrefix}member-`;
-    for (const [name, lease] of this.#leases) {
-      if (!name.startsWith(prefix) || name === this.#memberLease) continue;
-      const holder = lease.record.holderIdentity;
-      if (holder && this.#seemsAlive(name)) members.add(holder);
-    }
-    return [...members].sort();
-  }
-
-  /**
-   * Judged by observation; a Lease first seen already stale by far (its renewTime older than two
-   * lease durations by this machine's clock) is taken as dead at once, so a replica that starts does
-   * not wait a lease duration to learn that a crashed member is gone. Only the balance depends on
-   * it: taking a key still waits for the key's own Lease to expire by observation.
-   */
-  #seemsAlive(name: string): boolean {
-    const observation = this.#observations.get(name);
-    if (observation === undefined) return false;
-    const now = this.#clock.monotonic();
-    if (now - observation.observedAt >= this.#leaseDurationMs) return false;
-    const unchangedSinceFirstSight = observation.observedAt === this.#firstSeen.get(name);
-    const renewTime = observation.record.renewTime;
-    return !(
-      unchangedSinceFirstSight &&
-      renewTime !== undefined &&
-      renewTime < this.#clock.now() - 2 * this.#leaseDurationMs
+    return this.#view.liveMembers(
+      this.memberRefusal() === undefined,
+      this.#clock.monotonic(),
+      this.#clock.now(),
     );
   }
 
-  /** Identities of every membership Lease seen, live, dead or deleted since: replicas of this mode. */
-  #knownMembers(): Set<string> {
-    return this.#everMembers;
-  }
-
-  /**
-   * Open unless a replica that is no member holds the legacy Lease and keeps it renewed. Members
-   * keep the legacy Lease themselves: its holder renews it, and another member takes it once it
-   * has gone unchanged for a third of a lease duration, well before an older-mode replica (which
-   * waits a whole lease duration) could.
-   */
+  /** Open unless a replica that is no member holds the legacy Lease (LeaseView.legacyVerdict); writes what it asks. */
   #legacyGate(): { open: boolean; written: Promise<unknown> } {
-    const done = { open: true, written: Promise.resolve() };
     const name = this.#options.legacyLeaseName;
-    if (name === undefined) return done;
-    const lease = this.#leases.get(name);
-    const holder = lease?.record.holderIdentity;
-    const observation = this.#observations.get(name);
-    const now = this.#clock.monotonic();
-    const unchangedMs = observation === undefined ? 0 : now - observation.observedAt;
-    if (holder && holder !== this.#identity && this.#knownMembers().has(holder)) {
-      // A member keeps it; take it over only if that member seems to have stopped renewing it.
-      return unchangedMs >= this.#leaseDurationMs / 3 ? { open: true, written: this.#write(name, {}) } : done;
-    }
-    const free =
-      !lease ||
-      !holder ||
-      holder === this.#identity ||
-      (observation !== undefined &&
-        judgeLease(observation, this.#identity, now, this.#leaseDurationMs) === 'free');
-    if (!free) return { open: false, written: Promise.resolve() };
-    // Free or ours: open from the tick after this replica took it (a race lost to an older-mode
-    // replica keeps it closed).
-    return { open: holder === this.#identity, written: this.#write(name, {}) };
+    if (name === undefined) return { open: true, written: Promise.resolve() };
+    const verdict = this.#view.legacyVerdict(name, this.#clock.monotonic());
+    if (verdict.kind !== 'take') return { open: verdict.kind === 'open', written: Promise.resolve() };
+    return { open: verdict.open, written: this.#write(name, {}) };
   }
 
   async #releaseLegacy(): Promise<void> {
@@ -391,14 +309,14 @@ export class WorkSharing {
     } catch {
       // The last tick's view decides.
     }
-    const lease = this.#leases.get(name);
+    const lease = this.#view.get(name);
     const holder = lease?.record.holderIdentity;
     if (lease === undefined || !holder) return;
     // Another member keeps it from older-mode replicas; with none left, they may lead at once. The
     // holder may be a member that stopped before this one, leaving the Lease to the members then
     // alive: the last one releases it all the same (the write fails if anyone wrote it since).
     if (this.#members.some((member) => member !== this.#identity)) return;
-    if (holder !== this.#identity && !this.#knownMembers().has(holder)) return;
+    if (!this.#view.isKnownMember(holder)) return;
     try {
       await this.#client.replace(lease, releasedRecord(lease.record, this.#clock.now()));
       this.#logger?.info({ lease: name }, 'released the legacy leader Lease: no other member is left');
@@ -417,15 +335,7 @@ export class WorkSharing {
   async #claim(key: string): Promise<void> {
     if (this.#releasing.has(key)) return;
     const name = this.#keyLease(key);
-    const lease = this.#leases.get(name);
-    const observation = this.#observations.get(name);
-    if (
-      lease !== undefined &&
-      observation !== undefined &&
-      judgeLease(observation, this.#identity, this.#clock.monotonic(), this.#leaseDurationMs) === 'held'
-    ) {
-      return;
-    }
+    if (!this.#view.isFree(name, this.#clock.monotonic())) return;
     const sentAt = this.#clock.monotonic();
     const written = await this.#write(name, {
       labels: { [LEASE_ROLE_LABEL]: this.#options.keyKind },
@@ -442,7 +352,7 @@ export class WorkSharing {
 
   async #renew(key: string): Promise<void> {
     const name = this.#keyLease(key);
-    const holder = this.#leases.get(name)?.record.holderIdentity;
+    const holder = this.#view.get(name)?.record.holderIdentity;
     if (holder !== this.#identity) {
       void this.#handOver(key, holder ? `the Lease is held by ${holder}` : 'the Lease was emptied', false);
       return;
@@ -518,7 +428,7 @@ export class WorkSharing {
       );
       await this.#stopping(key, reason, release ? 'released' : 'lost');
       if (!release) return;
-      const lease = this.#leases.get(this.#keyLease(key));
+      const lease = this.#view.get(this.#keyLease(key));
       if (lease?.record.holderIdentity !== this.#identity) return;
       try {
         this.#written(await this.#client.replace(lease, releasedRecord(lease.record, this.#clock.now())));
@@ -541,7 +451,7 @@ export class WorkSharing {
     name: string,
     metadata: { labels?: Record<string, string>; annotations?: Record<string, string> },
   ): Promise<boolean> {
-    const lease = this.#leases.get(name);
+    const lease = this.#view.get(name);
     const now = this.#clock.now();
     try {
       const record = claimedRecord(lease?.record, this.#identity, now, this.#leaseDurationMs);
@@ -560,29 +470,13 @@ export class WorkSharing {
 
   /** Deletes dead members' Leases and the Leases of keys that are gone once nobody holds them. */
   async #collect(keys: readonly string[]): Promise<void> {
-    const now = this.#clock.monotonic();
     const existing = new Set(keys.map((key) => this.#keyLease(key)));
-    const keyPrefix = `${this.#options.leasePrefix}${this.#options.keyKind}-`;
-    const memberPrefix = `${this.#options.leasePrefix}member-`;
-    const doomed: ListedLease[] = [];
-    for (const [name, lease] of this.#leases) {
-      const observation = this.#observations.get(name);
-      if (observation === undefined || name === this.#memberLease) continue;
-      const unchangedMs = now - observation.observedAt;
-      const holder = lease.record.holderIdentity;
-      if (name.startsWith(memberPrefix)) {
-        if (!holder || unchangedMs >= MEMBER_COLLECT_AFTER_LEASES * this.#leaseDurationMs) doomed.push(lease);
-      } else if (name.startsWith(keyPrefix) && !existing.has(name)) {
-        if (lease.object.metadata.labels?.[LEASE_ROLE_LABEL] !== this.#options.keyKind) continue;
-        if (!holder || unchangedMs >= this.#leaseDurationMs) doomed.push(lease);
-      }
-    }
+    const doomed = this.#view.collectable(existing, this.#memberLease, this.#clock.monotonic());
     await Promise.all(
       doomed.map(async (lease) => {
         try {
           await this.#client.delete(this.#options.namespace, lease);
-          this.#leases.delete(lease.name);
-          this.#observations.delete(lease.name);
+          this.#view.forget(lease.name);
         } catch (error) {
           const code = (error as { code?: unknown }).code;
           if (code !== 404 && code !== 409)
