@@ -3,7 +3,8 @@ import type { KubeObject } from '@scoby/kube-objects';
 import { type DynamicClient, resourcePath, type ResourceRef } from '../client/dynamic-client.ts';
 import type { LeaseClient } from './leader-elector.ts';
 
-const LEASES: ResourceRef = {
+/** coordination.k8s.io/v1 Leases: the leader election's and the work sharing's. */
+export const LEASES: ResourceRef = {
   group: 'coordination.k8s.io',
   version: 'v1',
   resource: 'leases',

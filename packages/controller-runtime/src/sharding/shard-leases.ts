@@ -4,16 +4,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { KubeObject } from '@scoby/kube-objects';
-import type { DynamicClient, ResourceRef } from '../client/dynamic-client.ts';
+import type { DynamicClient } from '../client/dynamic-client.ts';
+import { LEASES } from '../leader-election/lease-client.ts';
 import type { LeaseRecord } from '../leader-election/lease-record.ts';
 import { toRecord, toSpec } from '../leader-election/lease-spec.ts';
-
-const LEASES: ResourceRef = {
-  group: 'coordination.k8s.io',
-  version: 'v1',
-  resource: 'leases',
-  namespaced: true,
-};
 
 /** `member` or `key`: what a Lease of work sharing stands for, for `kubectl get leases -l`. */
 export const LEASE_ROLE_LABEL = 'scoby.triggermesh.io/lease';
