@@ -15,7 +15,7 @@ import {
   type TestCluster,
 } from '../support/cluster.ts';
 import { judgeTerms, type RecordedRequest } from '../support/lease-terms.ts';
-import { registerKind, sleep } from '../support/scoby.ts';
+import { eventViews, registerKind, sleep } from '../support/scoby.ts';
 
 const LEASE_DURATION_MS = 2000;
 const REGISTRATIONS = 12;
@@ -120,6 +120,23 @@ async function everyEditReconciled(message: string): Promise<void> {
   }
 }
 
+/** The values of one of a replica's metrics, by its labels' values joined with `/`. */
+async function metricValues(controller: RunningController, name: string): Promise<Record<string, number>> {
+  const metric = (await controller.metrics.registry.getMetricsAsJSON()).find((entry) => entry.name === name);
+  return Object.fromEntries(
+    (metric?.values ?? []).map((value) => [Object.values(value.labels).join('/'), value.value]),
+  );
+}
+
+/** Hand-overs a replica counted in `direction`, by registration. */
+async function handovers(controller: RunningController, direction: string): Promise<string[]> {
+  const values = await metricValues(controller, 'scoby_registration_handovers_total');
+  return Object.entries(values)
+    .filter(([labels, count]) => labels.endsWith(`/${direction}`) && count > 0)
+    .map(([labels]) => labels.slice(0, -direction.length - 1))
+    .sort();
+}
+
 function noWriteOutsideItsTerm(): void {
   const report = judgeTerms(recorded(), registrationOf);
   expect(report.violations).toEqual([]);
@@ -172,6 +189,28 @@ describe('three active-active replicas and twelve registrations', () => {
     const report = judgeTerms(recorded(), registrationOf);
     for (const user of ['replica-a', 'replica-b', 'replica-c'])
       expect(report.writesByUser[user]).toBeGreaterThan(0);
+    // /metrics says what each holds and how many members it sees; each registration's Event names its holder.
+    for (const [user, held] of owners()) {
+      const controller = replicas.get(user)!;
+      const owned = await metricValues(controller, 'scoby_registration_owned');
+      expect(
+        Object.entries(owned)
+          .filter(([, value]) => value === 1)
+          .map(([name]) => name)
+          .sort(),
+      ).toEqual(held);
+      expect(await metricValues(controller, 'scoby_replica_members')).toEqual({ '': 3 });
+      for (const name of held) {
+        const acquired = eventViews(await cluster.events('default', name)).filter(
+          (event) => event.reason === 'RegistrationAcquired',
+        );
+        expect(acquired.at(-1)).toEqual({
+          type: 'Normal',
+          reason: 'RegistrationAcquired',
+          message: `registration acquired by replica ${controller.identity}`,
+        });
+      }
+    }
   });
 
   it('move a killed replica’s registrations to the others after a lease duration', async () => {
@@ -183,6 +222,11 @@ describe('three active-active replicas and twelve registrations', () => {
     await converged(['replica-a', 'replica-b']);
     expect(Date.now() - killedAt).toBeGreaterThanOrEqual(LEASE_DURATION_MS - 300);
     expect(moved).toHaveLength(4);
+    const acquiredBySurvivors = [
+      ...(await handovers(replicas.get('replica-a')!, 'acquired')),
+      ...(await handovers(replicas.get('replica-b')!, 'acquired')),
+    ];
+    expect(acquiredBySurvivors).toEqual(expect.arrayContaining(moved));
     await everyEditReconciled('after a kill');
     noWriteOutsideItsTerm();
   }, 60_000);
@@ -202,6 +246,8 @@ describe('three active-active replicas and twelve registrations', () => {
     expect(handed.length).toBeGreaterThan(0);
     await stopping.stop();
     replicas.delete('replica-d');
+    // Counted as released (beside any it handed over when replica-e joined).
+    expect(await handovers(stopping, 'released')).toEqual(expect.arrayContaining(handed));
     // Released as it stopped, not left to expire: free at once, or already taken by another replica.
     for (const name of handed) {
       const lease = await cluster.get(
@@ -234,6 +280,8 @@ describe('three active-active replicas and twelve registrations', () => {
       20_000,
     );
     await sleep(500);
+    // Its fences closed at the renew deadline: counted as lost, not released.
+    expect(await handovers(cut, 'lost')).toEqual(expect.arrayContaining([...held].sort()));
     heal();
     await converged(['replica-a', 'replica-b', 'replica-e']);
     await everyEditReconciled('after a partition');
