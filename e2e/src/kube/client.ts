@@ -198,9 +198,15 @@ export class KubeClient {
       request.end(body);
     });
     if (options.raw === true && status >= 200 && status < 300) return text as T;
-    const parsed: unknown = text === '' ? {} : JSON.parse(text);
-    if (status >= 200 && status < 300) return parsed as T;
-    const failure = parsed as { reason?: string; message?: string };
+    const parsed = parseAnswer(text);
+    if (status >= 200 && status < 300) {
+      if (parsed === undefined)
+        throw new Error(
+          `${method} ${path}: HTTP ${status} with a body that is not JSON: ${text.slice(0, 200)}`,
+        );
+      return parsed as T;
+    }
+    const failure = (parsed ?? {}) as { reason?: string; message?: string };
     throw new KubeApiError(
       status,
       failure.reason ?? '',
@@ -210,5 +216,19 @@ export class KubeClient {
 
   close(): void {
     this.#agent.destroy();
+  }
+}
+
+/**
+ * The answer's JSON; undefined when it is not JSON. kube-apiserver answers some requests in plain text,
+ * such as "404 page not found" for a group version its discovery does not serve yet, moments after
+ * the CRD that adds it.
+ */
+function parseAnswer(text: string): unknown {
+  if (text === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
   }
 }
