@@ -28,7 +28,8 @@ export async function startScoby(
   const loaded = await loadFormFactorPlugin(PLUGIN_MODULE);
   if (!loaded.ok) throw new Error(loaded.message);
   const mode = replicaCount > 1 ? 'active-active' : 'leader';
-  const replicas = Array.from({ length: replicaCount }, () => {
+  const logger = pino({ level: process.env.LOG_LEVEL ?? 'silent' });
+  const replicas = Array.from({ length: replicaCount }, (_, index) => {
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromString(kubeconfigYaml);
     return startController({
@@ -38,7 +39,7 @@ export async function startScoby(
       concurrency: 4,
       plugins: [loaded.plugin],
       leaderElection: { enabled: true, mode, namespace: SCOBY_NAMESPACE, leaseName: LEASE_NAME },
-      logger: pino({ level: process.env.LOG_LEVEL ?? 'silent' }),
+      logger: replicaCount > 1 ? logger.child({ replica: index }) : logger,
     });
   });
   const stop = async () => {

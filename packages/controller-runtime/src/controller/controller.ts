@@ -16,7 +16,7 @@ import {
   WorkQueue,
   type WorkQueueObserver,
 } from '../queue/work-queue.ts';
-import type { Clock } from '../time/clock.ts';
+import { type Clock, realClock } from '../time/clock.ts';
 import { formatObjectKey, type GroupKind, type ObjectKey, parseObjectKey } from './object-key.ts';
 
 /** A watch event as the handlers of a controller see it. */
@@ -111,6 +111,8 @@ export class Controller<T extends KubeObject = KubeObject> {
   readonly #queue: WorkQueue;
   readonly #primary: InformerHandle<T>;
   readonly #watched = new Set<Watched>();
+  /** Told when a watch starts or stops (see waitForSync). */
+  readonly #watchedChanged = new Set<() => void>();
   /** Events held while their key's reconcile runs (see EventFilter.holdWhileReconciling). */
   readonly #held = new Map<string, ControllerEvent[]>();
   #resync: ResyncPolicy | undefined;
@@ -190,11 +192,31 @@ export class Controller<T extends KubeObject = KubeObject> {
     return [...this.#watched].every(({ handle }) => handle.informer.hasSynced());
   }
 
+  /**
+   * Resolves true once every informer watched then has synced, false after `timeoutMs`. The watched
+   * set may change meanwhile (an owned kind's informer replaced by one of another selector, its old
+   * one stopped and never to sync): the wait follows the set as it is, not as it was when it began.
+   */
   async waitForSync(timeoutMs: number): Promise<boolean> {
-    const synced = await Promise.all(
-      [...this.#watched].map(({ handle }) => handle.informer.waitForSync(timeoutMs)),
-    );
-    return synced.every(Boolean);
+    const clock = this.#options.clock ?? realClock;
+    const deadline = clock.monotonic() + timeoutMs;
+    for (;;) {
+      if (this.hasSynced()) return true;
+      const leftMs = deadline - clock.monotonic();
+      if (leftMs <= 0) return false;
+      const stopWaiting = new AbortController();
+      const changed = new Promise<'changed'>((resolve) => {
+        const onChange = () => resolve('changed');
+        this.#watchedChanged.add(onChange);
+        stopWaiting.signal.addEventListener('abort', () => this.#watchedChanged.delete(onChange));
+      });
+      const synced = Promise.all(
+        [...this.#watched].map(({ handle }) => handle.informer.waitForSync(leftMs, stopWaiting.signal)),
+      ).then((answers) => answers.every(Boolean));
+      const outcome = await Promise.race([synced, changed]);
+      stopWaiting.abort();
+      if (outcome === false) return this.hasSynced();
+    }
   }
 
   /** Keys waiting to start. */
@@ -236,6 +258,7 @@ export class Controller<T extends KubeObject = KubeObject> {
     });
     const watched: Watched = { handle, owned, unsubscribe };
     this.#watched.add(watched);
+    this.#notifyWatchedChanged();
     return watched;
   }
 
@@ -243,6 +266,11 @@ export class Controller<T extends KubeObject = KubeObject> {
     if (!this.#watched.delete(watched)) return;
     watched.unsubscribe();
     if (watched.owned) watched.handle.release();
+    this.#notifyWatchedChanged();
+  }
+
+  #notifyWatchedChanged(): void {
+    for (const notify of [...this.#watchedChanged]) notify();
   }
 
   /** Enqueues `key` for `event` unless the filter refuses it, or holds it while `key` runs. */

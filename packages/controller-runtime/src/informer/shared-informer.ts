@@ -165,18 +165,25 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
     return this.#partitions.every((partition) => partition.synced);
   }
 
-  /** Resolves true once synced, false if that takes longer than `timeoutMs`. */
-  waitForSync(timeoutMs: number): Promise<boolean> {
+  /**
+   * Resolves true once synced, false if that takes longer than `timeoutMs` or `signal` fires first
+   * (the caller stopped waiting: its timer and waiter go at once).
+   */
+  waitForSync(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
     if (this.hasSynced()) return Promise.resolve(true);
+    if (signal?.aborted) return Promise.resolve(false);
     return new Promise((resolve) => {
       const done = (synced: boolean) => {
         this.#syncWaiters.delete(onSynced);
         this.#clock.clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
         resolve(synced);
       };
       const onSynced = () => done(true);
+      const onAbort = () => done(false);
       const timer = this.#clock.setTimeout(() => done(false), timeoutMs);
       this.#syncWaiters.add(onSynced);
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 

@@ -131,6 +131,66 @@ describe('Controller', () => {
     }
   });
 
+  it('follows its watches as they are while it waits for sync: a replaced owned informer that never lists holds nothing up', async () => {
+    const neverListed = deferred<void>();
+    const lister = {
+      list: async (...args: Parameters<DynamicClient['list']>) => {
+        if (args[0].resource === 'secrets' && args[2]?.labelSelector === 'old=selector')
+          await neverListed.promise;
+        return client.list(...args);
+      },
+      watch: (...args: Parameters<DynamicClient['watch']>) => client.watch(...args),
+    };
+    const slowFactory = new InformerFactory({ lister });
+    const waiting = new Controller({
+      name: 'configmap-secrets',
+      factory: slowFactory,
+      for: { resource: CONFIGMAPS, group: '', kind: 'ConfigMap' },
+      reconcile: () => undefined,
+    });
+    try {
+      const unwatchOld = waiting.own({ resource: SECRETS, labelSelector: 'old=selector' });
+      const startedAt = performance.now();
+      const wait = waiting.waitForSync(10_000);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      unwatchOld();
+      waiting.own({ resource: SECRETS, labelSelector: 'new=selector' });
+      expect(await wait).toBe(true);
+      expect(performance.now() - startedAt).toBeLessThan(5_000);
+      expect(waiting.hasSynced()).toBe(true);
+    } finally {
+      neverListed.resolve();
+      await waiting.stop();
+      slowFactory.stopAll();
+    }
+  });
+
+  it('answers false when a watched informer has not listed within the wait', async () => {
+    const neverListed = deferred<void>();
+    const lister = {
+      list: async (...args: Parameters<DynamicClient['list']>) => {
+        if (args[0].resource === 'secrets') await neverListed.promise;
+        return client.list(...args);
+      },
+      watch: (...args: Parameters<DynamicClient['watch']>) => client.watch(...args),
+    };
+    const slowFactory = new InformerFactory({ lister });
+    const waiting = new Controller({
+      name: 'configmap-secrets',
+      factory: slowFactory,
+      for: { resource: CONFIGMAPS, group: '', kind: 'ConfigMap' },
+      owns: [{ resource: SECRETS }],
+      reconcile: () => undefined,
+    });
+    try {
+      expect(await waiting.waitForSync(300)).toBe(false);
+    } finally {
+      neverListed.resolve();
+      await waiting.stop();
+      slowFactory.stopAll();
+    }
+  });
+
   it('aborts the running reconciles when stopped aborting', async () => {
     const signals: AbortSignal[] = [];
     let release: () => void = () => {};

@@ -304,6 +304,24 @@ describe('SharedInformer against an API server', () => {
     expect(attempts.length).toBeGreaterThanOrEqual(3);
   });
 
+  it('answers a wait false as soon as its caller gives it up, long before its timeout', async () => {
+    const missing: ResourceRef = {
+      group: 'example.com',
+      version: 'v1',
+      resource: 'nothings',
+      namespaced: true,
+    };
+    const cache = informer({ resource: missing, restartBackoff: { baseMs: 20, capMs: 40 } });
+    cache.start();
+    const givenUp = new AbortController();
+    const startedAt = performance.now();
+    const wait = cache.waitForSync(60_000, givenUp.signal);
+    setTimeout(() => givenUp.abort(), 50);
+    expect(await wait).toBe(false);
+    expect(performance.now() - startedAt).toBeLessThan(5_000);
+    expect(await cache.waitForSync(60_000, givenUp.signal)).toBe(false);
+  });
+
   it('delivers cached objects to late handlers, and a failing handler does not stop the others', async () => {
     await client.create(CONFIGMAPS, configMap('shop', 'a'));
     const cache = informer();
