@@ -17,6 +17,18 @@ export interface EventView {
 
 /** How long each provider gets to converge: kwok runs real controllers, k3s starts real pods. */
 const SETTLE_MS: Record<ProviderName, number> = { memory: 15_000, kwok: 60_000, k3s: 180_000, node: 180_000 };
+/**
+ * How long kube-controller-manager's garbage collector may take to remove the children of a deleted
+ * instance. Its attempts on a dependent whose owner's kind it has not discovered yet back off from
+ * 5 ms, doubling (20.5 s, 41 s, 82 s after the first); it discovers new CRDs every 30 s, so a child
+ * made soon after its CRD goes 20 or 41 s after, and 82 s when one discovery round is missed.
+ */
+const COLLECT_MS: Record<ProviderName, number> = {
+  memory: 15_000,
+  kwok: 120_000,
+  k3s: 180_000,
+  node: 180_000,
+};
 /** How long to watch for something that must NOT happen. */
 const QUIET_MS: Record<ProviderName, number> = { memory: 750, kwok: 2_000, k3s: 5_000, node: 5_000 };
 
@@ -150,11 +162,18 @@ export class ClusterHandle {
     kind: string,
     namespace: string | undefined,
     name: string,
+    timeoutMs = this.timeoutMs,
   ): Promise<void> {
     await this.waitFor(
       `${kind} "${namespace ? `${namespace}/` : ''}${name}" to be gone`,
       async () => (await this.get(apiVersion, kind, namespace, name)) === undefined,
+      timeoutMs,
     );
+  }
+
+  /** Waits until the garbage collector has removed a child whose owner is gone (see COLLECT_MS). */
+  waitForCollected(apiVersion: string, kind: string, namespace: string, name: string): Promise<void> {
+    return this.waitForGone(apiVersion, kind, namespace, name, COLLECT_MS[this.provider]);
   }
 
   /** Gives the controller time to do something it must not do. */

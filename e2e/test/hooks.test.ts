@@ -139,7 +139,7 @@ describe('hooks', () => {
 
     await approve(cluster, INSTANCE);
     await cluster.waitForGone(...INSTANCE);
-    await cluster.waitForGone('apps/v1', 'Deployment', 'hooks', 'mailer-orders');
+    await cluster.waitForCollected('apps/v1', 'Deployment', 'hooks', 'mailer-orders');
     const finalizeCalls = requestLog.filter((line) => line.phase === 'finalize');
     console.log(`[e2e] finalize calls seen by the hook: ${JSON.stringify(finalizeCalls)}`);
     expect(finalizeCalls[0]).toEqual({

@@ -212,7 +212,7 @@ spec:
       metadata: { namespace: 'primer', name: 'hello' },
     });
     await cluster.waitForGone('primer.scoby.dev/v1', 'Kuard', 'primer', 'hello');
-    await cluster.waitForGone('apps/v1', 'Deployment', 'primer', 'primer-hello');
-    await cluster.waitForGone('v1', 'Service', 'primer', 'primer-hello');
+    await cluster.waitForCollected('apps/v1', 'Deployment', 'primer', 'primer-hello');
+    await cluster.waitForCollected('v1', 'Service', 'primer', 'primer-hello');
   });
 });
