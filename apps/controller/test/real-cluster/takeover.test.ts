@@ -9,7 +9,7 @@ import { crdFor } from '../support/cluster.ts';
 import { hookedRegistration, registrationReady } from '../support/hooks-fixtures.ts';
 import { conditionOf } from '../support/scoby.ts';
 import { registeredKindRole } from './support/grants.ts';
-import { startRealCluster, type RealCluster } from './support/real-cluster.ts';
+import { REAL_COLLECT_MS, startRealCluster, type RealCluster } from './support/real-cluster.ts';
 
 const API = 'notify.real.example.com/v1';
 let cluster: RealCluster;
@@ -101,6 +101,7 @@ describe('on the real control plane, an instance whose children are named like o
     await cluster.waitFor(
       'the control instance’s Deployment collected',
       async () => (await cluster.get('apps/v1', 'Deployment', 'shop', 'mailer-control')) === undefined,
+      REAL_COLLECT_MS,
     );
     expect(await stored()).toEqual(before);
   });

@@ -26,6 +26,13 @@ function kubeConfigOf(yaml: string): KubeConfig {
 /** Real controllers, scheduler and kwok need seconds where the in-memory server needs milliseconds. */
 export const REAL_PATIENCE_MS = 60_000;
 
+/**
+ * How long kube-controller-manager's garbage collector may take to remove a dependent whose owner
+ * is gone: its retries on a dependent whose owner's CRD it has not discovered yet double from 5 ms
+ * (20.5 s, 41 s, 82 s after the first), and it discovers new CRDs every 30 s.
+ */
+export const REAL_COLLECT_MS = 120_000;
+
 /** The admin's verbs, with the real control plane's patience. */
 export function realClusterAdmin(): ClusterVerbs {
   const verbs = clusterVerbs(new DynamicClient(kubeConfigOf(inject('realCluster').adminKubeconfigYaml)));
