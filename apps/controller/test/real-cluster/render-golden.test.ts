@@ -18,6 +18,7 @@ import {
   registerSample,
   sampleObjects,
   type GoldenSample,
+  unregisterSample,
 } from '../support/golden-render.ts';
 import { namespaceObject } from '../support/scoby.ts';
 import { registeredKindRole } from './support/grants.ts';
@@ -86,7 +87,11 @@ let cluster: RealCluster;
 beforeAll(() => {
   cluster = startRealCluster();
 });
-afterAll(() => cluster?.stop());
+afterAll(async () => {
+  if (cluster === undefined) return;
+  for (const sample of Object.values(SAMPLES)) await unregisterSample(cluster, sample, REAL_PATIENCE_MS);
+  await cluster.stop();
+});
 
 describe('scoby render equals what the controller wrote (real control plane)', () => {
   for (const [name, sample] of Object.entries(SAMPLES)) {

@@ -168,6 +168,26 @@ export async function registerSample(
   );
 }
 
+/**
+ * Deletes the sample's registration and waits until it is gone, its controller still running to
+ * release its finalizer: test files share a real control plane, and a later one may use the name.
+ */
+export async function unregisterSample(
+  cluster: ClusterVerbs,
+  sample: GoldenSample,
+  timeoutMs: number,
+): Promise<void> {
+  const name = (await sampleObject(sample.registration)).metadata.name ?? '';
+  const registration = await cluster.get(REGISTRATION_API, 'CRDRegistration', undefined, name);
+  if (registration === undefined) return;
+  await cluster.remove(registration);
+  await cluster.waitFor(
+    `registration ${name} gone`,
+    async () => (await cluster.get(REGISTRATION_API, 'CRDRegistration', undefined, name)) === undefined,
+    timeoutMs,
+  );
+}
+
 export async function checkGolden(
   cluster: ClusterVerbs,
   sample: GoldenSample,
