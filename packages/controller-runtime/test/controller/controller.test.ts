@@ -58,6 +58,25 @@ async function started(): Promise<ObjectKey[]> {
   return reconciled;
 }
 
+/**
+ * An informer factory whose Secret lists matching `held` wait until `release` is called; every other
+ * list and watch goes to the server at once.
+ */
+function factoryHoldingSecretLists(held: (query: Parameters<DynamicClient['list']>[2]) => boolean): {
+  factory: InformerFactory;
+  release: () => void;
+} {
+  const listed = deferred<void>();
+  const lister = {
+    list: async (...args: Parameters<DynamicClient['list']>) => {
+      if (args[0].resource === 'secrets' && held(args[2])) await listed.promise;
+      return client.list(...args);
+    },
+    watch: (...args: Parameters<DynamicClient['watch']>) => client.watch(...args),
+  };
+  return { factory: new InformerFactory({ lister }), release: () => listed.resolve() };
+}
+
 describe('Controller', () => {
   it('reconciles the objects of its kind, with their group and kind in the key', async () => {
     const reconciled = await started();
@@ -99,15 +118,7 @@ describe('Controller', () => {
       kind: 'ConfigMap',
       metadata: { namespace: 'default', name: 'app' },
     });
-    const secretsListed = deferred<void>();
-    const lister = {
-      list: async (...args: Parameters<DynamicClient['list']>) => {
-        if (args[0].resource === 'secrets') await secretsListed.promise;
-        return client.list(...args);
-      },
-      watch: (...args: Parameters<DynamicClient['watch']>) => client.watch(...args),
-    };
-    const slowFactory = new InformerFactory({ lister });
+    const { factory: slowFactory, release: listSecrets } = factoryHoldingSecretLists(() => true);
     const synced: boolean[] = [];
     const slow = new Controller({
       name: 'configmap-secrets',
@@ -123,7 +134,7 @@ describe('Controller', () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       // The ConfigMap is queued, but the Secrets' cache has not listed yet.
       expect(synced).toEqual([]);
-      secretsListed.resolve();
+      listSecrets();
       await eventually(() => expect(synced).toEqual([true]));
     } finally {
       await slow.stop();
@@ -132,16 +143,9 @@ describe('Controller', () => {
   });
 
   it('follows its watches as they are while it waits for sync: a replaced owned informer that never lists holds nothing up', async () => {
-    const neverListed = deferred<void>();
-    const lister = {
-      list: async (...args: Parameters<DynamicClient['list']>) => {
-        if (args[0].resource === 'secrets' && args[2]?.labelSelector === 'old=selector')
-          await neverListed.promise;
-        return client.list(...args);
-      },
-      watch: (...args: Parameters<DynamicClient['watch']>) => client.watch(...args),
-    };
-    const slowFactory = new InformerFactory({ lister });
+    const { factory: slowFactory, release } = factoryHoldingSecretLists(
+      (query) => query?.labelSelector === 'old=selector',
+    );
     const waiting = new Controller({
       name: 'configmap-secrets',
       factory: slowFactory,
@@ -159,22 +163,14 @@ describe('Controller', () => {
       expect(performance.now() - startedAt).toBeLessThan(5_000);
       expect(waiting.hasSynced()).toBe(true);
     } finally {
-      neverListed.resolve();
+      release();
       await waiting.stop();
       slowFactory.stopAll();
     }
   });
 
   it('answers false when a watched informer has not listed within the wait', async () => {
-    const neverListed = deferred<void>();
-    const lister = {
-      list: async (...args: Parameters<DynamicClient['list']>) => {
-        if (args[0].resource === 'secrets') await neverListed.promise;
-        return client.list(...args);
-      },
-      watch: (...args: Parameters<DynamicClient['watch']>) => client.watch(...args),
-    };
-    const slowFactory = new InformerFactory({ lister });
+    const { factory: slowFactory, release } = factoryHoldingSecretLists(() => true);
     const waiting = new Controller({
       name: 'configmap-secrets',
       factory: slowFactory,
@@ -185,7 +181,7 @@ describe('Controller', () => {
     try {
       expect(await waiting.waitForSync(300)).toBe(false);
     } finally {
-      neverListed.resolve();
+      release();
       await waiting.stop();
       slowFactory.stopAll();
     }

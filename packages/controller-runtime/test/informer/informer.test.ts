@@ -80,6 +80,17 @@ function informer(
   return created;
 }
 
+/** An informer of a resource the server does not serve: its list keeps failing, retried quickly. */
+function neverListing(): SharedInformer<KubeObject> {
+  const missing: ResourceRef = {
+    group: 'example.com',
+    version: 'v1',
+    resource: 'nothings',
+    namespaced: true,
+  };
+  return informer({ resource: missing, restartBackoff: { baseMs: 20, capMs: 40 } });
+}
+
 function cachedValues(source: SharedInformer<KubeObject>): string[] {
   return source
     .list()
@@ -288,13 +299,7 @@ describe('SharedInformer against an API server', () => {
   });
 
   it('never syncs when the list keeps failing, and waitForSync says so', async () => {
-    const missing: ResourceRef = {
-      group: 'example.com',
-      version: 'v1',
-      resource: 'nothings',
-      namespaced: true,
-    };
-    const cache = informer({ resource: missing, restartBackoff: { baseMs: 20, capMs: 40 } });
+    const cache = neverListing();
     cache.start();
     expect(await cache.waitForSync(300)).toBe(false);
     expect(cache.hasSynced()).toBe(false);
@@ -305,13 +310,7 @@ describe('SharedInformer against an API server', () => {
   });
 
   it('answers a wait false as soon as its caller gives it up, long before its timeout', async () => {
-    const missing: ResourceRef = {
-      group: 'example.com',
-      version: 'v1',
-      resource: 'nothings',
-      namespaced: true,
-    };
-    const cache = informer({ resource: missing, restartBackoff: { baseMs: 20, capMs: 40 } });
+    const cache = neverListing();
     cache.start();
     const givenUp = new AbortController();
     const startedAt = performance.now();
