@@ -15,7 +15,7 @@ import {
   type TestCluster,
 } from '../support/cluster.ts';
 import { judgeTerms, type RecordedRequest } from '../support/lease-terms.ts';
-import { eventViews, registerKind, sleep } from '../support/scoby.ts';
+import { eventViews, metricSamples, registerKind, sleep } from '../support/scoby.ts';
 
 const LEASE_DURATION_MS = 2000;
 const REGISTRATIONS = 12;
@@ -122,9 +122,11 @@ async function everyEditReconciled(message: string): Promise<void> {
 
 /** The values of one of a replica's metrics, by its labels' values joined with `/`. */
 async function metricValues(controller: RunningController, name: string): Promise<Record<string, number>> {
-  const metric = (await controller.metrics.registry.getMetricsAsJSON()).find((entry) => entry.name === name);
   return Object.fromEntries(
-    (metric?.values ?? []).map((value) => [Object.values(value.labels).join('/'), value.value]),
+    (await metricSamples(controller.metrics, name)).map((value) => [
+      Object.values(value.labels).join('/'),
+      value.value,
+    ]),
   );
 }
 

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '@scoby/in-memory-apiserver';
 import { startTestCluster, type TestCluster } from '../support/cluster.ts';
-import { adapterOf, registerKind, sleep, waitForCondition } from '../support/scoby.ts';
+import { adapterOf, metricSamples, registerKind, sleep, waitForCondition } from '../support/scoby.ts';
 
 const NAMESPACE = 'pressure';
 const API = 'pressure.example.com/v1';
@@ -51,10 +51,8 @@ afterAll(() => cluster.stop());
 const deploymentPath = (name: string) => `/apis/apps/v1/namespaces/${NAMESPACE}/deployments/sender-${name}`;
 
 async function throttledCount(): Promise<number> {
-  const metric = (await cluster.controller.metrics.registry.getMetricsAsJSON()).find(
-    (entry) => entry.name === 'rest_client_throttled_requests_total',
-  );
-  return (metric?.values ?? []).reduce((sum, value) => sum + value.value, 0);
+  const samples = await metricSamples(cluster.controller.metrics, 'rest_client_throttled_requests_total');
+  return samples.reduce((sum, value) => sum + value.value, 0);
 }
 
 async function roundOf(name: string): Promise<string | undefined> {

@@ -92,12 +92,18 @@ export function writesIn(
     .map(({ method, path }) => ({ method, path }));
 }
 
+/** The samples of one metric in a controller's registry; none while it has recorded nothing. */
+export async function metricSamples(
+  metrics: ControllerMetrics,
+  name: string,
+): Promise<{ labels: Record<string, string | number | undefined>; value: number }[]> {
+  const metric = (await metrics.registry.getMetricsAsJSON()).find((entry) => entry.name === name);
+  return (metric?.values ?? []).map(({ labels, value }) => ({ labels: { ...labels }, value }));
+}
+
 /** Finished reconciles of one registration's instances (controller_runtime_reconcile_total summed over results). */
 export async function reconcileCount(metrics: ControllerMetrics, registration: string): Promise<number> {
-  const metric = (await metrics.registry.getMetricsAsJSON()).find(
-    (entry) => entry.name === 'controller_runtime_reconcile_total',
-  );
-  return (metric?.values ?? [])
+  return (await metricSamples(metrics, 'controller_runtime_reconcile_total'))
     .filter((value) => value.labels.controller === registration)
     .reduce((sum, value) => sum + value.value, 0);
 }
