@@ -15,8 +15,9 @@ const ADMIN_KUBECONFIG = '/etc/kubernetes/super-admin.conf';
 const READY_LINE = 'scoby-node: ready';
 
 class KubeNodeContainer extends GenericContainer {
-  constructor(image: string) {
+  constructor(image: string, cpus: number | undefined) {
     super(image);
+    if (cpus !== undefined) this.withResourcesQuota({ cpu: cpus });
     // As K3sContainer does; dockerode's HostConfig type predates the field.
     Object.assign(this.hostConfig, { CgroupnsMode: 'host' });
     this.withExposedPorts(API_PORT)
@@ -37,8 +38,37 @@ async function run(container: StartedTestContainer, command: string[], what: str
 
 const kubectl = (...args: string[]): string[] => ['kubectl', '--kubeconfig', ADMIN_KUBECONFIG, ...args];
 
-/** Node Ready, CoreDNS available, and a name resolved through the kube-dns Service (kube-proxy's rules). */
+/** Runs `command` in the node until `done` holds of its result; fails after `withinMs` with the last answer. */
+async function until(
+  container: StartedTestContainer,
+  command: string[],
+  what: string,
+  withinMs: number,
+  done: (result: { exitCode: number; output: string }) => boolean,
+): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const result = await container.exec(command);
+    if (done(result)) return;
+    if (Date.now() > deadline)
+      throw new Error(`${what} within ${withinMs / 1000} s: ${result.output.trim()}`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+/**
+ * The node registered and Ready, CoreDNS available, and a name resolved through the kube-dns Service
+ * (kube-proxy's rules). `kubectl wait` answers "no matching resources" before the kubelet registers
+ * its node, which takes a while on a busy machine.
+ */
 async function waitForNodeAndDns(container: StartedTestContainer): Promise<void> {
+  await until(
+    container,
+    kubectl('get', 'nodes', '-o', 'name'),
+    'node registered',
+    300_000,
+    (result) => result.exitCode === 0 && result.output.includes('node/'),
+  );
   await run(
     container,
     kubectl('wait', '--for=condition=Ready', 'node', '--all', '--timeout=300s'),
@@ -49,18 +79,13 @@ async function waitForNodeAndDns(container: StartedTestContainer): Promise<void>
     kubectl('-n', 'kube-system', 'rollout', 'status', 'deployment/coredns', '--timeout=300s'),
     'CoreDNS available',
   );
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const lookup = await container.exec([
-      'busybox',
-      'nslookup',
-      'kubernetes.default.svc.cluster.local',
-      '10.96.0.10',
-    ]);
-    if (lookup.exitCode === 0 && lookup.output.includes('10.96.0.1')) return;
-    if (Date.now() > deadline) throw new Error(`cluster DNS does not answer: ${lookup.output.trim()}`);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
+  await until(
+    container,
+    ['busybox', 'nslookup', 'kubernetes.default.svc.cluster.local', '10.96.0.10'],
+    'cluster DNS answers',
+    120_000,
+    (result) => result.exitCode === 0 && result.output.includes('10.96.0.1'),
+  );
 }
 
 /**
@@ -75,15 +100,49 @@ async function machineAddress(container: StartedTestContainer): Promise<string> 
   return gateway;
 }
 
+/**
+ * The end of the node's own output (which names a component that exited, and the end of its log),
+ * read from the engine: it is there after the container stopped, when nothing can run in it.
+ */
+async function containerOutput(container: StartedTestContainer, lines: number): Promise<string> {
+  const stream = await container.logs({ tail: lines });
+  const chunks: string[] = [];
+  // A running container's log follows on: take what is there now (all of it once the ready line is).
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 2000);
+    const done = (): void => {
+      clearTimeout(timer);
+      resolve();
+    };
+    stream.on('data', (chunk: string) => {
+      chunks.push(chunk);
+      if (chunk.includes(READY_LINE)) done();
+    });
+    stream.on('end', done);
+    stream.on('error', done);
+  });
+  stream.destroy();
+  return chunks.join('');
+}
+
+export interface NodeOptions {
+  /** A CPU quota for the node (docker run --cpus), to start it as on a busy machine. */
+  cpus?: number;
+}
+
 export async function startNodeCluster(
   image: string,
   preload: readonly string[],
   log: (line: string) => void,
+  options: NodeOptions = {},
 ): Promise<StartedCluster> {
   const started = Date.now();
-  const container = await new KubeNodeContainer(image).start();
+  const container = await new KubeNodeContainer(image, options.cpus).start();
   try {
     log(`node: ${image} answered in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    for (const line of (await containerOutput(container, 200)).split('\n')) {
+      if (line.startsWith('scoby-node: ')) log(`node: ${line.slice('scoby-node: '.length)}`);
+    }
     await importImages(container, preload, (archive) => ['ctr', '-n', 'k8s.io', 'images', 'import', archive]);
     log(`node: images imported after ${((Date.now() - started) / 1000).toFixed(1)} s`);
     // The scenarios register ADAPTER_IMAGE (k3s's pause image) as their adapter; the node has the pause
@@ -115,11 +174,13 @@ export async function startNodeCluster(
       stop: async () => void (await container.stop()),
     };
   } catch (error) {
+    const output = await containerOutput(container, 60).catch((e: unknown) => `(unreadable: ${String(e)})`);
+    log(`node: start failed; its output ends with:\n${output}`);
     const logs = await container
       .exec(['sh', '-c', 'tail -n 20 /var/log/scoby-node/*.log'])
       .catch(() => undefined);
-    if (logs !== undefined) log(`node: start failed; its logs end with:\n${logs.output}`);
-    await container.stop();
+    if (logs !== undefined) log(`node: its components' logs end with:\n${logs.output}`);
+    await container.stop().catch(() => undefined);
     throw error;
   }
 }
