@@ -5,7 +5,8 @@
  * the cluster is handed over once the node is Ready and cluster DNS answers through its Service.
  * Scoby is installed on it by its Helm chart (global-setup.ts), so no account is prepared here.
  */
-import { GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
+import { availableParallelism } from 'node:os';
+import { GenericContainer, getContainerRuntimeClient, Wait, type StartedTestContainer } from 'testcontainers';
 import { importImages, kubeconfigWithServer } from './container-images.ts';
 import { ADAPTER_IMAGE } from '../settings.ts';
 import type { StartedCluster } from './started-cluster.ts';
@@ -126,8 +127,16 @@ async function containerOutput(container: StartedTestContainer, lines: number): 
 }
 
 export interface NodeOptions {
-  /** A CPU quota for the node (docker run --cpus), to start it as on a busy machine. */
-  cpus?: number;
+  /**
+   * A CPU quota (docker run --cpus) until the node says ready, then lifted: its start as on a machine
+   * busy meanwhile, the rest of the way at the machine's pace.
+   */
+  startingCpus?: number;
+}
+
+async function liftCpuQuota(container: StartedTestContainer): Promise<void> {
+  const client = await getContainerRuntimeClient();
+  await client.container.getById(container.getId()).update({ NanoCpus: availableParallelism() * 1e9 });
 }
 
 export async function startNodeCluster(
@@ -137,9 +146,13 @@ export async function startNodeCluster(
   options: NodeOptions = {},
 ): Promise<StartedCluster> {
   const started = Date.now();
-  const container = await new KubeNodeContainer(image, options.cpus).start();
+  const container = await new KubeNodeContainer(image, options.startingCpus).start();
   try {
     log(`node: ${image} answered in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    if (options.startingCpus !== undefined) {
+      await liftCpuQuota(container);
+      log(`node: its quota of ${options.startingCpus} CPU lifted`);
+    }
     for (const line of (await containerOutput(container, 200)).split('\n')) {
       if (line.startsWith('scoby-node: ')) log(`node: ${line.slice('scoby-node: '.length)}`);
     }

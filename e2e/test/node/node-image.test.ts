@@ -1,15 +1,18 @@
 /**
- * The node image on a busy machine, started beside the suite's node with a CPU quota: its API server
- * then needs longer to become ready than the 10 s kube-controller-manager gives it at start (so a node
- * that started them together lost its controller manager, and stopped, right after it said ready).
- * It still comes up: Ready, CoreDNS available and answering through its Service.
+ * The node image on a busy machine: started beside the suite's node with a CPU quota until it says
+ * ready, its API server needs longer to become ready than the 10 s kube-controller-manager gives it
+ * at start (so a node that started them together lost its controller manager, and stopped, right
+ * after it said ready). It still comes up: Ready, CoreDNS available and answering through its Service.
  */
 import { describe, expect, it } from 'vitest';
 import { realPodsOrReason } from '../../src/node-only.ts';
 import { startNodeCluster } from '../../src/providers/node.ts';
 import { readSettings } from '../../src/settings.ts';
 
-/** Docker's --cpus: the node starts in a minute or two; its API server needs 20 s or more. */
+/**
+ * Docker's --cpus while the node starts (lifted once it says ready): its API server then needs 20 s
+ * or more to become ready.
+ */
 const BUSY_MACHINE_CPUS = 0.15;
 /** What kube-controller-manager waits for the API server's /healthz before it exits. */
 const CONTROLLER_MANAGER_PATIENCE_S = 10;
@@ -27,7 +30,9 @@ describe.skipIf(skipped !== undefined)('the node image', () => {
     };
     // Resolves once the node is Ready and a name resolves through the kube-dns Service; fails when the
     // node stops on the way.
-    const node = await startNodeCluster(reading.settings.nodeImage, [], log, { cpus: BUSY_MACHINE_CPUS });
+    const node = await startNodeCluster(reading.settings.nodeImage, [], log, {
+      startingCpus: BUSY_MACHINE_CPUS,
+    });
     await node.stop();
     const apiServerReady = lines
       .map((line) => /^node: kube-apiserver ready (\d+) s after its start$/.exec(line)?.[1])
