@@ -101,6 +101,8 @@ function describeController(config: InstanceConfig): Record<string, unknown> {
 export class InstanceControllers implements InstanceControllerHost {
   readonly #options: InstanceControllersOptions;
   readonly #running = new Map<string, InstanceController>();
+  /** Controllers whose sync is being waited for, to be announced to their registration. */
+  readonly #announcing = new WeakSet<InstanceController>();
 
   constructor(options: InstanceControllersOptions) {
     this.#options = options;
@@ -158,10 +160,20 @@ export class InstanceControllers implements InstanceControllerHost {
       );
       this.#running.set(config.registrationName, controller);
       this.#options.logger.info(describeController(config), 'registration controller started');
-      void this.#announceSync(config, controller);
     }
     const controller = this.#running.get(config.registrationName)!;
-    return controller.hasSynced() ? { kind: 'started' } : { kind: 'starting' };
+    if (controller.hasSynced()) return { kind: 'started' };
+    // A new controller, or one reconfigured to informers that have to list first (another child
+    // kind, another selector): the registration hears of their sync, or it stays "starting".
+    this.#announceSyncOnce(config, controller);
+    return { kind: 'starting' };
+  }
+
+  /** Starts announcing the controller's sync unless an announcement of it is under way. */
+  #announceSyncOnce(config: InstanceConfig, controller: InstanceController): void {
+    if (this.#announcing.has(controller)) return;
+    this.#announcing.add(controller);
+    void this.#announceSync(config, controller).finally(() => this.#announcing.delete(controller));
   }
 
   /**

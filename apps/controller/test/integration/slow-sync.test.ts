@@ -3,7 +3,8 @@
  * (its instances' list refused with 503 and Retry-After for a while): the registration still becomes
  * Ready once the caches have synced, and the slow sync is logged. A registration is reconciled again
  * only when its controller announces the sync, so a sync that outlasted one wait used to leave it at
- * ControllerReady=Unknown for good while its instances were reconciled.
+ * ControllerReady=Unknown for good while its instances were reconciled. So does a registration
+ * whose running controller is reconfigured to watch a child kind it has not listed yet.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureLogs } from '@scoby/controller-runtime/testing';
@@ -61,5 +62,49 @@ describe('an instance controller slower to sync than one wait', () => {
       .filter((line) => line.msg === 'registration controller caches not synced yet; still waiting');
     expect(waiting.length).toBeGreaterThanOrEqual(1);
     expect(waiting[0]).toMatchObject({ level: 'warn', registration: 'kettle', waitedMs: SYNC_WARN_AFTER_MS });
+  });
+});
+
+describe('an instance controller reconfigured to a child kind it has not listed yet', () => {
+  it('makes its registration Ready once the new kind has synced', async () => {
+    await cluster.apply(crdFor({ group: 'slow.example.com', kind: 'Teapot', plural: 'teapots' }));
+    await cluster.apply(
+      registrationObject('teapot', {
+        crd: 'teapots.slow.example.com',
+        workload: { fromImage: { repo: 'registry.example.com/teapot:1' } },
+      }),
+    );
+    await waitForCondition(cluster, registrationTarget('teapot'), 'Ready', 'True', undefined, 15_000);
+
+    // Knative Serving installed after the registration started: its Services are a child kind the
+    // running controller does not watch yet. Their list is refused for a while.
+    await cluster.apply(crdFor({ group: 'serving.knative.dev', kind: 'Service', plural: 'services' }));
+    const heal = cluster.server.faults.throttle(
+      { verb: 'list', resource: 'services', user: 'scoby' },
+      { retryAfterSeconds: 1, code: 503 },
+    );
+    const current = await cluster.get(
+      registrationTarget('teapot').apiVersion,
+      'CRDRegistration',
+      undefined,
+      'teapot',
+    );
+    const spec = structuredClone(current!.spec) as { workload: Record<string, unknown> };
+    spec.workload.formFactor = { knativeService: {} };
+    await cluster.update({ ...current!, spec });
+    await waitForCondition(
+      cluster,
+      registrationTarget('teapot'),
+      'ControllerReady',
+      'Unknown',
+      undefined,
+      5_000,
+    );
+    heal();
+
+    await waitForCondition(cluster, registrationTarget('teapot'), 'Ready', 'True', undefined, 15_000);
+    expect(logs.lines().filter((line) => line.msg === 'registration controller reconfigured')).toEqual([
+      expect.objectContaining({ registration: 'teapot', formFactor: 'knativeService' }),
+    ]);
   });
 });
