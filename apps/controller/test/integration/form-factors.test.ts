@@ -8,6 +8,7 @@ import { crdFor, startTestCluster, type TestCluster } from '../support/cluster.t
 import {
   conditionOf,
   conditionsOf,
+  editRegistration,
   namespaceObject,
   registrationObject,
   registrationTarget,
@@ -53,13 +54,6 @@ function ownerOf(instance: KubeObject) {
       blockOwnerDeletion: true,
     },
   ];
-}
-
-async function editRegistration(name: string, edit: (spec: Record<string, unknown>) => void): Promise<void> {
-  const current = await cluster.get('scoby.triggermesh.io/v1alpha1', 'CRDRegistration', undefined, name);
-  const spec = structuredClone(current!.spec) as Record<string, unknown>;
-  edit(spec);
-  await cluster.update({ ...current!, spec });
 }
 
 describe('knativeService form factor', () => {
@@ -167,7 +161,7 @@ describe('pruning on form-factor changes', () => {
     await waitForCondition(cluster, site, 'Ready', 'True');
 
     cluster.server.requestLog.clear();
-    await editRegistration('site', (spec) => {
+    await editRegistration(cluster, 'site', (spec) => {
       (spec.workload as Record<string, unknown>).formFactor = { knativeService: {} };
     });
     const ready = await cluster.waitFor('Knative Service ready', async () => {
@@ -214,7 +208,7 @@ describe('pruning on form-factor changes', () => {
       url: 'http://api-users.shop.svc.cluster.local:8080',
     });
 
-    await editRegistration('api', (spec) => {
+    await editRegistration(cluster, 'api', (spec) => {
       (spec.workload as Record<string, unknown>).formFactor = { deployment: { replicas: 2 } };
     });
     await cluster.waitFor(

@@ -8,6 +8,7 @@ import { crdFor, startTestCluster, type TestCluster } from '../support/cluster.t
 import {
   adapterOf,
   conditionsOf,
+  editRegistration,
   eventViews,
   namespaceObject,
   reconcileCount,
@@ -35,17 +36,6 @@ async function createInstance(
   spec: Record<string, unknown>,
 ): Promise<KubeObject> {
   return cluster.apply({ apiVersion, kind, metadata: { name, namespace: 'shop' }, spec });
-}
-
-async function editRegistration(
-  name: string,
-  edit: (spec: Record<string, unknown>) => Record<string, unknown>,
-): Promise<void> {
-  const current = await cluster.get('scoby.triggermesh.io/v1alpha1', 'CRDRegistration', undefined, name);
-  await cluster.update({
-    ...current!,
-    spec: edit(structuredClone(current!.spec) as Record<string, unknown>),
-  });
 }
 
 async function deleteRegistration(name: string): Promise<void> {
@@ -95,7 +85,7 @@ describe('live edits', () => {
         'ZONE',
       ]);
     }
-    await editRegistration('relay', (spec) => ({
+    await editRegistration(cluster, 'relay', (spec) => ({
       ...spec,
       workload: {
         fromImage: { repo: 'registry.example.com/relay:2' },
@@ -159,7 +149,7 @@ describe('invalid registration', () => {
     ]);
     expect(await cluster.get(api, 'Probe', 'shop', 'ping')).not.toHaveProperty('status');
 
-    await editRegistration('probe', (spec) => {
+    await editRegistration(cluster, 'probe', (spec) => {
       const { hook: _hook, ...rest } = spec;
       return { ...rest, workload: { fromImage: { repo: 'registry.example.com/probe:1' } } };
     });

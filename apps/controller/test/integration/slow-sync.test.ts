@@ -11,6 +11,7 @@ import { captureLogs } from '@scoby/controller-runtime/testing';
 import { startTestCluster, crdFor, type TestCluster } from '../support/cluster.ts';
 import {
   conditionOf,
+  editRegistration,
   namespaceObject,
   registrationObject,
   registrationTarget,
@@ -83,15 +84,9 @@ describe('an instance controller reconfigured to a child kind it has not listed 
       { verb: 'list', resource: 'services', user: 'scoby' },
       { retryAfterSeconds: 1, code: 503 },
     );
-    const current = await cluster.get(
-      registrationTarget('teapot').apiVersion,
-      'CRDRegistration',
-      undefined,
-      'teapot',
-    );
-    const spec = structuredClone(current!.spec) as { workload: Record<string, unknown> };
-    spec.workload.formFactor = { knativeService: {} };
-    await cluster.update({ ...current!, spec });
+    await editRegistration(cluster, 'teapot', (spec) => {
+      (spec.workload as Record<string, unknown>).formFactor = { knativeService: {} };
+    });
     await waitForCondition(
       cluster,
       registrationTarget('teapot'),

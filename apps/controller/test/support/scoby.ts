@@ -60,6 +60,20 @@ export function waitForCondition(
   );
 }
 
+/**
+ * Updates registration `name` with `edit`'s spec: the one it returns, or the copy it was handed and
+ * changed in place.
+ */
+export async function editRegistration(
+  cluster: ClusterVerbs,
+  name: string,
+  edit: (spec: Record<string, unknown>) => Record<string, unknown> | void,
+): Promise<void> {
+  const current = await cluster.get(REGISTRATION_API, 'CRDRegistration', undefined, name);
+  const spec = structuredClone(current!.spec) as Record<string, unknown>;
+  await cluster.update({ ...current!, spec: edit(spec) ?? spec });
+}
+
 export function registrationTarget(name: string) {
   return { apiVersion: REGISTRATION_API, kind: 'CRDRegistration', name };
 }
