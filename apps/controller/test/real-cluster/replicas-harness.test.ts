@@ -35,6 +35,14 @@ beforeAll(async () => {
   await admin.apply(crdFor({ group: GROUP, kind: 'Widget', plural: 'widgets' }));
   await admin.apply(registeredKindRole(GROUP, 'widgets'));
   await admin.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
+  // The leader Lease as the last replica of an earlier run leaves it, released (registration.md §9.9),
+  // whichever files ran before: the three replicas then contest one update of it.
+  await admin.apply({
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name: LEASE, namespace: 'scoby-system' },
+    spec: { holderIdentity: '' },
+  });
   // The chart's default is active-active; this file proves the harness in leader mode.
   set = await startReplicas(admin, 3, { chartValues: ['leaderElection.mode=leader'] });
 });
@@ -139,15 +147,20 @@ describe('three controller replicas started with the chart’s arguments, in lea
       isWriteRequest(entry) && entry.code !== undefined && entry.code < 300;
     const writers = new Set(audit.filter(succeeded).map((entry) => entry.user));
     expect([...writers]).toEqual([leader.user]);
-    // A follower tries no write but the Lease's creation, which it can lose to the leader.
+    // A follower tries no write but the claim of the released Lease, which it can lose to the leader.
     const followerWrites = audit.filter((entry) => isWriteRequest(entry) && entry.user !== leader.user);
     for (const entry of followerWrites) {
       expect({ verb: entry.verb, resource: resourceOf(entry), code: entry.code }).toEqual({
-        verb: 'create',
+        verb: 'update',
         resource: 'leases',
         code: 409,
       });
     }
+    // The leader claimed the released Lease: it updated it, nobody created it.
+    expect(audit.filter(isLeaseWrite).map((entry) => ({ verb: entry.verb, user: entry.user }))[0]).toEqual({
+      verb: 'update',
+      user: leader.user,
+    });
     const leaderWrites = new Set(audit.filter((e) => succeeded(e) && e.user === leader.user).map(resourceOf));
     for (const resource of [
       'leases',

@@ -224,4 +224,30 @@ describe('LeaderElector against an API server', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(whats(a).length + whats(b).length).toBe(1);
   });
+
+  it('three candidates started together on a released Lease: one claims it, the others lose their update to a 409 and stand by', async () => {
+    await client.create(LEASES, {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'scoby-controller-leader', namespace: 'scoby' },
+      spec: { holderIdentity: '' },
+    });
+    server.requestLog.clear();
+    const durations = { leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 50 };
+    const all = ['a', 'b', 'c'].map((identity) => candidate(identity, durations));
+    for (const { elector } of all) elector.start();
+    await eventually(() => expect(all.filter(({ elector }) => elector.isLeader())).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(all.flatMap(whats)).toEqual(['started']);
+    const writes = server.requestLog
+      .entries()
+      .filter((entry) => entry.method !== 'GET')
+      .map(({ method, code }) => ({ method, code }));
+    // Nobody creates a Lease that exists; every claim is an update, and all but one conflict.
+    expect(writes.filter((write) => write.code !== 200)).toEqual([
+      { method: 'PUT', code: 409 },
+      { method: 'PUT', code: 409 },
+    ]);
+    expect(writes.every((write) => write.method === 'PUT')).toBe(true);
+  });
 });
