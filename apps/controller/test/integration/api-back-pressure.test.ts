@@ -67,8 +67,10 @@ describe('a 429 storm with Retry-After', () => {
     const stop = cluster.server.faults.throttle({ user: CONTROLLER }, { retryAfterSeconds: RETRY_AFTER_S });
     const stormStarted = Date.now();
     for (const name of INSTANCES) {
-      const current = await cluster.get(API, 'Sender', NAMESPACE, name);
-      await cluster.update({ ...current!, spec: { round: 2 } });
+      await cluster.edit({ apiVersion: API, kind: 'Sender', namespace: NAMESPACE, name }, (current) => ({
+        ...current,
+        spec: { round: 2 },
+      }));
     }
     await sleep(STORM_MS - (Date.now() - stormStarted));
     const refused = cluster.server.requestLog

@@ -28,8 +28,10 @@ const relay = (name: string, message: string): KubeObject => ({
 async function updateAll(message: string): Promise<void> {
   await Promise.all(
     names.map(async (name) => {
-      const current = await cluster.get(api, 'Relay', 'shop', name);
-      await cluster.update({ ...relay(name, message), metadata: current?.metadata ?? {} });
+      await cluster.edit({ apiVersion: api, kind: 'Relay', namespace: 'shop', name }, (current) => ({
+        ...relay(name, message),
+        metadata: current.metadata,
+      }));
     }),
   );
 }

@@ -48,11 +48,11 @@ describe('children cached slim by the built-in form factors', () => {
     // decides that they are up to date without their spec: no read, no write of a child.
     const reconciles = await reconcileCount(cluster.controller.metrics, 'greeter');
     cluster.server.requestLog.clear();
-    const instance = await cluster.get(INSTANCE.apiVersion, INSTANCE.kind, 'shop', 'main');
-    await cluster.update({
-      ...instance!,
-      metadata: { ...instance!.metadata, labels: { touched: 'yes' } },
-    });
+    const main = { apiVersion: INSTANCE.apiVersion, kind: INSTANCE.kind, namespace: 'shop', name: 'main' };
+    await cluster.edit(main, (instance) => ({
+      ...instance,
+      metadata: { ...instance.metadata, labels: { touched: 'yes' } },
+    }));
     await cluster.waitFor(
       'the instance reconciled',
       async () => (await reconcileCount(cluster.controller.metrics, 'greeter')) > reconciles,

@@ -405,15 +405,14 @@ describe('render errors', () => {
   });
 
   it('recovers once the instance is fixed', async () => {
-    const current = await cluster.get(database.apiVersion, database.kind, database.namespace, database.name);
-    await cluster.update({
-      ...current!,
+    await cluster.edit(database, (current) => ({
+      ...current,
       spec: {
         database: 'orders',
         credentials: { secretName: 'db-secret', passwordKey: 'password' },
         settings: { cmName: 'db-settings', key: 'pool.conf' },
       },
-    });
+    }));
     const ready = await waitForCondition(cluster, database, 'Ready', 'True');
     expect(conditionsOf(ready)).toEqual([
       { type: 'DeploymentReady', status: 'True', reason: 'MinimumReplicasAvailable', message: '' },

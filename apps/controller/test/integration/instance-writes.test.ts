@@ -233,19 +233,21 @@ describe('one cluster, all namespaces', () => {
     const before = await reconcileCount(cluster.controller.metrics, 'feed');
     cluster.server.requestLog.clear();
     for (const round of ['1', '2', '3']) {
-      const current = await cluster.get(target.apiVersion, target.kind, 'shop', 'news');
-      await cluster.update({ ...current!, metadata: { ...current!.metadata, labels: { round } } });
+      await cluster.edit({ ...target, namespace: 'shop', name: 'news' }, (current) => ({
+        ...current,
+        metadata: { ...current.metadata, labels: { round } },
+      }));
       await sleep(100);
     }
     // A child changed by someone else in a field Scoby does not set: its owner is reconciled, nothing is written.
-    const deployment = await cluster.get('apps/v1', 'Deployment', 'shop', 'feed-news');
-    await cluster.update({
-      ...deployment!,
+    const feedNews = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'feed-news' };
+    await cluster.edit(feedNews, (deployment) => ({
+      ...deployment,
       metadata: {
-        ...deployment!.metadata,
-        annotations: { ...deployment!.metadata.annotations, 'example.com/audited': 'yes' },
+        ...deployment.metadata,
+        annotations: { ...deployment.metadata.annotations, 'example.com/audited': 'yes' },
       },
-    });
+    }));
     await sleep(300);
 
     expect(await reconcileCount(cluster.controller.metrics, 'feed')).toBeGreaterThanOrEqual(before + 4);

@@ -31,8 +31,10 @@ const reviews = () =>
     .filter((entry) => entry.path === '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews');
 
 async function touchRegistration(round: string): Promise<void> {
-  const current = await cluster.get(REGISTRATION.apiVersion, REGISTRATION.kind, undefined, 'kuard');
-  await cluster.update({ ...current!, metadata: { ...current!.metadata, labels: { round } } });
+  await cluster.edit(REGISTRATION, (current) => ({
+    ...current,
+    metadata: { ...current.metadata, labels: { round } },
+  }));
 }
 
 const REGISTRATION = registrationTarget('kuard');
@@ -99,8 +101,8 @@ describe('a registration whose controller lacks a permission', () => {
   it('asks again after a request of the controller gets 403', async () => {
     cluster.server.requestLog.clear();
     cluster.server.faults.failNext({ verb: 'patch', resource: 'deployments' }, { code: 403 });
-    const current = await cluster.get(API, 'Kuard', 'shop', 'one');
-    await cluster.update({ ...current!, spec: { color: 'blue' } });
+    const one = { apiVersion: API, kind: 'Kuard', namespace: 'shop', name: 'one' };
+    await cluster.edit(one, (current) => ({ ...current, spec: { color: 'blue' } }));
     await cluster.waitFor('SelfSubjectAccessReviews after the 403', async () =>
       reviews().length > 0 ? true : undefined,
     );

@@ -21,6 +21,7 @@ import {
 } from '../support/scoby.ts';
 
 const API = 'obs.example.com/v1';
+const HELLO = { apiVersion: API, kind: 'Greeter', namespace: 'obs', name: 'hello' };
 const instance = { apiVersion: API, kind: 'Greeter', namespace: 'obs', name: 'hello' };
 const DEPLOYMENT = 'Deployment obs/greeter-hello';
 const SERVICE = 'Service obs/greeter-hello';
@@ -100,8 +101,7 @@ describe('Events and log lines', () => {
       { instance: 'obs/hello', kind: 'Greeter', child: SERVICE },
     ]);
 
-    const current = await cluster.get(API, 'Greeter', 'obs', 'hello');
-    await cluster.update({ ...current!, spec: { greeting: 'hello' } });
+    await cluster.edit(HELLO, (current) => ({ ...current, spec: { greeting: 'hello' } }));
     await cluster.waitFor('the Deployment updated', async () => (await normalEvents()).length === 2);
     expect((await normalEvents())[1]).toEqual({ reason: 'Updated', message: `updated ${DEPLOYMENT}` });
     expect(infoLines('child updated').map(({ child }) => child)).toEqual([DEPLOYMENT]);
@@ -119,8 +119,10 @@ describe('Events and log lines', () => {
     const before = await reconcileCount(cluster.controller.metrics, 'greeter');
     await sleep(300);
     cluster.server.requestLog.clear();
-    const current = await cluster.get(API, 'Greeter', 'obs', 'hello');
-    await cluster.update({ ...current!, metadata: { ...current!.metadata, labels: { touched: 'yes' } } });
+    await cluster.edit(HELLO, (current) => ({
+      ...current,
+      metadata: { ...current.metadata, labels: { touched: 'yes' } },
+    }));
     await cluster.waitFor(
       'a reconcile of the touched instance',
       async () => (await reconcileCount(cluster.controller.metrics, 'greeter')) > before,

@@ -114,8 +114,11 @@ describe('steady state', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     cluster.server.requestLog.clear();
     // Touch the instance's labels: a reconcile runs, and must find nothing to write.
-    const current = await cluster.get('notify.example.com/v1', 'Mailer', 'shop', 'orders');
-    await cluster.update({ ...current!, metadata: { ...current!.metadata, labels: { touched: 'yes' } } });
+    const orders = { apiVersion: 'notify.example.com/v1', kind: 'Mailer', namespace: 'shop', name: 'orders' };
+    await cluster.edit(orders, (current) => ({
+      ...current,
+      metadata: { ...current.metadata, labels: { touched: 'yes' } },
+    }));
     await new Promise((resolve) => setTimeout(resolve, 500));
     const writes = cluster.server.requestLog
       .entries()

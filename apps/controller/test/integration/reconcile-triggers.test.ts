@@ -100,8 +100,11 @@ describe('the watch events of the controller’s own writes', () => {
 
   it('leave a change someone else makes to the instance a trigger', async () => {
     const before = await reconciles();
-    const current = await cluster.get(API, 'Greeter', 'triggers', 'hello');
-    await cluster.update({ ...current!, metadata: { ...current!.metadata, labels: { touched: 'yes' } } });
+    const hello = { apiVersion: API, kind: 'Greeter', namespace: 'triggers', name: 'hello' };
+    await cluster.edit(hello, (current) => ({
+      ...current,
+      metadata: { ...current.metadata, labels: { touched: 'yes' } },
+    }));
     await cluster.waitFor('a reconcile of the touched instance', async () => (await reconciles()) > before);
     await sleep(SETTLE_MS);
 

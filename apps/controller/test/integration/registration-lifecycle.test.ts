@@ -310,8 +310,7 @@ describe('deleting a registration', () => {
 
     cluster.server.requestLog.clear();
     await createInstance(api, 'Mirror', 'orphan', {});
-    const current = await cluster.get(api, 'Mirror', 'shop', 'kept');
-    await cluster.update({ ...current!, spec: { changed: true } });
+    await cluster.edit(kept, (current) => ({ ...current, spec: { changed: true } }));
     await sleep(300);
     // Only this test's own writes: no child, status, finalizer or Event write by a controller.
     expect(writesIn(cluster.server.requestLog.entries())).toEqual([

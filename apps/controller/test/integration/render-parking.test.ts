@@ -4,7 +4,6 @@
  * the registration changes; errors another object can clear (a controller ConfigMap) are retried.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeObject } from '@scoby/kube-objects';
 import { startTestCluster, type TestCluster } from '../support/cluster.ts';
 import {
   adapterOf,
@@ -73,7 +72,7 @@ describe('render errors that only a spec change can fix', () => {
       metadata: { name: 'orders', namespace: NAMESPACE },
       spec: { credentials: { secretName: 42, key: 'password' } },
     });
-    const failed = await waitForCondition(cluster, target('orders'), 'Ready', 'False', 'RenderFailed');
+    await waitForCondition(cluster, target('orders'), 'Ready', 'False', 'RenderFailed');
     // Resyncs and the instance's own status write must not bring it back.
     await sleep(5_000);
     expect(await warnings('orders', 'RenderFailed')).toBe(1);
@@ -81,10 +80,10 @@ describe('render errors that only a spec change can fix', () => {
     expect(reconciles).toBeLessThanOrEqual(3);
     expect(await cluster.get('apps/v1', 'Deployment', NAMESPACE, 'mailer-orders')).toBeUndefined();
 
-    await cluster.update({
-      ...failed,
+    await cluster.edit(target('orders'), (current) => ({
+      ...current,
       spec: { credentials: { secretName: 'smtp', key: 'password' } },
-    } as KubeObject);
+    }));
     await waitForCondition(cluster, target('orders'), 'Ready', 'True');
     const deployment = await cluster.get('apps/v1', 'Deployment', NAMESPACE, 'mailer-orders');
     expect(adapterOf(deployment).env).toEqual([

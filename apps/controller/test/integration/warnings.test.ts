@@ -50,9 +50,10 @@ async function touch(
   name: string,
   label: string,
 ) {
-  const current = await cluster.get(apiVersion, kind, namespace, name);
-  if (current === undefined) throw new Error(`${kind} ${name} is gone`);
-  await cluster.update({ ...current, metadata: { ...current.metadata, labels: { touched: label } } });
+  await cluster.edit({ apiVersion, kind, namespace, name }, (current) => ({
+    ...current,
+    metadata: { ...current.metadata, labels: { touched: label } },
+  }));
 }
 
 const byMessage = (a: { message: string }, b: { message: string }) => (a.message < b.message ? -1 : 1);
@@ -216,9 +217,8 @@ describe('StatusPathNotInSchema (docs/spec/children-and-status.md §8.9)', () =>
   });
 
   it('emits one more Event for a new configuration', async () => {
-    const current = await cluster.get(REGISTRATION_API, 'CRDRegistration', undefined, 'sink');
     const next = registrationWith(['status.sinkUri', 'status.extra.note']);
-    await cluster.update({ ...next, metadata: { ...current!.metadata } });
+    await cluster.edit(registrationTarget('sink'), (current) => ({ ...next, metadata: current.metadata }));
     const events = await cluster.waitFor('a second StatusPathNotInSchema event', async () => {
       const found = await registrationEvents();
       return found.length > 1 ? found : undefined;

@@ -14,7 +14,13 @@ import { auditMicros, type AuditEntry } from '@scoby/kube-control-plane';
 import type { KubeObject } from '@scoby/kube-objects';
 import { crdFor, type ClusterVerbs } from '../support/cluster.ts';
 import { judgeTerms, type RecordedRequest, type TermsReport } from '../support/lease-terms.ts';
-import { namespaceObject, REGISTRATION_API, registrationObject, sleep } from '../support/scoby.ts';
+import {
+  namespaceObject,
+  REGISTRATION_API,
+  registrationObject,
+  registrationTarget,
+  sleep,
+} from '../support/scoby.ts';
 import { registeredKindRole } from './support/grants.ts';
 import { realClusterAdmin } from './support/real-cluster.ts';
 import { isWriteRequest, startReplicas, type Replica, type Replicas } from './support/replicas.ts';
@@ -269,23 +275,12 @@ function describeOwners(owners: Map<Replica, string[]>): string {
   return [...owners].map(([replica, keys]) => `${replica.name}: ${keys.length}`).join(', ');
 }
 
-/** Sets spec.message of every instance (get and update: the object's finalizers stay as they are). */
+/** Sets spec.message of every instance (an edit: the object's finalizers stay as they are). */
 async function editAll(message: string): Promise<void> {
   await Promise.all(
     instances.map(async ({ index, name }) => {
-      for (;;) {
-        const current = await admin.get(apiVersionOf(index), 'Worker', namespaceOf(index), name);
-        try {
-          await admin.update({
-            ...(current ?? { apiVersion: apiVersionOf(index), kind: 'Worker' }),
-            metadata: current?.metadata ?? { name, namespace: namespaceOf(index) },
-            spec: { message },
-          } as KubeObject);
-          return;
-        } catch (error) {
-          if ((error as { code?: number }).code !== 409) throw error;
-        }
-      }
+      const target = { apiVersion: apiVersionOf(index), kind: 'Worker', namespace: namespaceOf(index), name };
+      await admin.edit(target, (current) => ({ ...current, spec: { message } }));
     }),
   );
 }
@@ -359,12 +354,13 @@ const instancesOfKeys = (keys: readonly string[]) =>
 async function removeRegistrations(names: readonly string[]): Promise<void> {
   for (const name of names) {
     await admin.remove(registrationObject(name, {})).catch(() => undefined);
-    const current = await admin.get(REGISTRATION_API, 'CRDRegistration', undefined, name);
-    if (current && (current.metadata.finalizers ?? []).length > 0) {
-      await admin
-        .update({ ...current, metadata: { ...current.metadata, finalizers: [] } })
-        .catch(() => undefined);
-    }
+    await admin
+      .edit(registrationTarget(name), (current) =>
+        (current.metadata.finalizers ?? []).length > 0
+          ? { ...current, metadata: { ...current.metadata, finalizers: [] } }
+          : current,
+      )
+      .catch(() => undefined);
   }
 }
 

@@ -144,8 +144,10 @@ describe('a 429 storm with Retry-After in front of kube-apiserver', () => {
     proxy.setStorm(true);
     const stormStarted = Date.now();
     for (const name of INSTANCES) {
-      const current = await admin.get(API, 'Sender', NAMESPACE, name);
-      await admin.update({ ...current!, spec: { round: 2 } });
+      await admin.edit({ apiVersion: API, kind: 'Sender', namespace: NAMESPACE, name }, (current) => ({
+        ...current,
+        spec: { round: 2 },
+      }));
     }
     await sleep(STORM_MS - (Date.now() - stormStarted));
     proxy.setStorm(false);

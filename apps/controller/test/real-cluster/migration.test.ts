@@ -15,6 +15,7 @@ import { crdFor, type ClusterVerbs } from '../support/cluster.ts';
 import {
   conditionOf,
   conditionsOf,
+  editRegistration,
   registrationObject,
   registrationTarget,
   waitForCondition,
@@ -275,13 +276,7 @@ describe('taking over from Go Scoby on the real control plane', () => {
       ['kuard', `kuards.${GROUP}`, true],
       ['sources.acme', `webhooks.${GROUP}`, false],
     ] as const) {
-      const current = await admin.get(
-        registrationTarget(name).apiVersion,
-        'CRDRegistration',
-        undefined,
-        name,
-      );
-      await admin.update({ ...current!, spec: registrationSpec(crd, service, []) });
+      await editRegistration(admin, name, () => registrationSpec(crd, service, []));
     }
     for (const key of [...goChildren.keys()].filter((key) => key.startsWith('Deployment/'))) {
       const edited = await admin.waitFor(`${key} without EXTRA`, async () => {

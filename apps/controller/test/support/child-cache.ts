@@ -160,12 +160,11 @@ export async function editEnvValue(
   name: string,
   value: string,
 ): Promise<void> {
-  const live = await cluster.get('apps/v1', 'Deployment', namespace, deploymentName);
-  if (live === undefined) throw new Error(`Deployment ${namespace}/${deploymentName} not found`);
-  const edited = structuredClone(live);
-  const env = containerEnv(edited).find((variable) => variable.name === name);
-  if (env === undefined) throw new Error(`Deployment ${namespace}/${deploymentName} has no env ${name}`);
-  env.value = value;
-  delete edited.metadata.managedFields;
-  await cluster.update(edited);
+  const target = { apiVersion: 'apps/v1', kind: 'Deployment', namespace, name: deploymentName };
+  await cluster.edit(target, (edited) => {
+    const env = containerEnv(edited).find((variable) => variable.name === name);
+    if (env === undefined) throw new Error(`Deployment ${namespace}/${deploymentName} has no env ${name}`);
+    env.value = value;
+    delete edited.metadata.managedFields;
+  });
 }

@@ -14,12 +14,30 @@ import {
   type RunningController,
 } from '../../src/process/manager.ts';
 
+/** One object, by what a test knows of it. */
+export interface ObjectTarget {
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+}
+
 /** What a test does to a cluster as its user (an admin): any server, any kind. */
 export interface ClusterVerbs {
   client: DynamicClient;
+  /** Creates the object, or replaces the one there (from a fresh read again if a controller wrote it meanwhile). */
   apply(object: KubeObject): Promise<KubeObject>;
   /** PUT of an existing object (its resourceVersion guards the write). */
   update(object: KubeObject): Promise<KubeObject>;
+  /**
+   * Reads the object, changes a copy and PUTs it guarded by the resourceVersion read. A controller
+   * writes the objects a test edits (their status, their finalizers) at any time, so a 409 starts
+   * again from a fresh read, as client-go's retry.RetryOnConflict does.
+   */
+  edit(
+    target: ObjectTarget,
+    change: (object: KubeObject) => KubeObject | void | Promise<KubeObject | void>,
+  ): Promise<KubeObject>;
   get(
     apiVersion: string,
     kind: string,
@@ -92,12 +110,37 @@ export async function startTestCluster(options: ClusterOptions = {}): Promise<Te
   };
 }
 
+/**
+ * Twice client-go's retry.DefaultRetry (five attempts, 10 ms apart): a test would rather wait than
+ * fail on contention it did not cause, as with four replicas writing statuses.
+ */
+const CONFLICT_ATTEMPTS = 10;
+const CONFLICT_PAUSE_MS = 10;
+
 /** The verbs over a client; `stop` closes the client. */
 export function clusterVerbs(client: DynamicClient): ClusterVerbs {
   const resource = async (apiVersion: string, kind: string): Promise<ResourceRef> => {
     const ref = await client.resourceFor(apiVersion, kind);
     if (!ref) throw new Error(`no resource for ${apiVersion} ${kind}`);
     return ref;
+  };
+  const put = async (object: KubeObject): Promise<KubeObject> => {
+    const ref = await resource(object.apiVersion, object.kind);
+    return client.request('PUT', `${pathOf(ref, object.metadata.namespace)}/${object.metadata.name}`, {
+      body: object,
+    });
+  };
+  const edit: ClusterVerbs['edit'] = async (target, change) => {
+    const ref = await resource(target.apiVersion, target.kind);
+    for (let attempt = 1; ; attempt++) {
+      const copy = structuredClone(await client.get(ref, target.namespace, target.name));
+      try {
+        return await put((await change(copy)) ?? copy);
+      } catch (error) {
+        if ((error as { code?: number }).code !== 409 || attempt === CONFLICT_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, CONFLICT_PAUSE_MS));
+      }
+    }
   };
   return {
     client,
@@ -107,22 +150,16 @@ export function clusterVerbs(client: DynamicClient): ClusterVerbs {
         return await client.create(ref, object);
       } catch (error) {
         if ((error as { code?: number }).code !== 409) throw error;
-        const current = await client.get(ref, object.metadata.namespace, object.metadata.name ?? '');
-        const next = {
-          ...object,
-          metadata: { ...object.metadata, resourceVersion: current.metadata.resourceVersion },
-        };
-        return client.request('PUT', `${pathOf(ref, object.metadata.namespace)}/${object.metadata.name}`, {
-          body: next,
-        });
       }
+      const { apiVersion, kind, metadata } = object;
+      const target = { apiVersion, kind, namespace: metadata.namespace, name: metadata.name ?? '' };
+      return edit(target, (current) => ({
+        ...object,
+        metadata: { ...object.metadata, resourceVersion: current.metadata.resourceVersion },
+      }));
     },
-    async update(object) {
-      const ref = await resource(object.apiVersion, object.kind);
-      return client.request('PUT', `${pathOf(ref, object.metadata.namespace)}/${object.metadata.name}`, {
-        body: object,
-      });
-    },
+    update: put,
+    edit,
     async get(apiVersion, kind, namespace, name) {
       try {
         return await client.get(await resource(apiVersion, kind), namespace, name);

@@ -69,9 +69,10 @@ export async function editRegistration(
   name: string,
   edit: (spec: Record<string, unknown>) => Record<string, unknown> | void,
 ): Promise<void> {
-  const current = await cluster.get(REGISTRATION_API, 'CRDRegistration', undefined, name);
-  const spec = structuredClone(current!.spec) as Record<string, unknown>;
-  await cluster.update({ ...current!, spec: edit(spec) ?? spec });
+  await cluster.edit(registrationTarget(name), (current) => {
+    const spec = current.spec as Record<string, unknown>;
+    return { ...current, spec: edit(spec) ?? spec };
+  });
 }
 
 export function registrationTarget(name: string) {

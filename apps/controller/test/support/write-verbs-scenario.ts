@@ -177,7 +177,8 @@ export async function cratesUnderRole(
   expect(conditionOf(ready, 'QuotaChecked')).toMatchObject({ status: 'True', reason: 'WithinQuota' });
 
   // A spec edit: statusConfiguration's value follows, the hook's field stays.
-  await cluster.update({ ...ready, spec: { size: 'small' } });
+  const crate = { apiVersion: api, kind: 'Crate', namespace: NAMESPACE, name: 'one' };
+  await cluster.edit(crate, (current) => ({ ...current, spec: { size: 'small' } }));
   const edited = await cluster.waitFor('the crate Ready for its new spec', settled('small'));
   expect(edited.status).toMatchObject({
     size: 'small',
