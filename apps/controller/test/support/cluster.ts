@@ -124,18 +124,16 @@ export function clusterVerbs(client: DynamicClient): ClusterVerbs {
     if (!ref) throw new Error(`no resource for ${apiVersion} ${kind}`);
     return ref;
   };
-  const put = async (object: KubeObject): Promise<KubeObject> => {
-    const ref = await resource(object.apiVersion, object.kind);
-    return client.request('PUT', `${pathOf(ref, object.metadata.namespace)}/${object.metadata.name}`, {
+  const put = (ref: ResourceRef, object: KubeObject): Promise<KubeObject> =>
+    client.request('PUT', `${pathOf(ref, object.metadata.namespace)}/${object.metadata.name}`, {
       body: object,
     });
-  };
   const edit: ClusterVerbs['edit'] = async (target, change) => {
     const ref = await resource(target.apiVersion, target.kind);
     for (let attempt = 1; ; attempt++) {
       const copy = structuredClone(await client.get(ref, target.namespace, target.name));
       try {
-        return await put((await change(copy)) ?? copy);
+        return await put(ref, (await change(copy)) ?? copy);
       } catch (error) {
         if ((error as { code?: number }).code !== 409 || attempt === CONFLICT_ATTEMPTS) throw error;
         await new Promise((resolve) => setTimeout(resolve, CONFLICT_PAUSE_MS));
@@ -158,7 +156,9 @@ export function clusterVerbs(client: DynamicClient): ClusterVerbs {
         metadata: { ...object.metadata, resourceVersion: current.metadata.resourceVersion },
       }));
     },
-    update: put,
+    async update(object) {
+      return put(await resource(object.apiVersion, object.kind), object);
+    },
     edit,
     async get(apiVersion, kind, namespace, name) {
       try {

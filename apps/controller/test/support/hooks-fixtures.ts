@@ -6,7 +6,7 @@ import {
   type ControllerOptions,
   type RunningController,
 } from '../../src/process/manager.ts';
-import { crdFor, type ClusterVerbs, type TestCluster } from './cluster.ts';
+import { crdFor, type ClusterVerbs, type ObjectTarget, type TestCluster } from './cluster.ts';
 import { eventViews, REGISTRATION_API, registrationTarget, waitForCondition } from './scoby.ts';
 
 export interface HookSpec {
@@ -246,7 +246,7 @@ export function writtenBodies(cluster: TestCluster, resourcePath: string): KubeO
 /** A JSON merge patch of an object (no resourceVersion, so racing status writes cannot make it conflict). */
 export async function mergePatch(
   cluster: Pick<TestCluster, 'client'>,
-  target: { apiVersion: string; kind: string; namespace?: string; name: string },
+  target: ObjectTarget,
   patch: Record<string, unknown>,
   subresource?: 'status',
 ): Promise<KubeObject> {

@@ -5,7 +5,7 @@
 import type { RequestLogEntry } from '@scoby/in-memory-apiserver';
 import type { KubeObject } from '@scoby/kube-objects';
 import type { ControllerMetrics } from '../../src/config/index.ts';
-import { crdFor, type ClusterVerbs } from './cluster.ts';
+import { crdFor, type ClusterVerbs, type ObjectTarget } from './cluster.ts';
 
 export const REGISTRATION_API = 'scoby.triggermesh.io/v1alpha1';
 
@@ -41,7 +41,7 @@ export function conditionOf(object: KubeObject | undefined, type: string): Condi
 /** Waits until the object's condition `type` has `status` (and `reason`, when given); returns the object. */
 export function waitForCondition(
   cluster: ClusterVerbs,
-  target: { apiVersion: string; kind: string; namespace?: string; name: string },
+  target: ObjectTarget,
   type: string,
   status: string,
   reason?: string,
