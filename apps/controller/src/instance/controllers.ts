@@ -165,15 +165,15 @@ export class InstanceControllers implements InstanceControllerHost {
     if (controller.hasSynced()) return { kind: 'started' };
     // A new controller, or one reconfigured to informers that have to list first (another child
     // kind, another selector): the registration hears of their sync, or it stays "starting".
-    this.#announceSyncOnce(config, controller);
+    this.#announceSyncOnce(controller);
     return { kind: 'starting' };
   }
 
   /** Starts announcing the controller's sync unless an announcement of it is under way. */
-  #announceSyncOnce(config: InstanceConfig, controller: InstanceController): void {
+  #announceSyncOnce(controller: InstanceController): void {
     if (this.#announcing.has(controller)) return;
     this.#announcing.add(controller);
-    void this.#announceSync(config, controller).finally(() => this.#announcing.delete(controller));
+    void this.#announceSync(controller).finally(() => this.#announcing.delete(controller));
   }
 
   /**
@@ -181,8 +181,8 @@ export class InstanceControllers implements InstanceControllerHost {
    * registration is reconciled again only then (ControllerReady stays Unknown until it is). A slow
    * sync is logged each time the wait runs out, and waited for again while the controller runs.
    */
-  async #announceSync(config: InstanceConfig, controller: InstanceController): Promise<void> {
-    const name = config.registrationName;
+  async #announceSync(controller: InstanceController): Promise<void> {
+    const name = controller.config.registrationName;
     const waitMs = this.#options.syncWarnAfterMs ?? DEFAULT_SYNC_WARN_AFTER_MS;
     while (this.#running.get(name) === controller) {
       if (await controller.waitForSync(waitMs)) {
@@ -193,7 +193,8 @@ export class InstanceControllers implements InstanceControllerHost {
       }
       if (this.#running.get(name) === controller) {
         this.#options.logger.warn(
-          { ...describeController(config), waitedMs: waitMs },
+          // Its configuration now: a reconfiguration may have come while this wait ran.
+          { ...describeController(controller.config), waitedMs: waitMs },
           'registration controller caches not synced yet; still waiting',
         );
       }

@@ -103,3 +103,45 @@ describe('an instance controller reconfigured to a child kind it has not listed 
     ]);
   });
 });
+
+describe('an instance controller reconfigured while its first sync is awaited', () => {
+  it('says it is still waiting in the words of its configuration now', async () => {
+    await cluster.apply(crdFor({ group: 'slow.example.com', kind: 'Mug', plural: 'mugs' }));
+    await cluster.apply(crdFor({ group: 'serving.knative.dev', kind: 'Service', plural: 'services' }));
+    const heal = cluster.server.faults.throttle(
+      { verb: 'list', resource: 'mugs', user: 'scoby' },
+      { retryAfterSeconds: 1, code: 503 },
+    );
+    await cluster.apply(
+      registrationObject('mug', {
+        crd: 'mugs.slow.example.com',
+        workload: { fromImage: { repo: 'registry.example.com/mug:1' } },
+      }),
+    );
+    const waitingLines = () =>
+      logs
+        .lines()
+        .filter(
+          (line) =>
+            line.msg === 'registration controller caches not synced yet; still waiting' &&
+            line.registration === 'mug',
+        );
+    await cluster.waitFor('a first wait run out', async () => waitingLines().length > 0);
+    expect(waitingLines()[0]).toMatchObject({ formFactor: 'deployment' });
+
+    await editRegistration(cluster, 'mug', (spec) => {
+      (spec.workload as Record<string, unknown>).formFactor = { knativeService: {} };
+    });
+    await cluster.waitFor('the controller reconfigured', async () =>
+      logs
+        .lines()
+        .some((line) => line.msg === 'registration controller reconfigured' && line.registration === 'mug'),
+    );
+    const before = waitingLines().length;
+    await cluster.waitFor('another wait run out', async () => waitingLines().length > before);
+    expect(waitingLines().at(-1)).toMatchObject({ formFactor: 'knativeService' });
+    heal();
+
+    await waitForCondition(cluster, registrationTarget('mug'), 'Ready', 'True', undefined, 15_000);
+  });
+});
