@@ -228,6 +228,11 @@ describe('LeaderElector against an API server', () => {
       renewTime: expect.stringMatching(MICRO_TIME),
       leaseTransitions: 0,
     });
+    // Renewals are PUTs through the same client.
+    const acquired = Date.parse((await readLease()).spec.renewTime as string);
+    await eventually(async () =>
+      expect(Date.parse((await readLease()).spec.renewTime as string)).toBeGreaterThan(acquired),
+    );
     const heal = server.faults.blackHole();
     await eventually(() => expect(whats(a)).toEqual(['started', 'stopped']), 3000);
     heal();
