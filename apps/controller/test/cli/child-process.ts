@@ -58,3 +58,28 @@ export function scoby(
 ): Promise<Finished> {
   return startScoby(args, options).exited;
 }
+
+/** One line of the controller's JSON log. */
+export interface LogLine {
+  level: string;
+  msg: string;
+  [field: string]: unknown;
+}
+
+/** The JSON log lines among what a process printed. */
+export function logLines(output: string): LogLine[] {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as LogLine);
+}
+
+/** Some process of the group `pgid` still runs. */
+export function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

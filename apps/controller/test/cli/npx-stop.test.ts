@@ -9,36 +9,13 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REPOSITORY, startScoby, type Running } from './child-process.ts';
-
-interface LogLine {
-  level: string;
-  msg: string;
-  [field: string]: unknown;
-}
-
-function logLines(output: string): LogLine[] {
-  return output
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as LogLine);
-}
+import { groupAlive, logLines, REPOSITORY, startScoby, type Running } from './child-process.ts';
 
 async function eventually(what: string, done: () => boolean, timeoutMs: number, output: () => string) {
   const deadline = Date.now() + timeoutMs;
   while (!done()) {
     if (Date.now() > deadline) throw new Error(`${what} after ${timeoutMs} ms; its output:\n${output()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/** Some process of the group `pgid` still runs. */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -16,24 +16,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DynamicClient } from '@scoby/controller-runtime';
 import { startApiServer, type InMemoryApiServer } from '@scoby/in-memory-apiserver';
 import { crdManifest } from '@scoby/registration';
-import { REPOSITORY, startScoby, type Finished, type Running } from './child-process.ts';
+import {
+  groupAlive,
+  logLines,
+  REPOSITORY,
+  startScoby,
+  type Finished,
+  type Running,
+} from './child-process.ts';
 import { clusterVerbs, type ClusterVerbs } from '../support/cluster.ts';
 import { waitForCondition } from '../support/scoby.ts';
 import { registerExample, registrationReady } from '../support/hooks-fixtures.ts';
 import { errorReply, NO_CHANGE, startScriptedHook } from '../support/hooks-server.ts';
-
-interface LogLine {
-  level: string;
-  msg: string;
-  [field: string]: unknown;
-}
-
-function logLines(stdout: string): LogLine[] {
-  return stdout
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as LogLine);
-}
 
 async function eventually<T>(
   what: string,
@@ -59,16 +53,6 @@ async function exitWithin(scoby: Running, ms: number): Promise<Finished> {
     return await Promise.race([scoby.exited, late]);
   } finally {
     clearTimeout(timer);
-  }
-}
-
-/** Some process of the group `pgid` still runs. */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 
