@@ -5,7 +5,9 @@
  * (`kill <npx's pid>`, `timeout`, a supervisor that signals the process it started), the controller
  * never heard of it and ran on, orphaned. Started by npm, it therefore takes the loss of the parent it
  * started with as a stop request. Under any other parent (a shell with nohup, an init, a container
- * runtime) an orphaned process keeps running, as a process does.
+ * runtime) an orphaned process keeps running, as a process does. npm inside npm (the repository
+ * root's `npm start`) is beyond it: a signal to the outer npm alone leaves the inner one, the
+ * controller's grandparent, running.
  */
 import type { Environment } from '../config/index.ts';
 
