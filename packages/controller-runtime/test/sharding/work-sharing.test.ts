@@ -33,6 +33,8 @@ interface Replica {
   client: DynamicClient;
   /** What onAcquired and onStopping were told, in order. */
   calls: string[];
+  /** Each onStopping as `<key> <how>: <reason>`, in order. */
+  stops: string[];
 }
 
 beforeEach(async () => {
@@ -55,6 +57,7 @@ afterEach(async () => {
 function replica(name: string, options: Partial<WorkSharingOptions> = {}): Replica {
   const client = new DynamicClient(server.kubeConfig(name), { requestTimeoutMs: 300 });
   const calls: string[] = [];
+  const stops: string[] = [];
   const sharing = new WorkSharing({
     client: dynamicShardLeaseClient(client),
     namespace: 'scoby',
@@ -65,12 +68,13 @@ function replica(name: string, options: Partial<WorkSharingOptions> = {}): Repli
     keys: () => keys,
     keysSynced: () => true,
     onAcquired: (key) => calls.push(`acquired ${key}`),
-    onStopping: async (key) => {
+    onStopping: async (key, reason, how) => {
       calls.push(`stopping ${key}`);
+      stops.push(`${key} ${how}: ${reason}`);
     },
     ...options,
   });
-  const created = { name, sharing, client, calls };
+  const created = { name, sharing, client, calls, stops };
   replicas.push(created);
   sharing.start();
   return created;
@@ -141,6 +145,7 @@ describe('work sharing', () => {
     expect(a.calls.filter((call) => call.startsWith('stopping')).sort()).toEqual(
       handed.map((key) => `stopping ${key}`).sort(),
     );
+    expect(a.stops.sort()).toEqual(handed.map((key) => `${key} released: this replica is stopping`).sort());
     // Emptied as it stopped, not left to expire: free at once (or already taken by the others).
     const afterStop = await leaseHolders();
     for (const key of handed) {
@@ -206,11 +211,11 @@ describe('work sharing', () => {
     const after = new Map(
       [...three, d].flatMap((member) => member.sharing.owned().map((key) => [key, member.name])),
     );
-    expect([...after].filter(([key, owner]) => before.get(key) !== owner).map(([, owner]) => owner)).toEqual([
-      'd',
-      'd',
-      'd',
-    ]);
+    const moved = [...after].filter(([key, owner]) => before.get(key) !== owner);
+    expect(moved.map(([, owner]) => owner)).toEqual(['d', 'd', 'd']);
+    expect(three.flatMap((member) => member.stops).sort()).toEqual(
+      moved.map(([key]) => `${key} released: another replica is assigned to it`).sort(),
+    );
     expect(overlaps).toEqual([]);
   });
 
@@ -230,8 +235,8 @@ describe('work sharing', () => {
       expect(opened.size).toBe(cut.length);
     }, 10_000);
     for (const key of cut) expect(closedAt.get(key)!).toBeLessThan(opened.get(key)!);
-    expect(a.calls.filter((call) => call.startsWith('stopping')).sort()).toEqual(
-      cut.map((key) => `stopping ${key}`).sort(),
+    expect(a.stops.sort()).toEqual(
+      cut.map((key) => `${key} lost: the Lease was not renewed within the renew deadline of 400 ms`).sort(),
     );
     heal();
     await settled([a, b], [6, 6]);
@@ -242,15 +247,28 @@ describe('work sharing', () => {
     const [a, b] = [replica('a'), replica('b')];
     await settled([a, b], [6, 6]);
     const gone = keys.pop()!;
+    const holder = a.sharing.owns(gone) ? a : b;
     a.sharing.kick();
     b.sharing.kick();
     await eventually(async () => {
       expect(Object.keys(await leaseHolders())).not.toContain(`scoby-registration-${gone}`);
     }, 5000);
+    expect(holder.stops).toEqual([`${gone} released: registration "${gone}" no longer exists`]);
     await eventually(() => {
       expect(counts([a, b]).sort()).toEqual([5, 6]);
       expect([a, b].flatMap((member) => member.sharing.owned()).sort()).toEqual([...keys].sort());
     }, 5000);
+  });
+
+  it('hands a key over as lost, naming the holder, when another replica wrote its Lease', async () => {
+    const [a] = [replica('a')];
+    await settled([a], [12]);
+    const key = a.sharing.owned()[0]!;
+    const lease = await admin.get(LEASES, 'scoby', `scoby-registration-${key}`);
+    const spec = (lease as { spec: Record<string, unknown> }).spec;
+    await admin.update(LEASES, { ...lease, spec: { ...spec, holderIdentity: 'x_0e3c' } });
+    await eventually(() => expect(a.stops).toEqual([`${key} lost: the Lease is held by x_0e3c`]), 5000);
+    expect(a.sharing.owns(key)).toBe(false);
   });
 
   it('releases the legacy Lease when the last member stops, even if another member held it', async () => {
