@@ -9,6 +9,7 @@ import { DynamicClient, type ResourceRef } from '../../src/client/dynamic-client
 import { LeaderElector } from '../../src/leader-election/leader-elector.ts';
 import { dynamicShardLeaseClient } from '../../src/sharding/shard-leases.ts';
 import { WorkSharing, type WorkSharingOptions } from '../../src/sharding/work-sharing.ts';
+import { createLogger } from '../../src/log/logger.ts';
 import { eventually } from '../../src/testing/eventually.ts';
 
 const LEASES: ResourceRef = {
@@ -269,6 +270,45 @@ describe('work sharing', () => {
     await admin.update(LEASES, { ...lease, spec: { ...spec, holderIdentity: 'x_0e3c' } });
     await eventually(() => expect(a.stops).toEqual([`${key} lost: the Lease is held by x_0e3c`]), 5000);
     expect(a.sharing.owns(key)).toBe(false);
+  });
+
+  it('logs each Lease it takes and hands over, and a deletion that failed', async () => {
+    const lines: Array<{ level: string; msg: string; [field: string]: unknown }> = [];
+    const logger = createLogger({
+      component: 'test',
+      format: 'json',
+      destination: { write: (line: string) => void lines.push(JSON.parse(line)) },
+    });
+    const a = replica('a', { logger });
+    await settled([a], [12]);
+    const gone = keys.pop()!;
+    server.faults.failNext({ verb: 'delete', resource: 'leases' }, { code: 500 });
+    a.sharing.kick();
+    await eventually(async () => {
+      expect(Object.keys(await leaseHolders())).not.toContain(`scoby-registration-${gone}`);
+    }, 5000);
+    const picked = (msg: string) =>
+      lines
+        .filter((line) => line.msg === msg)
+        .map(({ level, msg: _msg, time: _time, component: _component, err, ...fields }) => ({
+          level,
+          ...fields,
+          ...(err === undefined ? {} : { code: (err as { code?: number }).code }),
+        }));
+    expect(picked(`acquired the Lease of registration "${gone}"`)).toEqual([
+      { level: 'info', identity: 'a_0e3c', registration: gone, lease: `scoby-registration-${gone}` },
+    ]);
+    expect(picked(`handing over registration "${gone}"`)).toEqual([
+      {
+        level: 'info',
+        identity: 'a_0e3c',
+        registration: gone,
+        reason: `registration "${gone}" no longer exists`,
+      },
+    ]);
+    expect(picked('could not delete a Lease')).toEqual([
+      { level: 'warn', identity: 'a_0e3c', lease: `scoby-registration-${gone}`, code: 500 },
+    ]);
   });
 
   it('releases the legacy Lease when the last member stops, even if another member held it', async () => {
