@@ -129,6 +129,11 @@ describe('work sharing', () => {
       for (const key of member.sharing.owned())
         expect(holders[`scoby-registration-${key}`]).toBe(`${member.name}_0e3c`);
       expect(member.sharing.members()).toEqual(['a_0e3c', 'b_0e3c', 'c_0e3c']);
+      const owned = member.sharing.owned();
+      expect(owned).toEqual([...owned].sort());
+      expect(member.calls).toEqual(expect.arrayContaining(owned.map((key) => `acquired ${key}`)));
+      expect(member.calls.filter((call) => call.startsWith('acquired'))).toHaveLength(owned.length);
+      expect(member.sharing.isHealthy()).toBe(true);
     }
     expect(Object.keys(holders).filter((name) => name.startsWith('scoby-member-'))).toHaveLength(3);
     const lease = await admin.get(LEASES, 'scoby', `scoby-registration-${three[0]!.sharing.owned()[0]}`);
@@ -239,9 +244,40 @@ describe('work sharing', () => {
     expect(a.stops.sort()).toEqual(
       cut.map((key) => `${key} lost: the Lease was not renewed within the renew deadline of 400 ms`).sort(),
     );
+    // Its LISTs time out meanwhile: it says it is not healthy.
+    expect(a.sharing.isHealthy()).toBe(false);
     heal();
     await settled([a, b], [6, 6]);
+    expect(a.sharing.isHealthy()).toBe(true);
     expect(overlaps).toEqual([]);
+  });
+
+  it('closes its fences at the renew deadline when the API server refuses its renewals', async () => {
+    const [a, b] = [replica('a'), replica('b')];
+    await settled([a, b], [6, 6]);
+    const held = a.sharing.owned();
+    // Only its keys' Leases: its membership goes on being renewed.
+    for (const key of held) {
+      server.faults.failNext(
+        { verb: 'update', resource: 'leases', name: `scoby-registration-${key}`, user: 'a' },
+        { code: 500, count: 10_000 },
+      );
+    }
+    const refusedFrom = Date.now();
+    await eventually(
+      () => expect(held.map((key) => a.sharing.writeRefusal(key) !== undefined)).not.toContain(false),
+      3000,
+    );
+    expect(Date.now() - refusedFrom).toBeLessThan(400 + 300);
+    await eventually(
+      () =>
+        expect(a.stops.sort()).toEqual(
+          held
+            .map((key) => `${key} lost: the Lease was not renewed within the renew deadline of 400 ms`)
+            .sort(),
+        ),
+      3000,
+    );
   });
 
   it('releases the Lease of a key that is gone and deletes it', async () => {
