@@ -3,7 +3,8 @@
 // folder of src/), which also names the run's reports and incremental file:
 //   MUTATION_MODULE=queue npm run mutation -w @scoby/controller-runtime
 const module = process.env.MUTATION_MODULE;
-if (!module) throw new Error('MUTATION_MODULE names the folder of src/ to mutate, e.g. MUTATION_MODULE=queue');
+if (!module)
+  throw new Error('MUTATION_MODULE names the folder of src/ to mutate, e.g. MUTATION_MODULE=queue');
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {

@@ -6,7 +6,15 @@ const module = process.argv[2];
 if (!module) throw new Error('usage: node mutation/survivors.mjs <module>');
 const report = JSON.parse(readFileSync(new URL(`./${module}/incremental.json`, import.meta.url), 'utf8'));
 
-const counts = { Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, CompileError: 0, RuntimeError: 0, Ignored: 0 };
+const counts = {
+  Killed: 0,
+  Timeout: 0,
+  Survived: 0,
+  NoCoverage: 0,
+  CompileError: 0,
+  RuntimeError: 0,
+  Ignored: 0,
+};
 const rows = [];
 for (const [path, file] of Object.entries(report.files)) {
   const lines = file.source.split('\n');
