@@ -1,8 +1,10 @@
-/** Runs bin/scoby.js as a child process, as `npx scoby` would. */
+/** Runs bin/scoby.js as a child process, as `npx scoby` would, or through npx itself. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/scoby.js', import.meta.url));
+/** Where a user types `npx scoby`: npx finds the repository's bin in node_modules/.bin. */
+export const REPOSITORY = fileURLToPath(new URL('../../../../', import.meta.url));
 
 export interface Finished {
   code: number | null;
@@ -24,11 +26,19 @@ export interface Running {
  */
 export function startScoby(
   args: readonly string[],
-  options: { cwd: string; env?: Record<string, string>; processGroup?: boolean },
+  options: { cwd: string; env?: Record<string, string>; processGroup?: boolean; npx?: boolean },
 ): Running {
-  const child = spawn(process.execPath, [BIN, ...args], {
+  // npx: the machine's npm (on PATH beside this Node) runs the bin through `sh -c`, as for a user.
+  const [command, commandArgs] = options.npx
+    ? ['npx', ['scoby', ...args]]
+    : [process.execPath, [BIN, ...args]];
+  const child = spawn(command, commandArgs, {
     cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? '', ...options.env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      ...(options.npx ? { HOME: process.env.HOME ?? '' } : {}),
+      ...options.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.processGroup === true,
   });
@@ -47,4 +57,29 @@ export function scoby(
   options: { cwd: string; env?: Record<string, string> },
 ): Promise<Finished> {
   return startScoby(args, options).exited;
+}
+
+/** One line of the controller's JSON log. */
+export interface LogLine {
+  level: string;
+  msg: string;
+  [field: string]: unknown;
+}
+
+/** The JSON log lines among what a process printed. */
+export function logLines(output: string): LogLine[] {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as LogLine);
+}
+
+/** Some process of the group `pgid` still runs. */
+export function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -4,7 +4,8 @@
  * instance parked in deletion; a reconcile stuck in a hook that never answers has its call cut at
  * half the grace period, so the stop ends within it, also with several registrations' hooks hanging
  * at once; a reconcile stuck on an API server that never answers cannot hold it past the grace
- * period (exit 1 then); a second signal exits at once.
+ * period (exit 1 then); a second signal exits at once. Started through npx, as a user starts it, and
+ * stopped by a SIGTERM to npx alone, the process parked in deletion ends all the same.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { createServer, connect, type Server, type Socket } from 'node:net';
@@ -15,24 +16,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DynamicClient } from '@scoby/controller-runtime';
 import { startApiServer, type InMemoryApiServer } from '@scoby/in-memory-apiserver';
 import { crdManifest } from '@scoby/registration';
-import { startScoby, type Running } from './child-process.ts';
+import {
+  groupAlive,
+  logLines,
+  REPOSITORY,
+  startScoby,
+  type Finished,
+  type Running,
+} from './child-process.ts';
 import { clusterVerbs, type ClusterVerbs } from '../support/cluster.ts';
 import { waitForCondition } from '../support/scoby.ts';
 import { registerExample, registrationReady } from '../support/hooks-fixtures.ts';
 import { errorReply, NO_CHANGE, startScriptedHook } from '../support/hooks-server.ts';
-
-interface LogLine {
-  level: string;
-  msg: string;
-  [field: string]: unknown;
-}
-
-function logLines(stdout: string): LogLine[] {
-  return stdout
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as LogLine);
-}
 
 async function eventually<T>(
   what: string,
@@ -45,6 +40,19 @@ async function eventually<T>(
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The process's exit, or a failure naming how long it still ran after it was told to stop. */
+async function exitWithin(scoby: Running, ms: number): Promise<Finished> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`still running ${ms} ms after the stop`)), ms);
+  });
+  try {
+    return await Promise.race([scoby.exited, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -62,7 +70,12 @@ interface Embedded {
   client: DynamicClient;
 }
 
-async function startEmbedded(dir: string, grace: string): Promise<Embedded> {
+/** `npx`: from the repository root through npx, as a user starts it, leading a process group. */
+async function startEmbedded(
+  dir: string,
+  grace: string,
+  launcher: 'node' | 'npx' = 'node',
+): Promise<Embedded> {
   const kubeconfig = join(dir, 'kubeconfig');
   const scoby = startScoby(
     [
@@ -76,7 +89,9 @@ async function startEmbedded(dir: string, grace: string): Promise<Embedded> {
       '--graceful-shutdown-timeout',
       grace,
     ],
-    { cwd: dir, env: { CLUSTER_DOMAIN: 'cluster.local' } },
+    launcher === 'npx'
+      ? { cwd: REPOSITORY, npx: true, processGroup: true, env: { CLUSTER_DOMAIN: 'cluster.local' } }
+      : { cwd: dir, env: { CLUSTER_DOMAIN: 'cluster.local' } },
   );
   running.push(scoby);
   await eventually('the sample reconciled', () =>
@@ -165,6 +180,10 @@ async function startAttached(
     { cwd: dir, env: { HOME: dir, SCOBY_NAMESPACE: 'scoby-system', CLUSTER_DOMAIN: 'cluster.local' } },
   );
   running.push(scoby);
+  // Started through tsx on a loaded machine, the process may take longer than a Ready wait allows.
+  await eventually('the controller started', () =>
+    logLines(scoby.stdout()).find((line) => line.msg === 'scoby controller started'),
+  );
   await Promise.all(names.map((name) => registrationReady(verbs, name, 'True')));
   return { server, verbs, scoby };
 }
@@ -199,7 +218,14 @@ function instanceOf(kind: string, plural: string, name: string) {
 const running: Running[] = [];
 const servers: InMemoryApiServer[] = [];
 afterEach(async () => {
-  for (const scoby of running.splice(0)) scoby.child.kill('SIGKILL');
+  for (const scoby of running.splice(0)) {
+    try {
+      // Started through npx, the controller is npx's grandchild: its process group is killed.
+      process.kill(scoby.child.spawnargs[0] === 'npx' ? -scoby.child.pid! : scoby.child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
   for (const server of servers.splice(0)) await server.stop();
 });
 
@@ -233,40 +259,64 @@ describe('scoby run shutdown', () => {
     embedded.client.close();
   }, 120_000);
 
+  /** The sample's instance deleted and parked: its finalize hook refused for good, once. */
+  async function parkedInDeletion(launcher: 'node' | 'npx') {
+    const hook = await startScriptedHook((request) =>
+      request.body.phase === 'finalize'
+        ? errorReply(422, { message: 'the mailbox still holds mail', permanent: true })
+        : NO_CHANGE(request),
+    );
+    const embedded = await startEmbedded(await mkdtemp(join(tmpdir(), 'scoby-shutdown-')), '10s', launcher);
+    await hookRegistration(embedded, hook.url, ['finalize']);
+    const greeters = (await embedded.client.resourceFor('samples.scoby.dev/v1alpha1', 'Greeter'))!;
+    await eventually('the finalizer on the sample', async () => {
+      const hello = await embedded.client.get(greeters, 'default', 'hello');
+      return hello.metadata.finalizers?.includes('scoby.triggermesh.io/finalizer') ? true : undefined;
+    });
+    await embedded.client.delete(greeters, 'default', 'hello');
+    await eventually('the finalize hook refused', () =>
+      hook.callsFor('finalize').length > 0 ? true : undefined,
+    );
+    // Parked: the hook is not called again, the instance stays with its deletion timestamp.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(hook.callsFor('finalize')).toHaveLength(1);
+    return { embedded, hook };
+  }
+
   it.each(['SIGTERM', 'SIGINT'] as const)(
     'ends on %s within the grace period with an instance parked in deletion',
     async (signal) => {
-      const hook = await startScriptedHook((request) =>
-        request.body.phase === 'finalize'
-          ? errorReply(422, { message: 'the mailbox still holds mail', permanent: true })
-          : NO_CHANGE(request),
-      );
-      const embedded = await startEmbedded(await mkdtemp(join(tmpdir(), 'scoby-shutdown-')), '10s');
-      await hookRegistration(embedded, hook.url, ['finalize']);
-      const greeters = await embedded.client.resourceFor('samples.scoby.dev/v1alpha1', 'Greeter');
-      await eventually('the finalizer on the sample', async () => {
-        const hello = await embedded.client.get(greeters!, 'default', 'hello');
-        return hello.metadata.finalizers?.includes('scoby.triggermesh.io/finalizer') ? true : undefined;
-      });
-      await embedded.client.delete(greeters!, 'default', 'hello');
-      await eventually('the finalize hook refused', () =>
-        hook.callsFor('finalize').length > 0 ? true : undefined,
-      );
-      // Parked: the hook is not called again, the instance stays with its deletion timestamp.
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      expect(hook.callsFor('finalize')).toHaveLength(1);
-
+      const { embedded, hook } = await parkedInDeletion('node');
       const stopping = Date.now();
       embedded.scoby.child.kill(signal);
-      const finished = await embedded.scoby.exited;
+      const finished = await exitWithin(embedded.scoby, 10_000);
       expect({ code: finished.code, signal: finished.signal }).toEqual({ code: 0, signal: null });
       expect(Date.now() - stopping).toBeLessThan(10_000);
       expect(logLines(finished.stdout).map((line) => line.msg)).toContain('stopped');
+      // The stop leaves the parked instance as it was: no second finalize call.
+      expect(hook.callsFor('finalize')).toHaveLength(1);
       embedded.client.close();
       await hook.close();
     },
     120_000,
   );
+
+  it('started through npx, ends on a SIGTERM to npx alone with an instance parked in deletion', async () => {
+    const { embedded, hook } = await parkedInDeletion('npx');
+    const group = embedded.scoby.child.pid!;
+    embedded.scoby.child.kill('SIGTERM');
+    // npx itself exits at once (npm re-raises the signal); the controller must follow within the grace period.
+    await eventually('the controller stopped', () => (groupAlive(group) ? undefined : true), 10_000);
+    const lines = logLines(embedded.scoby.stdout());
+    expect(lines.find((line) => line.msg.startsWith('shutting down'))).toMatchObject({
+      signal: 'parent exited',
+      gracePeriod: '10s',
+    });
+    expect(lines.at(-1)).toMatchObject({ level: 'info', msg: 'stopped' });
+    expect(hook.callsFor('finalize')).toHaveLength(1);
+    embedded.client.close();
+    await hook.close();
+  }, 180_000);
 
   it('cuts hook calls still waiting at half the grace period and ends within it', async () => {
     const hook = await silentHook();
@@ -276,7 +326,7 @@ describe('scoby run shutdown', () => {
 
     const stopping = Date.now();
     embedded.scoby.child.kill('SIGTERM');
-    const finished = await embedded.scoby.exited;
+    const finished = await exitWithin(embedded.scoby, 4_000 + 2_000);
     const elapsed = Date.now() - stopping;
     // A graceful stop: the hook's call (ten minutes of timeout) is cut after 2 s, well within the 4 s.
     expect({ code: finished.code, signal: finished.signal }).toEqual({ code: 0, signal: null });
@@ -342,7 +392,7 @@ describe('scoby run shutdown', () => {
 
     const stopping = Date.now();
     attached.scoby.child.kill('SIGTERM');
-    const finished = await attached.scoby.exited;
+    const finished = await exitWithin(attached.scoby, 4_000 + 2_000);
     const elapsed = Date.now() - stopping;
     expect({ code: finished.code, signal: finished.signal }).toEqual({ code: 0, signal: null });
     expect(elapsed).toBeGreaterThanOrEqual(2_000);
@@ -371,7 +421,7 @@ describe('scoby run shutdown', () => {
 
     const stopping = Date.now();
     attached.scoby.child.kill('SIGTERM');
-    const finished = await attached.scoby.exited;
+    const finished = await exitWithin(attached.scoby, 3_000 + 3_000);
     const elapsed = Date.now() - stopping;
     expect({ code: finished.code, signal: finished.signal }).toEqual({ code: 1, signal: null });
     expect(elapsed).toBeGreaterThanOrEqual(3_000);

@@ -71,4 +71,29 @@ describe('setFinalizer', () => {
     await client.delete(CONFIGMAPS, 'default', 'held');
     expect(await setFinalizer(client, CONFIGMAPS, object, MINE, true)).toBeUndefined();
   });
+
+  it('gives up after five conflicts in a row with the last one', async () => {
+    const object = await created();
+    server.faults.conflictStorm({ resource: 'configmaps' }, 100);
+    await expect(setFinalizer(client, CONFIGMAPS, object, MINE, true)).rejects.toMatchObject({ code: 409 });
+    expect(patches().map((patch) => patch.code)).toEqual([409, 409, 409, 409, 409]);
+  });
+
+  it('answers any other error at once, without reading again', async () => {
+    const object = await created();
+    server.faults.failNext({ verb: 'patch', resource: 'configmaps' }, { code: 500 });
+    await expect(setFinalizer(client, CONFIGMAPS, object, MINE, true)).rejects.toMatchObject({ code: 500 });
+    const requests = server.requestLog.entries().filter((entry) => entry.method !== 'POST');
+    expect(requests.map((entry) => [entry.method, entry.code])).toEqual([['PATCH', 500]]);
+  });
+
+  it('answers undefined when the object is gone by the read after a conflict, and a failed read as it came', async () => {
+    const object = await created();
+    server.faults.failNext({ verb: 'patch', resource: 'configmaps' }, { code: 409 });
+    server.faults.failNext({ verb: 'get', resource: 'configmaps' }, { code: 404 });
+    await expect(setFinalizer(client, CONFIGMAPS, object, MINE, true)).resolves.toBeUndefined();
+    server.faults.failNext({ verb: 'patch', resource: 'configmaps' }, { code: 409 });
+    server.faults.failNext({ verb: 'get', resource: 'configmaps' }, { code: 500 });
+    await expect(setFinalizer(client, CONFIGMAPS, object, MINE, true)).rejects.toMatchObject({ code: 500 });
+  });
 });

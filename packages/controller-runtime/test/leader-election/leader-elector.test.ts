@@ -164,6 +164,32 @@ describe('LeaderElector against an API server', () => {
     expect(a.elector.isHealthy()).toBe(true);
   });
 
+  it('never leads on a claim that came back after the renew deadline', async () => {
+    // Every request takes 250 ms: a read and a create or update take 500 ms, past the 400 ms deadline.
+    server.faults.setLatency(250);
+    const a = candidate('a');
+    a.elector.start();
+    await eventually(async () => expect((await readLease()).spec.holderIdentity).toBe('a'), 3000);
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect(whats(a)).toEqual([]);
+    expect(a.elector.isLeader()).toBe(false);
+  });
+
+  it('steps down, saying why, when another candidate holds the Lease', async () => {
+    const reasons: string[] = [];
+    const a = candidate('a', {
+      leaseDurationMs: 3000,
+      renewDeadlineMs: 2000,
+      onStoppedLeading: (why) => reasons.push(why),
+    });
+    a.elector.start();
+    await eventually(() => expect(a.elector.isLeader()).toBe(true));
+    const lease = await readLease();
+    await client.update(LEASES, { ...lease, spec: { ...lease.spec, holderIdentity: 'b' } });
+    await eventually(() => expect(reasons).toEqual(['the lease is held by another candidate']), 1_000);
+    expect(a.elector.isLeader()).toBe(false);
+  });
+
   it('rides out write conflicts without stepping down', async () => {
     const a = candidate('a', { leaseDurationMs: 3000, renewDeadlineMs: 2000 });
     a.elector.start();
@@ -202,6 +228,11 @@ describe('LeaderElector against an API server', () => {
       renewTime: expect.stringMatching(MICRO_TIME),
       leaseTransitions: 0,
     });
+    // Renewals are PUTs through the same client.
+    const acquired = Date.parse((await readLease()).spec.renewTime as string);
+    await eventually(async () =>
+      expect(Date.parse((await readLease()).spec.renewTime as string)).toBeGreaterThan(acquired),
+    );
     const heal = server.faults.blackHole();
     await eventually(() => expect(whats(a)).toEqual(['started', 'stopped']), 3000);
     heal();

@@ -6,6 +6,7 @@ import {
   parseLeaseTime,
   releasedRecord,
 } from '../../src/leader-election/lease-record.ts';
+import { toRecord } from '../../src/leader-election/lease-spec.ts';
 
 describe('observeLease', () => {
   const record = { holderIdentity: 'b', renewTime: 10_000, leaseDurationSeconds: 15, leaseTransitions: 2 };
@@ -24,6 +25,8 @@ describe('observeLease', () => {
     expect(observeLease(first, { ...record, renewTime: 12_000 }, 2500).observedAt).toBe(2500);
     expect(observeLease(first, { ...record, holderIdentity: 'c' }, 2600).observedAt).toBe(2600);
     expect(observeLease(first, { ...record, leaseTransitions: 3 }, 2700).observedAt).toBe(2700);
+    expect(observeLease(first, { ...record, leaseDurationSeconds: 30 }, 2800).observedAt).toBe(2800);
+    expect(observeLease(first, { ...record, acquireTime: 9_000 }, 2900).observedAt).toBe(2900);
   });
 });
 
@@ -119,5 +122,17 @@ describe('parseLeaseTime', () => {
     expect(parseLeaseTime(new Date(42))).toBe(42);
     expect(parseLeaseTime(undefined)).toBeUndefined();
     expect(parseLeaseTime('yesterday')).toBeUndefined();
+  });
+});
+
+describe('toRecord', () => {
+  it('reads a Lease without a spec as an empty record', () => {
+    expect(toRecord(undefined)).toEqual({
+      holderIdentity: undefined,
+      leaseDurationSeconds: undefined,
+      acquireTime: undefined,
+      renewTime: undefined,
+      leaseTransitions: undefined,
+    });
   });
 });

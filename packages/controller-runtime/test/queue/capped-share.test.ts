@@ -27,6 +27,22 @@ function hangingReconciles() {
 }
 
 describe('CappedShare: one queue part of a shared limit', () => {
+  it('wakes a waiter its cap held back when a run ends or gives back its lent part, while under the cap', () => {
+    const share = new CappedShare(new ConcurrencyLimit(10), 1);
+    expect(share.tryAcquire()).toBe(true);
+    expect(share.tryAcquire()).toBe(false);
+    const woken: string[] = [];
+    // Each waiter takes the place it was woken for.
+    share.whenAvailable(() => woken.push(`first ${share.tryAcquire()}`));
+    share.whenAvailable(() => woken.push(`second ${share.tryAcquire()}`));
+    share.release();
+    expect(woken).toEqual(['first true']);
+    share.lend();
+    share.releaseLent();
+    expect(woken).toEqual(['first true', 'second true']);
+    expect(share.inUse).toBe(1);
+  });
+
   it("leaves the shared slots beyond one queue's cap to the other queues", async () => {
     const shared = new ConcurrencyLimit(4);
     const r = hangingReconciles();

@@ -97,6 +97,8 @@ describe('QueueHealth', () => {
     const queue = new WorkQueue({ reconcile: r.reconcile, concurrency: new CappedShare(shared, 2), clock });
     const health = new QueueHealth(3000);
     health.watch('pumps', queue, { isolated: true });
+    // A queue without work of its own, not isolated: never among the isolated names.
+    health.watch('valves', new WorkQueue({ reconcile: r.reconcile, clock }));
     ops = await startOpsServer({
       port: 0,
       host: '127.0.0.1',

@@ -19,6 +19,13 @@ describe('SupersededVersions', () => {
     expect(superseded.isStale('shop/a', '1')).toBe(true);
   });
 
+  it('marks nothing stale for a write that kept the version (a no-op) or answered none', () => {
+    const superseded = new SupersededVersions();
+    superseded.wrote('shop/a', '1', '1');
+    superseded.wrote('shop/b', '1', undefined);
+    expect([superseded.isStale('shop/a', '1'), superseded.isStale('shop/b', '1')]).toEqual([false, false]);
+  });
+
   it('marks the version a write found gone as stale', () => {
     const superseded = new SupersededVersions();
     superseded.wroteGone('shop/a', '1');

@@ -95,4 +95,32 @@ describe('assignOwners', () => {
     expect(loads(owners, ['a', 'b'])).toEqual([2, 2]);
     expect(assignOwners([], ['k1'])).toEqual(new Map());
   });
+
+  it('gives a fixed input exactly this assignment: replicas of two releases must agree during a rolling upgrade', () => {
+    const members = ['scoby-0_a1', 'scoby-1_b2', 'scoby-2_c3'];
+    const keys = Array.from({ length: 8 }, (_, index) => `registration-${index}`);
+    const [a, b, c] = members;
+    expect(Object.fromEntries(assignOwners(members, keys))).toEqual({
+      'registration-0': c,
+      'registration-1': c,
+      'registration-2': a,
+      'registration-3': a,
+      'registration-4': b,
+      'registration-5': c,
+      'registration-6': b,
+      'registration-7': a,
+    });
+    // A holder of everything keeps its share: the three keys that rank it highest.
+    const holders = new Map(keys.map((key) => [key, a!]));
+    expect(Object.fromEntries(assignOwners(members, keys, holders))).toEqual({
+      'registration-0': c,
+      'registration-1': a,
+      'registration-2': c,
+      'registration-3': a,
+      'registration-4': b,
+      'registration-5': c,
+      'registration-6': b,
+      'registration-7': a,
+    });
+  });
 });

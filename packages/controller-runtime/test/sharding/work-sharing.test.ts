@@ -9,6 +9,7 @@ import { DynamicClient, type ResourceRef } from '../../src/client/dynamic-client
 import { LeaderElector } from '../../src/leader-election/leader-elector.ts';
 import { dynamicShardLeaseClient } from '../../src/sharding/shard-leases.ts';
 import { WorkSharing, type WorkSharingOptions } from '../../src/sharding/work-sharing.ts';
+import { createLogger } from '../../src/log/logger.ts';
 import { eventually } from '../../src/testing/eventually.ts';
 
 const LEASES: ResourceRef = {
@@ -33,6 +34,8 @@ interface Replica {
   client: DynamicClient;
   /** What onAcquired and onStopping were told, in order. */
   calls: string[];
+  /** Each onStopping as `<key> <how>: <reason>`, in order. */
+  stops: string[];
 }
 
 beforeEach(async () => {
@@ -55,6 +58,7 @@ afterEach(async () => {
 function replica(name: string, options: Partial<WorkSharingOptions> = {}): Replica {
   const client = new DynamicClient(server.kubeConfig(name), { requestTimeoutMs: 300 });
   const calls: string[] = [];
+  const stops: string[] = [];
   const sharing = new WorkSharing({
     client: dynamicShardLeaseClient(client),
     namespace: 'scoby',
@@ -65,12 +69,13 @@ function replica(name: string, options: Partial<WorkSharingOptions> = {}): Repli
     keys: () => keys,
     keysSynced: () => true,
     onAcquired: (key) => calls.push(`acquired ${key}`),
-    onStopping: async (key) => {
+    onStopping: async (key, reason, how) => {
       calls.push(`stopping ${key}`);
+      stops.push(`${key} ${how}: ${reason}`);
     },
     ...options,
   });
-  const created = { name, sharing, client, calls };
+  const created = { name, sharing, client, calls, stops };
   replicas.push(created);
   sharing.start();
   return created;
@@ -124,6 +129,11 @@ describe('work sharing', () => {
       for (const key of member.sharing.owned())
         expect(holders[`scoby-registration-${key}`]).toBe(`${member.name}_0e3c`);
       expect(member.sharing.members()).toEqual(['a_0e3c', 'b_0e3c', 'c_0e3c']);
+      const owned = member.sharing.owned();
+      expect(owned).toEqual([...owned].sort());
+      expect(member.calls).toEqual(expect.arrayContaining(owned.map((key) => `acquired ${key}`)));
+      expect(member.calls.filter((call) => call.startsWith('acquired'))).toHaveLength(owned.length);
+      expect(member.sharing.isHealthy()).toBe(true);
     }
     expect(Object.keys(holders).filter((name) => name.startsWith('scoby-member-'))).toHaveLength(3);
     const lease = await admin.get(LEASES, 'scoby', `scoby-registration-${three[0]!.sharing.owned()[0]}`);
@@ -141,6 +151,7 @@ describe('work sharing', () => {
     expect(a.calls.filter((call) => call.startsWith('stopping')).sort()).toEqual(
       handed.map((key) => `stopping ${key}`).sort(),
     );
+    expect(a.stops.sort()).toEqual(handed.map((key) => `${key} released: this replica is stopping`).sort());
     // Emptied as it stopped, not left to expire: free at once (or already taken by the others).
     const afterStop = await leaseHolders();
     for (const key of handed) {
@@ -206,11 +217,11 @@ describe('work sharing', () => {
     const after = new Map(
       [...three, d].flatMap((member) => member.sharing.owned().map((key) => [key, member.name])),
     );
-    expect([...after].filter(([key, owner]) => before.get(key) !== owner).map(([, owner]) => owner)).toEqual([
-      'd',
-      'd',
-      'd',
-    ]);
+    const moved = [...after].filter(([key, owner]) => before.get(key) !== owner);
+    expect(moved.map(([, owner]) => owner)).toEqual(['d', 'd', 'd']);
+    expect(three.flatMap((member) => member.stops).sort()).toEqual(
+      moved.map(([key]) => `${key} released: another replica is assigned to it`).sort(),
+    );
     expect(overlaps).toEqual([]);
   });
 
@@ -230,27 +241,112 @@ describe('work sharing', () => {
       expect(opened.size).toBe(cut.length);
     }, 10_000);
     for (const key of cut) expect(closedAt.get(key)!).toBeLessThan(opened.get(key)!);
-    expect(a.calls.filter((call) => call.startsWith('stopping')).sort()).toEqual(
-      cut.map((key) => `stopping ${key}`).sort(),
+    expect(a.stops.sort()).toEqual(
+      cut.map((key) => `${key} lost: the Lease was not renewed within the renew deadline of 400 ms`).sort(),
     );
+    // Its LISTs time out meanwhile: it says it is not healthy.
+    expect(a.sharing.isHealthy()).toBe(false);
     heal();
     await settled([a, b], [6, 6]);
+    expect(a.sharing.isHealthy()).toBe(true);
     expect(overlaps).toEqual([]);
+  });
+
+  it('closes its fences at the renew deadline when the API server refuses its renewals', async () => {
+    const [a, b] = [replica('a'), replica('b')];
+    await settled([a, b], [6, 6]);
+    const held = a.sharing.owned();
+    // Only its keys' Leases: its membership goes on being renewed.
+    for (const key of held) {
+      server.faults.failNext(
+        { verb: 'update', resource: 'leases', name: `scoby-registration-${key}`, user: 'a' },
+        { code: 500, count: 10_000 },
+      );
+    }
+    const refusedFrom = Date.now();
+    await eventually(
+      () => expect(held.map((key) => a.sharing.writeRefusal(key) !== undefined)).not.toContain(false),
+      3000,
+    );
+    expect(Date.now() - refusedFrom).toBeLessThan(400 + 300);
+    await eventually(
+      () =>
+        expect(a.stops.sort()).toEqual(
+          held
+            .map((key) => `${key} lost: the Lease was not renewed within the renew deadline of 400 ms`)
+            .sort(),
+        ),
+      3000,
+    );
   });
 
   it('releases the Lease of a key that is gone and deletes it', async () => {
     const [a, b] = [replica('a'), replica('b')];
     await settled([a, b], [6, 6]);
     const gone = keys.pop()!;
+    const holder = a.sharing.owns(gone) ? a : b;
     a.sharing.kick();
     b.sharing.kick();
     await eventually(async () => {
       expect(Object.keys(await leaseHolders())).not.toContain(`scoby-registration-${gone}`);
     }, 5000);
+    expect(holder.stops).toEqual([`${gone} released: registration "${gone}" no longer exists`]);
     await eventually(() => {
       expect(counts([a, b]).sort()).toEqual([5, 6]);
       expect([a, b].flatMap((member) => member.sharing.owned()).sort()).toEqual([...keys].sort());
     }, 5000);
+  });
+
+  it('hands a key over as lost, naming the holder, when another replica wrote its Lease', async () => {
+    const [a] = [replica('a')];
+    await settled([a], [12]);
+    const key = a.sharing.owned()[0]!;
+    const lease = await admin.get(LEASES, 'scoby', `scoby-registration-${key}`);
+    const spec = (lease as { spec: Record<string, unknown> }).spec;
+    await admin.update(LEASES, { ...lease, spec: { ...spec, holderIdentity: 'x_0e3c' } });
+    await eventually(() => expect(a.stops).toEqual([`${key} lost: the Lease is held by x_0e3c`]), 5000);
+    expect(a.sharing.owns(key)).toBe(false);
+  });
+
+  it('logs each Lease it takes and hands over, and a deletion that failed for another reason than a race', async () => {
+    const lines: Array<{ level: string; msg: string; [field: string]: unknown }> = [];
+    const logger = createLogger({
+      component: 'test',
+      format: 'json',
+      destination: { write: (line: string) => void lines.push(JSON.parse(line)) },
+    });
+    const a = replica('a', { logger });
+    await settled([a], [12]);
+    const gone = keys.pop()!;
+    // Refused three times: gone already (404) and changed meanwhile (409) are no news; a 500 is.
+    for (const code of [404, 409, 500])
+      server.faults.failNext({ verb: 'delete', resource: 'leases' }, { code });
+    a.sharing.kick();
+    await eventually(async () => {
+      expect(Object.keys(await leaseHolders())).not.toContain(`scoby-registration-${gone}`);
+    }, 5000);
+    const picked = (msg: string) =>
+      lines
+        .filter((line) => line.msg === msg)
+        .map(({ level, msg: _msg, time: _time, component: _component, err, ...fields }) => ({
+          level,
+          ...fields,
+          ...(err === undefined ? {} : { code: (err as { code?: number }).code }),
+        }));
+    expect(picked(`acquired the Lease of registration "${gone}"`)).toEqual([
+      { level: 'info', identity: 'a_0e3c', registration: gone, lease: `scoby-registration-${gone}` },
+    ]);
+    expect(picked(`handing over registration "${gone}"`)).toEqual([
+      {
+        level: 'info',
+        identity: 'a_0e3c',
+        registration: gone,
+        reason: `registration "${gone}" no longer exists`,
+      },
+    ]);
+    expect(picked('could not delete a Lease')).toEqual([
+      { level: 'warn', identity: 'a_0e3c', lease: `scoby-registration-${gone}`, code: 500 },
+    ]);
   });
 
   it('releases the legacy Lease when the last member stops, even if another member held it', async () => {

@@ -65,4 +65,26 @@ describe('statusMergePatch', () => {
     expect(statusMergePatch({ a: 1, b: 2 }, { a: 1 })).toEqual({ status: { b: null } });
     expect(statusMergePatch(undefined, { a: 1 })).toEqual({ status: { a: 1 } });
   });
+
+  it('takes a stored status that is no object (absent, null, an array, a string) as empty', () => {
+    for (const stored of [undefined, null, ['x'], 'x']) {
+      expect(statusMergePatch(stored, {})).toBeUndefined();
+      expect(statusMergePatch(stored, { phase: 'Active' })).toEqual({ status: { phase: 'Active' } });
+    }
+  });
+});
+
+describe('writeStatus from a cached status that is no object', () => {
+  it.each([
+    ['an array', ['x']],
+    ['a string', 'xy'],
+  ])('with `partial`, patches only the given fields over %s', async (_, status) => {
+    const created = await client.create(NAMESPACES, {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'odd' },
+    });
+    await writeStatus(client, NAMESPACES, { ...created, status }, { phase: 'Active' }, { partial: true });
+    expect(statusPatches()).toEqual([{ status: { phase: 'Active' } }]);
+  });
 });

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DynamicClient, type ResourceRef } from '../../src/client/dynamic-client.ts';
 import { setFinalizer } from '../../src/finalizers/finalizers.ts';
 import { withStatusPatch, writeStatus } from '../../src/status/status-writer.ts';
-import { updateBody } from '../../src/status/write-verb.ts';
+import { UPDATE_ATTEMPTS, updateBody } from '../../src/status/write-verb.ts';
 
 const CRDS: ResourceRef = {
   group: 'apiextensions.k8s.io',
@@ -169,5 +169,55 @@ describe('writeStatus and setFinalizer with verb update', () => {
     expect(removed?.metadata.finalizers).toBeUndefined();
     expect(removed?.status).toEqual(written?.status);
     expect(puts().map((put) => put.code)).toEqual([409, 200, 409, 200]);
+  });
+
+  it('hands every re-read object to onReread', async () => {
+    const stale = await gadget();
+    await admin.update(
+      GADGETS,
+      { ...stale, status: { ...(stale.status as object), configured: 'green' } },
+      { subresource: 'status' },
+    );
+    const rereads: KubeObject[] = [];
+    await writeStatus(
+      client,
+      GADGETS,
+      stale,
+      { configured: 'red' },
+      {
+        verb: 'update',
+        partial: true,
+        onReread: (read) => rereads.push(read),
+      },
+    );
+    expect(rereads.map((read) => (read.status as { configured: string }).configured)).toEqual(['green']);
+  });
+
+  it(`gives up after ${UPDATE_ATTEMPTS} conflicts in a row with the last one`, async () => {
+    const read = await gadget();
+    server.faults.conflictStorm({ resource: 'gadgets', subresource: 'status', user: CONTROLLER }, 100);
+    await expect(
+      writeStatus(client, GADGETS, read, { configured: 'red' }, { verb: 'update', partial: true }),
+    ).rejects.toMatchObject({ code: 409 });
+    expect(puts().map((put) => put.code)).toEqual(Array.from({ length: UPDATE_ATTEMPTS }, () => 409));
+  });
+
+  it('answers any other error at once, without reading again', async () => {
+    const read = await gadget();
+    server.faults.failNext({ verb: 'update', resource: 'gadgets', user: CONTROLLER }, { code: 500 });
+    await expect(
+      writeStatus(client, GADGETS, read, { configured: 'red' }, { verb: 'update', partial: true }),
+    ).rejects.toMatchObject({ code: 500 });
+    const requests = server.requestLog.entries().filter((entry) => entry.user === CONTROLLER);
+    expect(requests.map((entry) => [entry.method, entry.code])).toEqual([['PUT', 500]]);
+  });
+
+  it('sends nothing once its signal has fired', async () => {
+    const read = await gadget();
+    const options = { verb: 'update' as const, partial: true, signal: AbortSignal.abort() };
+    await expect(writeStatus(client, GADGETS, read, { configured: 'red' }, options)).rejects.toMatchObject({
+      name: 'AbortError',
+    });
+    expect(server.requestLog.entries().filter((entry) => entry.user === CONTROLLER)).toEqual([]);
   });
 });

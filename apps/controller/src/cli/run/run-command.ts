@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { COMPONENT, type CommandLineOptions, type Environment, loadConfig } from '../../config/index.ts';
 import { createLogger, loadKubeConfig } from '@scoby/controller-runtime';
+import { startedByNpm, watchParent } from '../../process/parent-exit.ts';
 import { runProcess } from '../../process/run-process.ts';
 import { DEFAULT_KUBECONFIG_OUT, EMBEDDED_NAMESPACE } from '../defaults.ts';
 import type { CliIo } from '../io.ts';
@@ -31,7 +32,18 @@ function environmentFor(options: RunOptions, env: Environment): Environment {
 
 /** Runs until a termination signal; the exit code is 0 after a graceful stop, 1 when start-up fails. */
 export async function runController(options: RunOptions, io: CliIo): Promise<number> {
-  const stopRequested = io.terminationSignal();
+  const parent = startedByNpm(io.env) ? watchParent(() => process.ppid) : undefined;
+  try {
+    return await run(options, io, parent?.exited);
+  } finally {
+    parent?.stop();
+  }
+}
+
+/** `parentExited`: resolves when npm, which started this process, is gone (process/parent-exit.ts). */
+async function run(options: RunOptions, io: CliIo, parentExited?: Promise<string>): Promise<number> {
+  const signalled = io.terminationSignal();
+  const stopRequested = parentExited === undefined ? signalled : Promise.race([signalled, parentExited]);
   const fail = (messages: readonly string[]) => {
     for (const message of messages) io.stderr(`scoby run: ${message}\n`);
     return 1;

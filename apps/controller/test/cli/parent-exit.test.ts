@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { PARENT_EXITED, startedByNpm, watchParent } from '../../src/process/parent-exit.ts';
+
+describe('parent exit', () => {
+  it('is watched only under npm, which sets npm_execpath for what it runs', () => {
+    expect(startedByNpm({ npm_execpath: '/usr/lib/node_modules/npm/bin/npm-cli.js' })).toBe(true);
+    expect(startedByNpm({ npm_execpath: '' })).toBe(false);
+    expect(startedByNpm({})).toBe(false);
+  });
+
+  it('resolves once the parent is another than at the start, and not before', async () => {
+    let parent = 100;
+    const watch = watchParent(() => parent, 5);
+    let exited: string | undefined;
+    void watch.exited.then((reason) => (exited = reason));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(exited).toBeUndefined();
+    parent = 1;
+    await expect(watch.exited).resolves.toBe(PARENT_EXITED);
+    watch.stop();
+  });
+
+  it('stops looking when stopped', async () => {
+    let looks = 0;
+    const watch = watchParent(() => ++looks && 100, 5);
+    watch.stop();
+    const after = looks;
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(looks).toBe(after);
+  });
+});
