@@ -6,17 +6,28 @@ export interface DeploymentBlock {
   service?: { port: number; targetPort: number };
 }
 
-const PORT_SCHEMA = { type: 'integer', minimum: 1, maximum: 65535 };
+const port = (description: string) => ({ type: 'integer', minimum: 1, maximum: 65535, description });
 const PORT_MESSAGE = 'must be an integer between 1 and 65535';
 
+/** Its descriptions are the CRDRegistration CRD's too (the registration schema's built-in blocks). */
 export const DEPLOYMENT_BLOCK_SCHEMA: JsonObject = {
   type: 'object',
+  description: 'Run each instance as a Deployment named after it, with an optional Service.',
   properties: {
-    replicas: { type: 'integer', minimum: 0, default: 1 },
+    replicas: {
+      type: 'integer',
+      minimum: 0,
+      default: 1,
+      description: 'Replicas of the Deployment (0 or more). Default 1.',
+    },
     service: {
       type: 'object',
+      description: 'Also create a ClusterIP Service for the Deployment; its URL becomes status.address.url.',
       required: ['port', 'targetPort'],
-      properties: { port: PORT_SCHEMA, targetPort: PORT_SCHEMA },
+      properties: {
+        port: port('Port the Service listens on (1-65535).'),
+        targetPort: port('Container port the Service forwards to (1-65535).'),
+      },
     },
   },
 };

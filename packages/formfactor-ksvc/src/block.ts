@@ -8,15 +8,21 @@ export interface KnativeServiceBlock {
   visibility?: string;
 }
 
-const SCALE_SCHEMA = { type: 'integer', minimum: 0 };
+const scale = (description: string) => ({ type: 'integer', minimum: 0, description });
 const SCALE_MESSAGE = 'must be an integer greater than or equal to 0';
 
+/** Its descriptions are the CRDRegistration CRD's too (the registration schema's built-in blocks). */
 export const KNATIVE_SERVICE_BLOCK_SCHEMA: JsonObject = {
   type: 'object',
+  description:
+    'Run each instance as a Knative Service (needs Knative Serving); hooks see the form factor as ksvc.',
   properties: {
-    minScale: SCALE_SCHEMA,
-    maxScale: SCALE_SCHEMA,
-    visibility: { type: 'string' },
+    minScale: scale('Minimum number of pods (autoscaling.knative.dev/min-scale).'),
+    maxScale: scale('Maximum number of pods (autoscaling.knative.dev/max-scale).'),
+    visibility: {
+      type: 'string',
+      description: 'Copied to the networking.knative.dev/visibility label: cluster-local or public.',
+    },
   },
 };
 

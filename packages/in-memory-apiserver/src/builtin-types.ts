@@ -1,10 +1,5 @@
-import type { Verb } from './faults.ts';
-import {
-  BUILTIN_VERBS,
-  storageVersionHash,
-  type ResourceType,
-  type ScaleSubresource,
-} from './resource-type.ts';
+import type { ScaleSubresource } from './crd-spec.ts';
+import { BUILTIN_VERBS, storageVersionHash, type ResourceType, type Verb } from './resource-type.ts';
 
 interface BuiltinSpec {
   group: string;

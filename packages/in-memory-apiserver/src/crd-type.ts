@@ -1,45 +1,7 @@
 import { compareVersionPriority, type KubeObject } from '@scoby/kube-objects';
-import {
-  CUSTOM_RESOURCE_VERBS,
-  storageVersionHash,
-  type ResourceType,
-  type ScaleSubresource,
-} from './resource-type.ts';
+import { CUSTOM_RESOURCE_VERBS, storageVersionHash, type ResourceType } from './resource-type.ts';
+import type { CrdSpec } from './crd-spec.ts';
 import type { JSONSchemaProps } from '@scoby/structural-schema';
-
-/** additionalPrinterColumns[] of a CRD version. */
-export interface PrinterColumn {
-  name: string;
-  type: string;
-  format?: string;
-  description?: string;
-  priority?: number;
-  jsonPath: string;
-}
-
-export interface CrdVersion {
-  name: string;
-  served?: boolean;
-  storage?: boolean;
-  schema?: { openAPIV3Schema?: JSONSchemaProps };
-  subresources?: { status?: unknown; scale?: ScaleSubresource };
-  additionalPrinterColumns?: PrinterColumn[];
-  selectableFields?: { jsonPath: string }[];
-}
-
-export interface CrdSpec {
-  group: string;
-  scope: 'Namespaced' | 'Cluster';
-  names: {
-    plural: string;
-    singular?: string;
-    kind: string;
-    listKind?: string;
-    shortNames?: string[];
-    categories?: string[];
-  };
-  versions: CrdVersion[];
-}
 
 export function crdSpec(crd: KubeObject): CrdSpec {
   return crd.spec as CrdSpec;

@@ -1,7 +1,5 @@
-import type { ResourceType } from './resource-type.ts';
+import type { ResourceType, Verb } from './resource-type.ts';
 import { conflictReply, statusReply, type Reply } from './status.ts';
-
-export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
 /** Which requests a fault applies to; absent fields match anything. `resource` is the plural (e.g. `deployments`). */
 export interface FaultMatch {

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { JSONSchemaProps } from '@scoby/structural-schema';
-import type { CrdSpec } from './crd-type.ts';
-import type { Verb } from './faults.ts';
+import type { CrdSpec, ScaleSubresource } from './crd-spec.ts';
+
+/** The verbs of the Kubernetes API a request or an authorization rule names. */
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
 /** Everything the server needs to know to serve one kind of object under /api or /apis. */
 export interface ResourceType {
@@ -40,13 +42,6 @@ export interface ResourceType {
   readonly scale?: ScaleSubresource;
   /** The spec of the CRD a custom resource type is made from (its per-version details: columns, subresources). */
   readonly customResource?: CrdSpec;
-}
-
-/** As a CRD's `subresources.scale`: JSON paths (`.spec.replicas`). A selector found there may be a string or a LabelSelector. */
-export interface ScaleSubresource {
-  readonly specReplicasPath: string;
-  readonly statusReplicasPath: string;
-  readonly labelSelectorPath?: string;
 }
 
 /** The verbs of built-in resources, in discovery order. */

@@ -4,7 +4,7 @@ export { SCHEMA } from './schema.ts';
 export type { SchemaNode } from './schema-node.ts';
 export { crdManifest, crdManifestYaml } from './manifest.ts';
 export { validateRegistration, type RegistrationValidation } from './validation/validate-registration.ts';
-export { FORM_FACTOR_PATH, ValidationReason } from './validation/problem.ts';
+export { FORM_FACTOR_PATH, ValidationReason, type Problem } from './validation/problem.ts';
 export { writtenPaths, type WrittenPath } from './validation/path-checks.ts';
 export {
   DEFAULT_FORM_FACTOR,

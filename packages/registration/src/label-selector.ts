@@ -3,7 +3,7 @@
  * shape, its validation as kube-apiserver validates one, and matching. Pure.
  */
 import { isQualifiedName, isValidLabelValue } from '@scoby/structural-schema';
-import type { Problem } from './types.ts';
+import type { Problem } from './validation/problem.ts';
 
 export const SELECTOR_OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'] as const;
 export type SelectorOperator = (typeof SELECTOR_OPERATORS)[number];

@@ -9,6 +9,7 @@
  * sets (hook version and capabilities, built-in functions) are `enum`s of the CRD too, taken from the
  * validation's own lists, so the API server refuses an unknown value at `kubectl apply` (closed-set.ts).
  */
+import { builtInBlockNodes } from './built-in-blocks.ts';
 import { closedSet } from './closed-set.ts';
 import { describedUse } from './described-use.ts';
 import { BUILT_IN_FUNCTIONS } from './validation/choice-checks.ts';
@@ -303,53 +304,14 @@ const statusConfiguration: SchemaNode = {
   },
 };
 
-const replicaCount = (description: string): SchemaNode => ({ type: 'integer', minimum: 0, description });
-const portNumber = (description: string): SchemaNode => ({
-  type: 'integer',
-  minimum: 1,
-  maximum: 65535,
-  description,
-});
-
-const deploymentFormFactor: SchemaNode = {
-  title: 'DeploymentFormFactor',
-  type: 'object',
-  description: 'Run each instance as a Deployment named after it, with an optional Service.',
-  nullable: true,
-  properties: {
-    replicas: replicaCount('Replicas of the Deployment (0 or more). Default 1.'),
-    service: {
-      type: 'object',
-      description: 'Also create a ClusterIP Service for the Deployment; its URL becomes status.address.url.',
-      required: ['port', 'targetPort'],
-      properties: {
-        port: portNumber('Port the Service listens on (1-65535).'),
-        targetPort: portNumber('Container port the Service forwards to (1-65535).'),
-      },
-    },
-  },
-};
-
-const knativeServiceFormFactor: SchemaNode = {
-  title: 'KnativeServiceFormFactor',
-  type: 'object',
-  description:
-    'Run each instance as a Knative Service (needs Knative Serving); hooks see the form factor as ksvc.',
-  nullable: true,
-  properties: {
-    minScale: replicaCount('Minimum number of pods (autoscaling.knative.dev/min-scale).'),
-    maxScale: replicaCount('Maximum number of pods (autoscaling.knative.dev/max-scale).'),
-    visibility: str('Copied to the networking.knative.dev/visibility label: cluster-local or public.'),
-  },
-};
-
 const formFactorBlock: SchemaNode = {
   title: 'FormFactorBlock',
   type: 'object',
   description:
     'How instances run: at most one form factor; default a one-replica Deployment without Service. Other keys configure plugin form factors, validated by the JSON Schema of the plugin.',
   'x-kubernetes-preserve-unknown-fields': true,
-  properties: { deployment: deploymentFormFactor, knativeService: knativeServiceFormFactor },
+  // Each built-in form factor's own blockSchema (built-in-blocks.ts).
+  properties: builtInBlockNodes(),
 };
 
 const destination: SchemaNode = {

@@ -39,6 +39,7 @@ export type {
   VolumeItem,
 } from './types.generated.ts';
 import type { LabelSelector } from './label-selector.ts';
+import type { Problem } from './validation/problem.ts';
 
 export type HookCapability = 'pre-reconcile' | 'finalize';
 
@@ -111,13 +112,6 @@ export interface NormalizedRegistrationSpec {
 }
 
 /* ---------- What validation needs to know about form factors (injected by the form-factor registry). ---------- */
-
-/** A registration problem (docs/spec/registration.md §4): the message starts with the full field path. */
-export interface Problem {
-  path: string;
-  reason: string;
-  message: string;
-}
 
 export interface FormFactorCatalog {
   /** Every available form-factor key (built-ins and plugins). */

@@ -1,6 +1,7 @@
 /** Shared test fixtures: a hand-built form-factor catalogue and registration builders. */
 import { parse } from 'yaml';
-import type { FormFactorCatalog, Problem } from '../src/types.ts';
+import type { FormFactorCatalog } from '../src/types.ts';
+import type { Problem } from '../src/validation/problem.ts';
 import { validateRegistration } from '../src/validation/validate-registration.ts';
 
 function deploymentBlockProblems(block: unknown): Problem[] {

@@ -11,7 +11,7 @@
 import type { KubeObject } from '@scoby/kube-objects';
 import { validateRegistration } from '@scoby/registration';
 import { ApiError, isAlreadyExists, isConflict } from '@scoby/controller-runtime';
-import { builtInFormFactors } from '../../src/process/manager.ts';
+import { builtInFormFactors } from '../../src/process/built-in-form-factors.ts';
 import { crdFor } from '../../test/support/cluster.ts';
 import { REGISTRATIONS, sleep, startChaosCluster, type ChaosCluster, type Workload } from './cluster.ts';
 import { instanceObject, type TrackedInstance } from './churn.ts';

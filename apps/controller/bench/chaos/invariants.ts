@@ -10,7 +10,7 @@ import { type DynamicClient, isNotFound, type ResourceRef } from '@scoby/control
 import { isUpToDate } from '../../src/instance/children/update-detection.ts';
 import { objectLookups } from '../../src/cli/render/object-lookups.ts';
 import { renderOffline } from '../../src/cli/render/offline-render.ts';
-import { builtInFormFactors } from '../../src/process/manager.ts';
+import { builtInFormFactors } from '../../src/process/built-in-form-factors.ts';
 import { DEPLOYMENTS, NAMESPACE, SCOBY_NAMESPACE, SERVICES } from '../world.ts';
 import { CRDS, REGISTRATIONS, sleep, type Workload } from './cluster.ts';
 import type { TrackedInstance } from './churn.ts';

@@ -1,6 +1,6 @@
 /** The form factors of a process: the built-ins plus the plugins named by module specifier. */
 import { loadFormFactorPlugin, type FormFactorPlugin, type FormFactorRegistry } from '@scoby/formfactor';
-import { builtInFormFactors } from '../process/manager.ts';
+import { builtInFormFactors } from '../process/built-in-form-factors.ts';
 
 export type PluginsLoad =
   { ok: true; plugins: FormFactorPlugin[]; registry: FormFactorRegistry } | { ok: false; message: string };

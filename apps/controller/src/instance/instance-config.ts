@@ -6,14 +6,22 @@
 import type { FormFactorPlugin, GroupVersionKind } from '@scoby/formfactor';
 import type { NormalizedRegistrationSpec } from '@scoby/registration';
 import type { CrdInfo } from '../crd/inspect.ts';
-import type { ResourceRef } from '@scoby/controller-runtime';
-import type { WriteVerbs } from '../registration/access/write-verbs.ts';
+import type { ResourceRef, WriteVerb } from '@scoby/controller-runtime';
 
 export interface HookTarget {
   url: string;
   timeoutMs: number;
   preReconcile: boolean;
   finalize: boolean;
+}
+
+/**
+ * The verb each instance write uses, as the registration's access check chose it (the registration's
+ * `status.writeVerbs`): absent where the write has no granted verb (or no subject).
+ */
+export interface WriteVerbs {
+  status?: WriteVerb;
+  finalizers?: WriteVerb;
 }
 
 export interface InstanceConfig {

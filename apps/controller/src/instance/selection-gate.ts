@@ -5,12 +5,12 @@
  */
 import { labelValue } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
-import type { InstanceSelection, SelectionDecision } from '../registration/instance-selection.ts';
+import type { SelectionDecider, SelectionDecision } from '../selection/selection-decision.ts';
 import type { ChildStore } from './children/write-children.ts';
 import { instanceHolders } from './holders.ts';
 
 export interface SelectionGateOptions {
-  selection: InstanceSelection;
+  selection: SelectionDecider;
   /** Says on the registration that an instance it selects is served by an older one. */
   servedByOther?(instance: string, by: string): void;
   /** Who serves one of the instances changed while selection is in play: the counts are due again. */

@@ -4,9 +4,7 @@
  * process leads; in active-active mode it runs all along and reconciles only the registrations whose
  * Leases this replica holds (docs/spec/registration.md §9).
  */
-import { createFormFactorRegistry, type FormFactorPlugin, type FormFactorRegistry } from '@scoby/formfactor';
-import { deploymentFormFactor } from '@scoby/formfactor-deployment';
-import { knativeServiceFormFactor } from '@scoby/formfactor-ksvc';
+import type { FormFactorRegistry } from '@scoby/formfactor';
 import { AnswerBudget } from '@scoby/hooks-v1/client';
 import {
   DEFAULT_API_RATE_LIMIT,
@@ -36,6 +34,7 @@ import {
 import { RegistrationController } from '../registration/controller.ts';
 import { ChildCachePolicies } from '../instance/children/child-cache.ts';
 import { DEPLOYMENT_FIELDS_READ } from '../instance/status/unavailable-pods.ts';
+import { builtInFormFactors } from './built-in-form-factors.ts';
 import type { ControllerOptions, RunningController } from './options.ts';
 
 export type { ControllerOptions, RunningController } from './options.ts';
@@ -51,15 +50,6 @@ const SHARING_LEASE_PREFIX = 'scoby-';
 
 /** Who the controller's writes are from: its field manager, and a User-Agent with its version. */
 const CLIENT_IDENTITY = { fieldManager: FIELD_MANAGER, userAgent: userAgent() };
-
-export function builtInFormFactors(plugins: readonly FormFactorPlugin[]): FormFactorRegistry {
-  const created = createFormFactorRegistry({
-    builtIns: [deploymentFormFactor as FormFactorPlugin, knativeServiceFormFactor as FormFactorPlugin],
-    plugins,
-  });
-  if (!created.ok) throw new Error(created.messages.join('; '));
-  return created.registry;
-}
 
 class Controller implements RunningController {
   readonly client: DynamicClient;

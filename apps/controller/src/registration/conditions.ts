@@ -8,7 +8,7 @@ import {
   waitingForCrdMessage,
 } from '@scoby/registration';
 import type { FieldProblem } from '../crd/spec-paths.ts';
-import type { WriteVerbs } from './access/write-verbs.ts';
+import type { WriteVerbs } from '../instance/instance-config.ts';
 import type { ConditionValue } from '../status/conditions.ts';
 
 export type CrdLookup = { kind: 'found'; servesVersion: boolean } | { kind: 'missing'; message: string };

@@ -35,12 +35,12 @@ import {
   DEFAULT_HOOK_ADDRESS_REFRESH_MS,
   DEFAULT_RECONCILE_TIMEOUT_MS,
 } from '../config/index.ts';
-import type { ControllerOptions } from '../process/options.ts';
 import { AccessReviewer } from './access/access-reviewer.ts';
 import { registrationEvents } from './events.ts';
 import { REGISTRATION_RESOURCE, RegistrationReconciler } from './reconcile.ts';
 import { InstanceSelection } from './instance-selection.ts';
 import { EventBudget } from './event-budget.ts';
+import type { RegistrationControllerOptions } from './options.ts';
 
 /** InstanceServedByOther Events per registration and minute (docs/spec/registration.md §6.8). */
 const SERVED_BY_OTHER_EVENTS_PER_MINUTE = 10;
@@ -86,7 +86,7 @@ export class RegistrationController {
   #served: Promise<ReadonlySet<string>> | undefined;
 
   constructor(
-    options: ControllerOptions,
+    options: RegistrationControllerOptions,
     client: DynamicClient,
     formFactors: FormFactorRegistry,
     factory: InformerFactory,

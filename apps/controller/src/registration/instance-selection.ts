@@ -15,6 +15,7 @@ import {
   servingRegistration,
   type RegistrationClaim,
 } from './selection.ts';
+import type { SelectionDecider, SelectionDecision } from '../selection/selection-decision.ts';
 
 const NAMESPACE_RESOURCE: ResourceRef = {
   group: '',
@@ -23,16 +24,6 @@ const NAMESPACE_RESOURCE: ResourceRef = {
   namespaced: false,
 };
 
-/** Who serves an instance, as one registration sees it. */
-export type SelectionDecision =
-  | { kind: 'serve' }
-  /** An older registration serves it; `selected`: this registration's selection matches it too. */
-  | { kind: 'other'; by: string; selected: boolean }
-  /** No registration's selection matches it. */
-  | { kind: 'none' }
-  /** Namespace labels are not known yet. */
-  | { kind: 'wait' };
-
 export interface InstanceSelectionOptions {
   factory: InformerFactory;
   registrations(): CRDRegistration[];
@@ -40,7 +31,7 @@ export interface InstanceSelectionOptions {
   namespaceChanged(namespace: string): void;
 }
 
-export class InstanceSelection {
+export class InstanceSelection implements SelectionDecider {
   readonly #options: InstanceSelectionOptions;
   #namespaces: InformerHandle | undefined;
 

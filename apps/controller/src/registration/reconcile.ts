@@ -36,11 +36,10 @@ import {
   type CallOptions,
   type ReconcileResult,
 } from '@scoby/controller-runtime';
-import type { InstanceConfig } from '../instance/instance-config.ts';
+import type { InstanceConfig, WriteVerbs } from '../instance/instance-config.ts';
 import { instanceConditionSet } from '../instance/condition-set.ts';
 import type { EventSink } from '../instance/reconcile.ts';
 import { checkRegistrationAccess, type AccessCheck } from './access/registration-access.ts';
-import type { WriteVerbs } from './access/write-verbs.ts';
 import { MISSING_PERMISSIONS_REASON } from './access/missing-access.ts';
 import type { HookTarget } from '../hook-modules/hook-target.ts';
 import { blockedBy, claimsOf } from './selection.ts';

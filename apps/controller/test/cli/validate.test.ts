@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { validateRegistration } from '@scoby/registration';
-import { builtInFormFactors } from '../../src/process/manager.ts';
+import { builtInFormFactors } from '../../src/process/built-in-form-factors.ts';
 import { runCli } from '../../src/cli/program.ts';
 import { FIXTURES, recordingIo } from './cli-io.ts';
 

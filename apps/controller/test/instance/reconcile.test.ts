@@ -17,7 +17,7 @@ import {
   type ReconcileResult,
   type ResourceRef,
 } from '@scoby/controller-runtime';
-import { builtInFormFactors } from '../../src/process/manager.ts';
+import { builtInFormFactors } from '../../src/process/built-in-form-factors.ts';
 import {
   InstanceReconcileError,
   InstanceReconciler,

@@ -9,7 +9,7 @@ import { validateRegistration } from '@scoby/registration';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { objectLookups } from '../../src/cli/render/object-lookups.ts';
-import { builtInFormFactors } from '../../src/process/manager.ts';
+import { builtInFormFactors } from '../../src/process/built-in-form-factors.ts';
 import { section, specText } from './spec-tables.ts';
 
 const EXAMPLES = section(specText('env.md'), '## 10.');

@@ -1,5 +1,6 @@
 import type { Cluster } from '../cluster.ts';
-import type { RequestFacts, Verb } from '../faults.ts';
+import type { RequestFacts } from '../faults.ts';
+import type { Verb } from '../resource-type.ts';
 import { methodNotAllowed, ok, resourceNotFound, type Outcome } from '../status.ts';
 import type { Route } from './route.ts';
 

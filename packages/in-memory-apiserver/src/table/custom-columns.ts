@@ -4,7 +4,7 @@
  */
 import type { KubeObject } from '@scoby/kube-objects';
 import { JSONPath } from 'jsonpath-plus';
-import type { PrinterColumn } from '../crd-type.ts';
+import type { PrinterColumn } from '../crd-spec.ts';
 import type { TableColumnDefinition } from '../openapi/kube-openapi-data.ts';
 import type { ResourceType } from '../resource-type.ts';
 import type { Cell } from './builtin-printers.ts';

@@ -5,7 +5,7 @@
  * found, in the order plural, singular, short names, kind, list kind. A CRD is served (Established)
  * only once its names are accepted.
  */
-import type { CrdSpec } from '../crd-type.ts';
+import type { CrdSpec } from '../crd-spec.ts';
 
 export type CrdNames = CrdSpec['names'];
 

@@ -1,5 +1,6 @@
 /** Rows 8–10 of docs/spec/registration.md §4: legacy aliases, one-of rules and built-in functions. */
-import type { CRDRegistrationSpec, MountFrom, Problem } from '../types.ts';
+import type { CRDRegistrationSpec, MountFrom } from '../types.ts';
+import type { Problem } from './problem.ts';
 import { isSet, PARAMETERS, problem, quote, quoteList, ValidationReason } from './problem.ts';
 
 const reason = ValidationReason.InvalidParameterConfiguration;

@@ -3,7 +3,8 @@
  * form-factor registry resolves a registration with the same selection, so both report alike.
  */
 import { compareByteOrder } from '@scoby/kube-objects';
-import type { FormFactorCatalog, Problem } from '../types.ts';
+import type { FormFactorCatalog } from '../types.ts';
+import type { Problem } from './problem.ts';
 import { FORM_FACTOR_PATH, isSet, problem, quote, quoteList, ValidationReason } from './problem.ts';
 
 /** The form factor used when `formFactor` is absent or `{}` (docs/spec/registration.md §3.1). */

@@ -1,6 +1,7 @@
 /** Rows 12–15 of docs/spec/registration.md §4: spec.hook (§3.4). */
 import { parseIsoDurationMs } from '../iso8601-duration.ts';
-import type { Destination, HookSpec, Problem } from '../types.ts';
+import type { Destination, HookSpec } from '../types.ts';
+import type { Problem } from './problem.ts';
 import { parseUriReference } from '@scoby/address';
 import { HOOK, isSet, problem, quote, quoteList, ValidationReason } from './problem.ts';
 

@@ -1,5 +1,6 @@
 /** Rows 6–7 of docs/spec/registration.md §4: explicit environment variable names and volume names. */
-import type { CRDRegistrationSpec, Problem } from '../types.ts';
+import type { CRDRegistrationSpec } from '../types.ts';
+import type { Problem } from './problem.ts';
 import { PARAMETERS, problem, quote, ValidationReason } from './problem.ts';
 
 interface WrittenName {

@@ -1,6 +1,7 @@
 /** Rows 4–5 of docs/spec/registration.md §4: path syntax (docs/spec/env.md §2) and duplicate instruction paths. */
 import { parsePath, type PathRoot } from '../paths.ts';
-import type { CRDRegistrationSpec, MountFrom, Problem } from '../types.ts';
+import type { CRDRegistrationSpec, MountFrom } from '../types.ts';
+import type { Problem } from './problem.ts';
 import { PARAMETERS, problem, quote, STATUS_CONFIGURATION, ValidationReason } from './problem.ts';
 
 export interface WrittenPath {

@@ -1,4 +1,9 @@
-import type { Problem } from '../types.ts';
+/** A registration problem (docs/spec/registration.md §4): the message starts with the full field path. */
+export interface Problem {
+  path: string;
+  reason: string;
+  message: string;
+}
 
 /** Reasons of docs/spec/registration.md §4 (validation) plus the schema check that precedes it. */
 export const ValidationReason = {

@@ -1,6 +1,7 @@
 /** Row 17 of docs/spec/registration.md §4: spec.resyncPeriod (§3.7). */
 import { parseIsoDurationMs } from '../iso8601-duration.ts';
-import type { CRDRegistrationSpec, Problem } from '../types.ts';
+import type { CRDRegistrationSpec } from '../types.ts';
+import type { Problem } from './problem.ts';
 import { problem, quote, ValidationReason } from './problem.ts';
 
 /** The shortest resync period: below it the periodic hook calls of a large registration are load. */

@@ -4,7 +4,7 @@
  * plugin and built-in blocks are reported the same way.
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import type { Problem } from '../types.ts';
+import type { Problem } from './problem.ts';
 import { FORM_FACTOR_PATH, problem, ValidationReason } from './problem.ts';
 import { validate } from './shape-validator.generated.ts';
 

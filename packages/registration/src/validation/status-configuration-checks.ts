@@ -1,6 +1,7 @@
 /** Row 11 of docs/spec/registration.md §4: the rules of §3.3. */
 import { parsePath } from '../paths.ts';
-import type { CRDRegistrationSpec, Problem } from '../types.ts';
+import type { CRDRegistrationSpec } from '../types.ts';
+import type { Problem } from './problem.ts';
 import { problem, quote, STATUS_CONFIGURATION, ValidationReason } from './problem.ts';
 
 /** Status fields Scoby writes itself; statusConfiguration.add may not target them or anything below. */

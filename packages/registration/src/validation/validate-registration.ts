@@ -2,12 +2,8 @@
  * validateRegistration (docs/spec/registration.md §4): schema checks, then rows 1–18 of the table in table order,
  * then defaulting. Pure: the form factors are known only through the injected catalog.
  */
-import type {
-  CRDRegistrationSpec,
-  FormFactorCatalog,
-  NormalizedRegistrationSpec,
-  Problem,
-} from '../types.ts';
+import type { CRDRegistrationSpec, FormFactorCatalog, NormalizedRegistrationSpec } from '../types.ts';
+import type { Problem } from './problem.ts';
 import { aliasProblems, builtInFuncProblems, choiceProblems } from './choice-checks.ts';
 import { formFactorProblems, selectFormFactor } from './form-factor-checks.ts';
 import {

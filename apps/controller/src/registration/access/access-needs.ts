@@ -60,8 +60,12 @@ export interface AccessPlan {
 const WORKLOAD_VERBS = ['get', 'list', 'watch', 'create', 'patch', 'delete'];
 const PRUNED_VERBS = ['list', 'watch', 'delete'];
 
-/** The child kinds deploy/10-rbac.yaml grants in the `scoby-controller` ClusterRole. */
-const SHIPPED_GRANTS = new Set(['apps/deployments', '/services', 'serving.knative.dev/services']);
+/** The child kinds deploy/10-rbac.yaml grants in the `scoby-controller` ClusterRole, as `group/resource` (the built-ins' managed kinds). */
+export const SHIPPED_GRANTS: ReadonlySet<string> = new Set([
+  'apps/deployments',
+  '/services',
+  'serving.knative.dev/services',
+]);
 
 function childGrantor(kind: ChildResource): Grantor {
   return SHIPPED_GRANTS.has(`${kind.group}/${kind.resource}`) ? 'scoby-controller' : 'registered';

@@ -7,7 +7,8 @@ import { type DynamicClient, errorMessage } from '@scoby/controller-runtime';
 import type { ControllerOutcome } from '../conditions.ts';
 import { registrationAccessNeeds, type ChildResource, type ResourceNeed } from './access-needs.ts';
 import { MISSING_PERMISSIONS_REASON, missingAccessMessage, type Denial } from './missing-access.ts';
-import { chooseWriteVerbs, writeQuestions, type WriteVerbs } from './write-verbs.ts';
+import type { WriteVerbs } from '../../instance/instance-config.ts';
+import { chooseWriteVerbs, writeQuestions } from './write-verbs.ts';
 
 export interface AccessCheck {
   denials(needs: readonly ResourceNeed[]): Promise<Denial[]>;

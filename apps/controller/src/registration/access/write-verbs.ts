@@ -2,15 +2,9 @@
  * The verb each instance write uses, from the answers about both: `patch` where granted, else
  * `update`; neither is a denial only where the write is required (docs/spec/registration.md §7).
  */
-import type { WriteVerb } from '@scoby/controller-runtime';
 import { WRITE_VERBS, type WriteChoice } from './access-needs.ts';
+import type { WriteVerbs } from '../../instance/instance-config.ts';
 import type { Denial } from './missing-access.ts';
-
-/** The registration's `status.writeVerbs`: absent where the write has no granted verb (or no subject). */
-export interface WriteVerbs {
-  status?: WriteVerb;
-  finalizers?: WriteVerb;
-}
 
 /** What a choice's question is: both verbs of its resource. */
 export function writeQuestions(choice: WriteChoice): WriteChoice['need'] {
