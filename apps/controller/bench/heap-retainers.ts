@@ -1,9 +1,9 @@
 /**
  * The controller's live heap broken down by retainer, from V8 heap snapshots (the controller child's
- * `heap-snapshot`), so the heap per instance is explained rather than divided: every object is
- * charged to the nearest object of a named class that retains it alone (its nearest dominator of
- * that kind, in the dominator tree Chrome DevTools computes: heap-snapshot-toolkit), and to the field
- * of that object through which it hangs. A Kubernetes object (an object with `apiVersion`, `kind` and
+ * `heap-snapshot`, parsed by heap-snapshot-toolkit, Chrome DevTools' own parser), so the heap per
+ * instance is explained rather than divided: every object is charged to the nearest object of a named
+ * class (or function, or scope) on its shortest retaining path, and to the field of that object
+ * through which the path goes. A Kubernetes object (an object with `apiVersion`, `kind` and
  * `metadata`) is a retainer of its own: all it holds is charged to `<kind> objects in <its retainer>`.
  *
  * Of two snapshots of the same process, with its code loaded and converged over N instances, each
@@ -34,6 +34,10 @@ const CONTAINERS = new Set([
 
 type Snapshot = Awaited<ReturnType<typeof parse>>;
 
+const CODE = '(code: bytecode, compiled code, function metadata)';
+/** At most this many rows are printed; the rest is summed in one line. */
+const MAX_ROWS = 40;
+
 /** Bytes of live heap per retainer label. */
 export type RetainerSizes = Map<string, number>;
 
@@ -41,15 +45,20 @@ export async function readSnapshot(path: string): Promise<Snapshot> {
   return parse(createReadStream(path, 'utf8'));
 }
 
-/** Self sizes summed per retainer label (see the module's comment), over everything reachable. */
+/**
+ * Self sizes summed per retainer label (see the module's comment), over everything reachable. Each
+ * object's retainer is the one through which a breadth-first walk from the roots reaches it first
+ * (its shortest retaining path, as DevTools' distances: the user roots, the global objects, first;
+ * weak edges never): a partition of the heap in which every object has one retainer. The dominator
+ * tree is no use here: in a running process most objects are reached both from their owner and from
+ * a root of their own (a pending promise, a handle), which makes the roots their only dominator.
+ */
 export function sizesByRetainer(snapshot: Snapshot): RetainerSizes {
   const {
     nodes,
     containmentEdges,
     strings,
     firstEdgeIndexes,
-    firstDominatedNodeIndex,
-    dominatedNodes,
     nodeFieldCount,
     nodeTypeOffset,
     nodeNameOffset,
@@ -63,69 +72,114 @@ export function sizesByRetainer(snapshot: Snapshot): RetainerSizes {
   } = snapshot;
   const typeOf = (nodeIndex: number) => nodeTypes[nodes.getValue(nodeIndex + nodeTypeOffset)];
   const nameOf = (nodeIndex: number) => strings[nodes.getValue(nodeIndex + nodeNameOffset)] ?? '';
-  const edgesOf = function* (nodeIndex: number): Generator<{ type: string; name: string; to: number }> {
+  const edgeType = (edge: number) => edgeTypes[containmentEdges.getValue(edge + edgeTypeOffset)] ?? '';
+  const edgeName = (edge: number) => {
+    const type = edgeType(edge);
+    const rawName = containmentEdges.getValue(edge + edgeNameOffset);
+    return type === 'element' || type === 'hidden' ? '[]' : (strings[rawName] ?? '');
+  };
+  const edgesOf = (nodeIndex: number): [number, number] => {
     const ordinal = nodeIndex / nodeFieldCount;
-    for (
-      let edge = firstEdgeIndexes[ordinal]!;
-      edge < firstEdgeIndexes[ordinal + 1]!;
-      edge += edgeFieldsCount
-    ) {
-      const type = edgeTypes[containmentEdges.getValue(edge + edgeTypeOffset)] ?? '';
-      const rawName = containmentEdges.getValue(edge + edgeNameOffset);
-      const name = type === 'element' || type === 'hidden' ? `[${rawName}]` : (strings[rawName] ?? '');
-      yield { type, name, to: containmentEdges.getValue(edge + edgeToNodeOffset) };
-    }
+    return [firstEdgeIndexes[ordinal]!, firstEdgeIndexes[ordinal + 1]!];
   };
   /** `<kind>` of a Kubernetes object, else undefined. */
   const kubeKind = (nodeIndex: number): string | undefined => {
     if (typeOf(nodeIndex) !== 'object' || nameOf(nodeIndex) !== 'Object') return undefined;
     let kind: string | undefined;
     let fields = 0;
-    for (const edge of edgesOf(nodeIndex)) {
-      if (edge.type !== 'property') continue;
-      if (edge.name === 'kind' && typeOf(edge.to) === 'string') kind = nameOf(edge.to);
-      if (edge.name === 'apiVersion' || edge.name === 'metadata' || edge.name === 'kind') fields += 1;
+    const [from, to] = edgesOf(nodeIndex);
+    for (let edge = from; edge < to; edge += edgeFieldsCount) {
+      if (edgeType(edge) !== 'property') continue;
+      const name = edgeName(edge);
+      const target = containmentEdges.getValue(edge + edgeToNodeOffset);
+      if (name === 'kind' && typeOf(target) === 'string') kind = nameOf(target);
+      if (name === 'apiVersion' || name === 'metadata' || name === 'kind') fields += 1;
     }
     return fields === 3 ? kind : undefined;
   };
-  const isOwner = (nodeIndex: number): boolean => {
+  /** A retainer objects are charged to: an instance of a named class, a named function, a scope. */
+  const ownerLabel = (nodeIndex: number): string | undefined => {
     const type = typeOf(nodeIndex);
-    if (type !== 'object' && type !== 'closure') return false;
     const name = nameOf(nodeIndex);
-    return name !== '' && !CONTAINERS.has(name) && !name.startsWith('(') && !name.startsWith('system /');
-  };
-  const ownerLabel = (nodeIndex: number) =>
-    typeOf(nodeIndex) === 'closure' ? `${nameOf(nodeIndex)}()` : nameOf(nodeIndex);
-  const fieldTo = (from: number, to: number): string => {
-    for (const edge of edgesOf(from)) if (edge.to === to) return edge.name;
-    return '…';
+    if (type === 'hidden' && name === 'system / Context') return 'scope';
+    if (type !== 'object' && type !== 'closure') return undefined;
+    if (name === '' || CONTAINERS.has(name) || name.startsWith('(') || name.startsWith('system /'))
+      return undefined;
+    return type === 'closure' ? `${name}()` : name;
   };
 
-  const sizes: RetainerSizes = new Map();
-  const charge = (label: string, nodeIndex: number) =>
-    sizes.set(label, (sizes.get(label) ?? 0) + nodes.getValue(nodeIndex + nodeSelfSizeOffset));
-  // Depth first over the dominator tree, each node with the label it is charged to and whether a
-  // Kubernetes object above it claims all it holds.
-  const stack: Array<{ nodeIndex: number; label: string; sealed: boolean }> = [
-    { nodeIndex: snapshot.rootNodeIndex, label: '(GC roots)', sealed: false },
-  ];
-  while (stack.length > 0) {
-    const { nodeIndex, label, sealed } = stack.pop()!;
-    charge(label, nodeIndex);
-    const ordinal = nodeIndex / nodeFieldCount;
-    const owner = !sealed && isOwner(nodeIndex);
-    for (let at = firstDominatedNodeIndex[ordinal]!; at < firstDominatedNodeIndex[ordinal + 1]!; at++) {
-      const child = dominatedNodes[at]!;
-      if (sealed) {
-        stack.push({ nodeIndex: child, label, sealed });
-        continue;
-      }
-      const kind = kubeKind(child);
-      const childLabel = owner ? `${ownerLabel(nodeIndex)}.${fieldTo(nodeIndex, child)}` : label;
-      if (kind !== undefined)
-        stack.push({ nodeIndex: child, label: `${kind} objects in ${childLabel}`, sealed: true });
-      else stack.push({ nodeIndex: child, label: childLabel, sealed: false });
+  const labels: string[] = [];
+  const labelIds = new Map<string, number>();
+  const labelId = (label: string) => {
+    let id = labelIds.get(label);
+    if (id === undefined) {
+      id = labels.length;
+      labels.push(label);
+      labelIds.set(label, id);
     }
+    return id;
+  };
+  const nodeCount = nodes.length / nodeFieldCount;
+  const labelOf = new Int32Array(nodeCount).fill(-1);
+  const sealed = new Uint8Array(nodeCount);
+  const queue = new Uint32Array(nodeCount);
+  let head = 0;
+  let tail = 0;
+  const visit = (nodeIndex: number, label: number, seal: boolean) => {
+    const ordinal = nodeIndex / nodeFieldCount;
+    if (labelOf[ordinal] !== -1) return;
+    labelOf[ordinal] = label;
+    sealed[ordinal] = seal ? 1 : 0;
+    queue[tail++] = nodeIndex;
+  };
+  const walk = () => {
+    while (head < tail) {
+      const nodeIndex = queue[head++]!;
+      const ordinal = nodeIndex / nodeFieldCount;
+      const label = labelOf[ordinal]!;
+      const owner = sealed[ordinal] ? undefined : ownerLabel(nodeIndex);
+      const [from, to] = edgesOf(nodeIndex);
+      for (let edge = from; edge < to; edge += edgeFieldsCount) {
+        if (edgeType(edge) === 'weak') continue;
+        const target = containmentEdges.getValue(edge + edgeToNodeOffset);
+        if (labelOf[target / nodeFieldCount] !== -1) continue;
+        if (sealed[ordinal]) {
+          visit(target, label, true);
+          continue;
+        }
+        // Bytecode, compiled code and function metadata are the program's, whoever reached them first.
+        if (typeOf(target) === 'code') {
+          visit(target, labelId(CODE), true);
+          continue;
+        }
+        const base = owner === undefined ? labels[label]! : `${owner}.${edgeName(edge)}`;
+        const kind = kubeKind(target);
+        if (kind !== undefined) visit(target, labelId(`${kind} objects in ${base}`), true);
+        else visit(target, labelId(base), false);
+      }
+    }
+  };
+  // The global objects first, then whatever only the system roots reach.
+  const root = snapshot.rootNodeIndex;
+  labelOf[root / nodeFieldCount] = labelId('(root)');
+  const [from, to] = edgesOf(root);
+  for (let edge = from; edge < to; edge += edgeFieldsCount) {
+    const target = containmentEdges.getValue(edge + edgeToNodeOffset);
+    if (typeOf(target) !== 'synthetic') visit(target, labelId('(global)'), false);
+  }
+  walk();
+  for (let edge = from; edge < to; edge += edgeFieldsCount) {
+    const target = containmentEdges.getValue(edge + edgeToNodeOffset);
+    visit(target, labelId(nameOf(target) || '(system root)'), false);
+  }
+  walk();
+
+  const sizes: RetainerSizes = new Map();
+  for (let ordinal = 0; ordinal < nodeCount; ordinal++) {
+    const label = labelOf[ordinal]!;
+    if (label === -1) continue;
+    const name = labels[label]!;
+    sizes.set(name, (sizes.get(name) ?? 0) + nodes.getValue(ordinal * nodeFieldCount + nodeSelfSizeOffset));
   }
   return sizes;
 }
@@ -140,6 +194,8 @@ export interface RetainerRow {
 export interface RetainerBreakdown {
   /** Growth of the whole reachable heap between the snapshots, per instance. */
   bytesPerInstance: number;
+  /** Retainers that grew and are not among the rows. */
+  rest: { retainers: number; bytesPerInstance: number };
   /** The rows printed: the largest growths until `attributed` reaches the share asked for. */
   rows: RetainerRow[];
   /** The share of the growth the rows explain. */
@@ -163,13 +219,18 @@ export function breakdown(
   const rows: RetainerRow[] = [];
   let explained = 0;
   for (const { label, bytes } of all) {
-    if (growth > 0 && explained / growth >= wanted) break;
+    if ((growth > 0 && explained / growth >= wanted) || rows.length === MAX_ROWS) break;
     explained += bytes;
     rows.push({ label, bytesPerInstance: bytes / instances, share: growth > 0 ? bytes / growth : 0 });
   }
+  const rest = all.slice(rows.length);
   return {
     bytesPerInstance: growth / instances,
     rows,
+    rest: {
+      retainers: rest.length,
+      bytesPerInstance: rest.reduce((sum, row) => sum + row.bytes, 0) / instances,
+    },
     attributed: growth > 0 ? explained / growth : 0,
   };
 }
@@ -183,6 +244,11 @@ export function formatBreakdown(result: RetainerBreakdown): string[] {
       (row) =>
         `  ${row.bytesPerInstance.toFixed(1).padStart(11)}  ${(row.share * 100).toFixed(1).padStart(5)} %  ${row.label}`,
     ),
+    ...(result.rest.retainers > 0
+      ? [
+          `  ${result.rest.bytesPerInstance.toFixed(1).padStart(11)}          the rest: ${result.rest.retainers} retainers`,
+        ]
+      : []),
   ];
 }
 

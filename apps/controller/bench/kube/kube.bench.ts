@@ -252,6 +252,10 @@ try {
     if (peerRuns?.length && floor?.length) printRatio(`${peer!.name} / floor`, peerRuns, floor, count);
     if (controller?.length && peerRuns?.length)
       printRatio(`controller / ${peer!.name}`, controller, peerRuns, count);
+    if (controller?.length && floor?.length) {
+      const extra = (median(controller.map(totalRequests)) - median(floor.map(totalRequests))) / count;
+      console.log(`  requests per instance: controller ${fmt(extra, 3)} more than the floor (target ≤ 1)`);
+    }
     if (controller?.length) printTargets(controller, floor?.length ? floor : undefined, count);
   }
 } finally {

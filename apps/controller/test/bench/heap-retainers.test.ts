@@ -59,6 +59,7 @@ describe('the heap by retainer', () => {
         { label: 'A.x', bytesPerInstance: 60, share: 0.6 },
         { label: 'B.y', bytesPerInstance: 30, share: 0.3 },
       ],
+      rest: { retainers: 3, bytesPerInstance: 10 },
       attributed: 0.9,
     });
   });
