@@ -30,6 +30,12 @@ export interface ControllerProcess {
   synced(): Promise<boolean>;
   /** The live heap (after full collections when the child runs with --expose-gc) and RSS now. */
   heap(): Promise<{ heapUsedBytes: number; rssBytes: number; collected: boolean }>;
+  /** Starts the child's CPU profiler (the inspector's, 1 ms sampling). */
+  startProfile(): Promise<void>;
+  /** Stops it and writes the .cpuprofile to `path`. */
+  stopProfile(path: string): Promise<void>;
+  /** Writes a heap snapshot to `path`, after full collections under --expose-gc. */
+  heapSnapshot(path: string): Promise<void>;
   stop(): Promise<void>;
   /** SIGKILL: no Lease released, nothing finished; resolves once the process has exited. */
   kill(): Promise<void>;
@@ -89,6 +95,9 @@ export async function startControllerProcess(): Promise<ControllerProcess> {
       const { heapUsedBytes, rssBytes, collected } = await child.ask({ kind: 'heap' }, 'heap');
       return { heapUsedBytes, rssBytes, collected };
     },
+    startProfile: async () => void (await child.ask({ kind: 'profile-start' }, 'profiling')),
+    stopProfile: async (path) => void (await child.ask({ kind: 'profile-stop', path }, 'profile')),
+    heapSnapshot: async (path) => void (await child.ask({ kind: 'heap-snapshot', path }, 'heap-snapshot')),
     stop: () => child.exit({ kind: 'stop' }),
     kill: () => child.kill('SIGKILL'),
   };

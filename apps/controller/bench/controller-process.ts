@@ -5,7 +5,10 @@
  * program is (scripts/bundle.mjs bench, which the bench script runs first): no TypeScript compiler in
  * the process, and only the parts of client-node the controller uses, as in the image.
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import process from 'node:process';
+import { writeHeapSnapshot } from 'node:v8';
 import { KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { startController, type RunningController } from '../src/index.ts';
@@ -17,6 +20,7 @@ import type { ControllerReply, ControllerRequest } from './controller-protocol.t
 const reply = (message: ControllerReply) => process.send?.(message);
 let controller: RunningController | undefined;
 let registration = '';
+let profiler: Session | undefined;
 
 process.on('message', (message: ControllerRequest) => {
   switch (message.kind) {
@@ -87,11 +91,42 @@ process.on('message', (message: ControllerRequest) => {
       });
       return;
     }
+    case 'profile-start':
+      void startProfiler().then(() => reply({ kind: 'profiling' }));
+      return;
+    case 'profile-stop':
+      void stopProfiler(message.path).then(() => reply({ kind: 'profile', path: message.path }));
+      return;
+    case 'heap-snapshot': {
+      const gc = (globalThis as { gc?: () => void }).gc;
+      gc?.();
+      gc?.();
+      writeHeapSnapshot(message.path);
+      reply({ kind: 'heap-snapshot', path: message.path });
+      return;
+    }
     case 'stop':
       void (controller?.stop() ?? Promise.resolve()).then(() => process.exit(0));
       return;
   }
 });
+
+/** The inspector's sampling profiler, every 1 ms (V8's default), from now until stopProfiler. */
+async function startProfiler(): Promise<void> {
+  profiler = new Session();
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+  await profiler.post('Profiler.setSamplingInterval', { interval: 1_000 });
+  await profiler.post('Profiler.start');
+}
+
+async function stopProfiler(path: string): Promise<void> {
+  if (profiler === undefined) throw new Error('profile-stop without profile-start');
+  const { profile } = await profiler.post('Profiler.stop');
+  writeFileSync(path, JSON.stringify(profile));
+  profiler.disconnect();
+  profiler = undefined;
+}
 
 /**
  * BENCH_API_QPS and BENCH_API_BURST, the controller's --kube-api-qps and --kube-api-burst; absent,

@@ -20,6 +20,12 @@ export type ControllerRequest =
   | { kind: 'usage' }
   | { kind: 'synced' }
   | { kind: 'heap' }
+  /** Starts the inspector's CPU profiler (1 ms sampling). */
+  | { kind: 'profile-start' }
+  /** Stops it and writes the profile (JSON of a .cpuprofile) to `path`. */
+  | { kind: 'profile-stop'; path: string }
+  /** Writes a heap snapshot, after full collections when the child runs with --expose-gc. */
+  | { kind: 'heap-snapshot'; path: string }
   | { kind: 'stop' };
 
 /** The replicas bench's controllers: the Lease `scoby-controller-leader` in Scoby's namespace. */
@@ -48,4 +54,7 @@ export type ControllerReply =
   /** Whether the controller's caches have synced (RunningController.isReady without leader election). */
   | { kind: 'synced'; synced: boolean }
   /** After full collections when the child runs with --expose-gc (`collected`): the live heap. */
-  | { kind: 'heap'; heapUsedBytes: number; rssBytes: number; collected: boolean };
+  | { kind: 'heap'; heapUsedBytes: number; rssBytes: number; collected: boolean }
+  | { kind: 'profiling' }
+  | { kind: 'profile'; path: string }
+  | { kind: 'heap-snapshot'; path: string };

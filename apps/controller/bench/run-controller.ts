@@ -48,6 +48,10 @@ export interface ControllerRunOptions {
   hook: BenchHook;
   /** Measure the steady state after convergence. */
   steadyState: boolean;
+  /** Write the controller's CPU profile from its start to convergence here (the inspector's). */
+  cpuProfilePath?: string;
+  /** Write heap snapshots of the controller here: `<name>-loaded` and `<name>-converged.heapsnapshot`. */
+  heapSnapshots?: { loaded: string; converged: string };
 }
 
 export async function runController(options: ControllerRunOptions): Promise<ControllerRun> {
@@ -65,11 +69,14 @@ export async function runController(options: ControllerRunOptions): Promise<Cont
   const readiness = await watchReadiness(client, options.count);
 
   const heapLoaded = await controller.heap();
+  if (options.heapSnapshots) await controller.heapSnapshot(options.heapSnapshots.loaded);
   await server.clearRequestLog();
+  if (options.cpuProfilePath) await controller.startProfile();
   const measure = await startMeasurement({ server, controller });
   await controller.start(kubeConfig, options.concurrency, options.hook === 'module');
   await readiness.allReady();
   const measurement = await measure();
+  if (options.cpuProfilePath) await controller.stopProfile(options.cpuProfilePath);
   await waitUntil(() => controller.synced(), 60_000, 'the controller did not sync its caches');
   const convergeRequests = await server.requestCounts();
   const convergeReconciles = await controller.reconciles();
@@ -97,6 +104,7 @@ export async function runController(options: ControllerRunOptions): Promise<Cont
   }
   await sleep(1_000);
   const heapConverged = await controller.heap();
+  if (options.heapSnapshots) await controller.heapSnapshot(options.heapSnapshots.converged);
   const lifeUsage = await controller.usage();
 
   readiness.stop();

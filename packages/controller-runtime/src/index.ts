@@ -51,6 +51,7 @@ export {
   type ControllerEvent,
   type ControllerOptions,
   type EventFilter,
+  eventPriority,
   DEFAULT_RESYNC_JITTER,
   resyncDelayMs,
   type ResyncPolicy,
@@ -158,6 +159,7 @@ export {
   type WatchOptions,
 } from './queue/queue-health.ts';
 export { SupersededVersions } from './queue/superseded-versions.ts';
+export { LOW_PRIORITY, NORMAL_PRIORITY } from './queue/ready-keys.ts';
 export { KeyedBackoff, type BackoffPolicy } from './queue/backoff.ts';
 export {
   DEFAULT_BACKOFF,

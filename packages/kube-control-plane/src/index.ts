@@ -7,6 +7,7 @@ export {
   missingBinaries,
   KUBE_BINARIES,
   KUBE_RELEASE,
+  KWOK_STAGES_FILE,
   type KubeRelease,
 } from './binaries.ts';
 export { ComponentFailed } from './component.ts';

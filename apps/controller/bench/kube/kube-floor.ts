@@ -3,7 +3,9 @@
  * kube-controller-manager reports the Deployment Available (watched, one list and one watch), patch
  * the instance's status to Ready, as a controller must; no rendering, no queue, no cache beyond that
  * watch. Every write runs on the same `workers` slots, as the controller's reconciles do; a worker
- * never waits for a Deployment, it takes the next write.
+ * never waits for a Deployment, it takes the next write, and a status patch before any create still
+ * waiting, as the controller's queue takes a change before the initial list
+ * (docs/spec/children-and-status.md §9): the least a controller can make Ready wait.
  */
 import type { KubeObject } from '@scoby/kube-objects';
 import { type DynamicClient, SharedInformer } from '@scoby/controller-runtime';
@@ -11,18 +13,20 @@ import { deployment, readyStatus, service } from '../floor.ts';
 import { DEPLOYMENTS, INSTANCES, NAMESPACE, REGISTRATION, SERVICES } from '../world.ts';
 
 interface Workers {
-  add(task: () => Promise<void>): void;
+  /** `first`: before every task added without it. */
+  add(task: () => Promise<void>, first?: boolean): void;
   /** Resolves once every task added has run; rejects with the first failure. */
   drain(): Promise<void>;
 }
 
 function workers(count: number, onError: (error: unknown) => void): Workers {
+  const firstTasks: Array<() => Promise<void>> = [];
   const tasks: Array<() => Promise<void>> = [];
   const idle: Array<() => void> = [];
   let closed = false;
   const loop = async () => {
     for (;;) {
-      const task = tasks.shift();
+      const task = firstTasks.shift() ?? tasks.shift();
       if (task) await task().catch(onError);
       else if (closed) return;
       else await new Promise<void>((resolve) => idle.push(resolve));
@@ -30,8 +34,8 @@ function workers(count: number, onError: (error: unknown) => void): Workers {
   };
   const loops = Array.from({ length: count }, loop);
   return {
-    add(task) {
-      tasks.push(task);
+    add(task, first = false) {
+      (first ? firstTasks : tasks).push(task);
       idle.shift()?.();
     },
     async drain() {
@@ -74,7 +78,7 @@ export async function runKubeFloor(client: DynamicClient, count: number, concurr
         { subresource: 'status' },
       );
       if (++patches === count) allPatched();
-    });
+    }, true);
   };
   deployments.addHandlers({ add: observe, update: observe });
   deployments.start();

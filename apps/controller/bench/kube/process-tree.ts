@@ -3,26 +3,10 @@
  * plane's components), read from /proc: utime + stime of /proc/<pid>/stat and VmHWM of
  * /proc/<pid>/status, sampled over the process tree under the given roots.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { readProcesses, readProcessStat, TICKS_PER_SECOND, treeOf } from '../protocol/proc.ts';
 
-const CLOCK_TICKS_PER_SECOND = 100;
 const MIB_IN_KIB = 1024;
-
-interface Reading {
-  parent: number;
-  cpuTicks: number;
-}
-
-function readStat(pid: number): Reading | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name may hold spaces and parentheses: the fields start after its last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { parent: Number(fields[1]), cpuTicks: Number(fields[11]) + Number(fields[12]) };
-  } catch {
-    return undefined;
-  }
-}
 
 function peakRssKiB(pid: number): number {
   try {
@@ -31,25 +15,6 @@ function peakRssKiB(pid: number): number {
   } catch {
     return 0;
   }
-}
-
-/** The roots and every live descendant. */
-function treeOf(roots: readonly number[]): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid)) continue;
-    const parent = readStat(pid)?.parent;
-    if (parent !== undefined) children.set(parent, [...(children.get(parent) ?? []), pid]);
-  }
-  const tree: number[] = [];
-  const pending = [...roots];
-  while (pending.length > 0) {
-    const pid = pending.pop()!;
-    tree.push(pid);
-    pending.push(...(children.get(pid) ?? []));
-  }
-  return tree;
 }
 
 export interface TreeUsage {
@@ -77,8 +42,8 @@ export function sampleProcessTree(
   const lastTicks = new Map<number, number>();
   const peaks = new Map<number, number>();
   const sample = (first: boolean) => {
-    for (const pid of descendants ? treeOf(roots) : roots) {
-      const ticks = readStat(pid)?.cpuTicks;
+    for (const pid of descendants ? treeOf(readProcesses(), roots) : roots) {
+      const ticks = readProcessStat(pid)?.cpuTicks;
       if (ticks === undefined) continue;
       if (first) startTicks.set(pid, ticks);
       lastTicks.set(pid, ticks);
@@ -93,7 +58,7 @@ export function sampleProcessTree(
     for (const [pid, last] of lastTicks) ticks += last - (startTicks.get(pid) ?? 0);
     let peakKiB = 0;
     for (const peak of peaks.values()) peakKiB += peak;
-    return { cpuSeconds: ticks / CLOCK_TICKS_PER_SECOND, peakRssMiB: peakKiB / MIB_IN_KIB };
+    return { cpuSeconds: ticks / TICKS_PER_SECOND, peakRssMiB: peakKiB / MIB_IN_KIB };
   };
   return {
     read,

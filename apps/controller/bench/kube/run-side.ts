@@ -1,14 +1,20 @@
 /**
  * One side of the real-control-plane bench (the floor, Scoby's controller or a peer) on a control
  * plane of its own: the world is created, the harness's one watch of the instances is opened, then the
- * clock, the CPU readings and kube-apiserver's request counters start, the side starts, and all stop
- * when every instance is Ready=True.
+ * clock, the CPU readings, the CPU ledger's window (others' CPU) and kube-apiserver's request counters
+ * start, the side starts, and all stop when every instance is Ready=True. Then each instance's Ready
+ * lag behind its Deployment's Available is read from the two objects (ready-lag.ts).
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DynamicClient } from '@scoby/controller-runtime';
 import { startControllerProcess } from '../controller-client.ts';
 import { watchReadiness, isReady } from '../readiness.ts';
-import { INSTANCES, NAMESPACE, registration } from '../world.ts';
+import { INSTANCES, DEPLOYMENTS, NAMESPACE, registration } from '../world.ts';
+import type { Interference } from '../protocol/cpu-ledger.ts';
+import type { InterferenceMeter } from '../protocol/interference.ts';
+import { treePriorities } from '../protocol/setup.ts';
+import { readyLags, type ReadyLag } from '../ready-lag.ts';
 import { startBenchCluster, type BenchCluster } from './bench-cluster.ts';
 import { runKubeFloor } from './kube-floor.ts';
 import { countsBetween, measuredRequestCounts, scrapeMetrics } from './measured-requests.ts';
@@ -32,6 +38,16 @@ export interface SideRun {
   requests: Map<string, number>;
   /** /proc/loadavg when the side converged. */
   load: string;
+  /** Each instance's Ready lag behind its Deployment's Available, in the order they became Available. */
+  lags: ReadyLag[];
+  /** Others' CPU while the side ran. */
+  interference: Interference;
+  /** The nice values of the bench's process tree while the side ran (setup.ts). */
+  priorities: { text: string; pinned: boolean };
+  /** Scoby's controller with SideOptions.profileDir: its CPU profile from its start to convergence. */
+  cpuProfilePath?: string;
+  /** Scoby's controller with SideOptions.heapSnapshotDir: with its code loaded, and at convergence. */
+  heapSnapshotPaths?: { loaded: string; converged: string };
   /** Scoby's controller only, with SideOptions.restart: a new process started over the converged world. */
   restart?: RestartRun;
 }
@@ -57,6 +73,14 @@ export interface SideOptions {
   timeoutMs: number;
   /** After Scoby's controller converged, measure a restart of it (RestartRun). */
   restart?: boolean;
+  /** The CPU ledger whose window spans the side's run. */
+  meter: InterferenceMeter;
+  /** Names the files of this run (profiles, snapshots). */
+  round: number;
+  /** Where Scoby's controller writes a CPU profile of its run (the inspector's, started with it). */
+  profileDir?: string;
+  /** Where Scoby's controller writes heap snapshots: code loaded, and converged. */
+  heapSnapshotDir?: string;
   log(line: string): void;
 }
 
@@ -70,6 +94,8 @@ interface Started {
   /** Resolves when the side's own work is done (the floor), never for a controller. */
   finished: Promise<void>;
   stop(): Promise<void>;
+  cpuProfilePath?: string;
+  heapSnapshotPaths?: { loaded: string; converged: string };
 }
 
 /**
@@ -109,7 +135,17 @@ async function prepareSide(
     case 'controller': {
       const controller = await startControllerProcess();
       const before = await controller.usage();
+      const name = `controller-N${options.count}-round${options.round}`;
+      const cpuProfilePath = options.profileDir && join(options.profileDir, `${name}.cpuprofile`);
+      const heapSnapshotPaths = options.heapSnapshotDir
+        ? {
+            loaded: join(options.heapSnapshotDir, `${name}-loaded.heapsnapshot`),
+            converged: join(options.heapSnapshotDir, `${name}-converged.heapsnapshot`),
+          }
+        : undefined;
+      if (heapSnapshotPaths) await controller.heapSnapshot(heapSnapshotPaths.loaded);
       return async () => {
+        if (cpuProfilePath) await controller.startProfile();
         await controller.start(cluster.controllerKubeConfig, options.concurrency);
         let usage: TreeUsage = { cpuSeconds: 0, peakRssMiB: 0 };
         let reconciles = 0;
@@ -123,8 +159,12 @@ async function prepareSide(
           loadedRssMiB: controller.loadedRssMiB,
           reconciles: () => reconciles,
           finished: new Promise(() => {}),
+          ...(cpuProfilePath ? { cpuProfilePath } : {}),
+          ...(heapSnapshotPaths ? { heapSnapshotPaths } : {}),
           stop: async () => {
             await read();
+            if (cpuProfilePath) await controller.stopProfile(cpuProfilePath);
+            if (heapSnapshotPaths) await controller.heapSnapshot(heapSnapshotPaths.converged);
             await controller.stop();
           },
         };
@@ -171,9 +211,12 @@ export async function runSide(side: Side, options: SideOptions): Promise<SideRun
     const progress = setInterval(() => void reportProgress(cluster, options), 30_000);
     const plane = sampleProcessTree(cluster.plane.pids, { descendants: false });
     const before = measuredRequestCounts(await scrapeMetrics(cluster.adminKubeConfig));
+    const closeWindow = await options.meter.window();
     const started = performance.now();
     const running = await startSide();
     let seconds: number;
+    let priorities: SideRun['priorities'];
+    let interference: Interference;
     try {
       await Promise.race([
         readiness.allReady(),
@@ -181,12 +224,18 @@ export async function runSide(side: Side, options: SideOptions): Promise<SideRun
         timeout(options),
       ]);
       seconds = (performance.now() - started) / 1000;
+      priorities = treePriorities();
     } finally {
+      interference = await closeWindow();
       clearInterval(progress);
       readiness.stop();
       await running.stop();
     }
     const controlPlane = plane.stop();
+    const lags = readyLags(
+      (await cluster.admin.list(INSTANCES, NAMESPACE)).items,
+      (await cluster.admin.list(DEPLOYMENTS, NAMESPACE)).items,
+    );
     const after = measuredRequestCounts(await scrapeMetrics(cluster.adminKubeConfig));
     const usage = running.usage();
     const restart =
@@ -200,6 +249,11 @@ export async function runSide(side: Side, options: SideOptions): Promise<SideRun
       controlPlane,
       requests: countsBetween(before, after),
       load: loadavg(),
+      lags,
+      interference,
+      priorities,
+      ...(running.cpuProfilePath ? { cpuProfilePath: running.cpuProfilePath } : {}),
+      ...(running.heapSnapshotPaths ? { heapSnapshotPaths: running.heapSnapshotPaths } : {}),
       ...(restart ? { restart } : {}),
     };
   } finally {

@@ -176,8 +176,9 @@ export class InstanceController {
     this.enqueueAll();
   }
 
-  enqueueAll(): void {
-    this.#controller.enqueueAll();
+  /** Every instance, at `priority` (default normal: a change asks for it). */
+  enqueueAll(priority?: number): void {
+    this.#controller.enqueueAll(priority);
   }
 
   /** Whether the registration's env reads the controller ConfigMap `name` (docs/spec/env.md §6.6). */
@@ -197,11 +198,11 @@ export class InstanceController {
     return this.#controller.informer.informer.list();
   }
 
-  /** Every instance in `namespace` is judged again (its Namespace's labels changed). */
-  enqueueNamespace(namespace: string): void {
+  /** Every instance in `namespace` is judged again (its Namespace's labels changed), at `priority`. */
+  enqueueNamespace(namespace: string, priority: number): void {
     for (const instance of this.instances()) {
       if (instance.metadata.namespace === namespace)
-        this.#controller.enqueue(this.#controller.keyFor(namespace, instance.metadata.name ?? ''));
+        this.#controller.enqueue(this.#controller.keyFor(namespace, instance.metadata.name ?? ''), priority);
     }
   }
 

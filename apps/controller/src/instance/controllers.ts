@@ -14,6 +14,7 @@ import {
   hasFinalizer,
   type InformerFactory,
   type InformerHandle,
+  LOW_PRIORITY,
   type QueueHealth,
   type ResourceRef,
   setFinalizer,
@@ -187,7 +188,8 @@ export class InstanceControllers implements InstanceControllerHost {
     while (this.#running.get(name) === controller) {
       if (await controller.waitForSync(waitMs)) {
         if (this.#running.get(name) !== controller) return;
-        controller.enqueueAll();
+        // As the initial list's adds: behind the changes (docs/spec/children-and-status.md §9).
+        controller.enqueueAll(LOW_PRIORITY);
         this.#options.onSynced(name);
         return;
       }
@@ -215,8 +217,8 @@ export class InstanceControllers implements InstanceControllerHost {
   }
 
   /** The instances of `namespace` are judged again by every running controller (docs/spec/registration.md §6.8). */
-  namespaceChanged(namespace: string): void {
-    for (const controller of this.#running.values()) controller.enqueueNamespace(namespace);
+  namespaceChanged(namespace: string, priority: number): void {
+    for (const controller of this.#running.values()) controller.enqueueNamespace(namespace, priority);
   }
 
   selectionCounts(registrationName: string): { served: number; servedByOthers: number } | undefined {

@@ -138,7 +138,7 @@ export class RegistrationController {
     this.#selection = new InstanceSelection({
       factory,
       registrations: () => this.#registrations(),
-      namespaceChanged: (namespace) => this.#controllers.namespaceChanged(namespace),
+      namespaceChanged: (namespace, priority) => this.#controllers.namespaceChanged(namespace, priority),
     });
     const servedByOtherBudget = new EventBudget(SERVED_BY_OTHER_EVENTS_PER_MINUTE, 60_000, () =>
       now().getTime(),

@@ -6,7 +6,13 @@
 import type { KubeObject } from '@scoby/kube-objects';
 import type { CRDRegistration } from '@scoby/registration';
 import { compactJson } from '@scoby/kube-objects';
-import type { InformerFactory, InformerHandle, ResourceRef } from '@scoby/controller-runtime';
+import {
+  type InformerFactory,
+  type InformerHandle,
+  LOW_PRIORITY,
+  NORMAL_PRIORITY,
+  type ResourceRef,
+} from '@scoby/controller-runtime';
 import {
   candidates,
   claimsOf,
@@ -27,8 +33,11 @@ const NAMESPACE_RESOURCE: ResourceRef = {
 export interface InstanceSelectionOptions {
   factory: InformerFactory;
   registrations(): CRDRegistration[];
-  /** A Namespace's labels changed: its instances are judged again. */
-  namespaceChanged(namespace: string): void;
+  /**
+   * A Namespace's labels changed, or it reached the cache: its instances are judged again, at
+   * `priority` (low for the Namespaces of the informer's initial list).
+   */
+  namespaceChanged(namespace: string, priority: number): void;
 }
 
 export class InstanceSelection implements SelectionDecider {
@@ -93,10 +102,14 @@ export class InstanceSelection implements SelectionDecider {
     const handle = this.#options.factory.acquire({ resource: NAMESPACE_RESOURCE });
     handle.addHandlers({
       // An instance judged before its Namespace reached the cache is judged again.
-      add: (namespace) => this.#options.namespaceChanged(namespace.metadata.name ?? ''),
+      add: (namespace, inInitialList) =>
+        this.#options.namespaceChanged(
+          namespace.metadata.name ?? '',
+          inInitialList ? LOW_PRIORITY : NORMAL_PRIORITY,
+        ),
       update: (namespace, old) => {
         if (compactJson(namespace.metadata.labels ?? {}) !== compactJson(old.metadata.labels ?? {}))
-          this.#options.namespaceChanged(namespace.metadata.name ?? '');
+          this.#options.namespaceChanged(namespace.metadata.name ?? '', NORMAL_PRIORITY);
       },
     });
     this.#namespaces = handle;

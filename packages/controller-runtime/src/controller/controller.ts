@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { writeScopes } from '../client/write-scope.ts';
 import type { InformerFactory, InformerHandle, InformerRequest } from '../informer/informer-factory.ts';
 import type { Slots } from '../queue/concurrency-limit.ts';
+import { LOW_PRIORITY, NORMAL_PRIORITY } from '../queue/ready-keys.ts';
 import {
   type ReconcileContext,
   type ReconcileResult,
@@ -25,6 +26,21 @@ export interface ControllerEvent<T extends KubeObject = KubeObject> {
   object: T;
   /** The object before an update. */
   old?: T;
+  /** An add of the informer's initial list (see InformerHandlers.add). */
+  inInitialList?: boolean;
+}
+
+/**
+ * The priority of the keys an event enqueues (controller-runtime's WithLowPriorityWhenUnchanged):
+ * low for an add of the initial list and for an update that changed nothing (the same
+ * resourceVersion: a resync), normal for every change.
+ */
+export function eventPriority(event: ControllerEvent): number {
+  if (event.type === 'add' && event.inInitialList === true) return LOW_PRIORITY;
+  const version = event.object.metadata.resourceVersion;
+  if (event.type === 'update' && version !== undefined && event.old?.metadata.resourceVersion === version)
+    return LOW_PRIORITY;
+  return NORMAL_PRIORITY;
 }
 
 /** An informer to watch: one the controller acquires (and releases), or a handle someone else holds. */
@@ -156,13 +172,14 @@ export class Controller<T extends KubeObject = KubeObject> {
     return { group, kind, namespace, name };
   }
 
-  enqueue(key: ObjectKey): void {
-    this.#queue.add(formatObjectKey(key));
+  /** Enqueues `key` at `priority` (default normal: a change asks for it). */
+  enqueue(key: ObjectKey, priority = NORMAL_PRIORITY): void {
+    this.#queue.add(formatObjectKey(key), priority);
   }
 
-  /** Every object in the reconciled kind's cache. */
-  enqueueAll(): void {
-    for (const object of this.#primary.informer.list()) this.enqueue(this.#keyOf(object));
+  /** Every object in the reconciled kind's cache, at `priority` (default normal). */
+  enqueueAll(priority = NORMAL_PRIORITY): void {
+    for (const object of this.#primary.informer.list()) this.enqueue(this.#keyOf(object), priority);
   }
 
   /**
@@ -184,7 +201,8 @@ export class Controller<T extends KubeObject = KubeObject> {
   /** Starts a mapped watch; the answer stops it (and releases the informer if acquired). */
   watch<W extends KubeObject>(watch: Watch<W>): () => void {
     return this.#watch(watch.source as WatchSource, (event) => {
-      for (const key of watch.map(event as ControllerEvent<W>)) this.enqueue(key);
+      const priority = eventPriority(event);
+      for (const key of watch.map(event as ControllerEvent<W>)) this.enqueue(key, priority);
     });
   }
 
@@ -252,7 +270,7 @@ export class Controller<T extends KubeObject = KubeObject> {
 
   #subscribe(handle: InformerHandle, owned: boolean, onEvent: (event: ControllerEvent) => void): Watched {
     const unsubscribe = handle.informer.addHandlers({
-      add: (object) => onEvent({ type: 'add', object }),
+      add: (object, inInitialList) => onEvent({ type: 'add', object, inInitialList }),
       update: (object, old) => onEvent({ type: 'update', object, old }),
       delete: (object) => onEvent({ type: 'delete', object }),
     });
@@ -276,11 +294,11 @@ export class Controller<T extends KubeObject = KubeObject> {
   /** Enqueues `key` for `event` unless the filter refuses it, or holds it while `key` runs. */
   #filtered(event: ControllerEvent, key: ObjectKey): void {
     const filter = this.#options.filter;
-    if (!filter) return this.enqueue(key);
+    if (!filter) return this.enqueue(key, eventPriority(event));
     const text = formatObjectKey(key);
     const held = filter.holdWhileReconciling ? this.#held.get(text) : undefined;
     if (held) held.push(event);
-    else if (filter.admit(event)) this.#queue.add(text);
+    else if (filter.admit(event)) this.#queue.add(text, eventPriority(event));
   }
 
   async #reconcile(text: string, context: ReconcileContext): Promise<ReconcileResult> {
@@ -304,7 +322,7 @@ export class Controller<T extends KubeObject = KubeObject> {
     if (policy === undefined) return;
     if (result !== undefined && ('error' in result || 'terminal' in result)) return;
     if (this.get(parseObjectKey(text)) === undefined) return;
-    this.#queue.addAfter(text, resyncDelayMs(policy));
+    this.#queue.addAfter(text, resyncDelayMs(policy), LOW_PRIORITY);
   }
 
   async #reconcileHolding(text: string, context: ReconcileContext): Promise<ReconcileResult> {
@@ -317,10 +335,13 @@ export class Controller<T extends KubeObject = KubeObject> {
     } finally {
       // A reconcile past its deadline may still run beside its successor: only the latest holds events.
       if (this.#held.get(text) === held) this.#held.delete(text);
-      // Every held event is judged (a filter may keep records that judging consumes).
-      let admitted = false;
-      for (const event of held) if (filter.admit(event)) admitted = true;
-      if (admitted) this.#queue.add(text);
+      // Every held event is judged (a filter may keep records that judging consumes); the key
+      // waits at the highest priority of those admitted.
+      let priority: number | undefined;
+      for (const event of held) {
+        if (filter.admit(event)) priority = Math.max(priority ?? LOW_PRIORITY, eventPriority(event));
+      }
+      if (priority !== undefined) this.#queue.add(text, priority);
     }
   }
 

@@ -10,7 +10,12 @@ import { RestartingListWatch, WatchSilentError } from './restarting-list-watch.t
 import type { ObjectTransform } from './transforms.ts';
 
 export interface InformerHandlers<T> {
-  add?(object: T): void;
+  /**
+   * `inInitialList` (client-go's isInInitialList): the object came with the informer's first list of
+   * its namespace, or was already cached when the handlers were added; false for an object created
+   * later or found by a list after a failed watch.
+   */
+  add?(object: T, inInitialList: boolean): void;
   update?(object: T, old: T): void;
   delete?(object: T): void;
 }
@@ -121,7 +126,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
           clock: this.#clock,
           sink: {
             listed: (items) => {
-              this.#dispatch(this.#store.replace(items, namespace));
+              this.#dispatch(this.#store.replace(items, namespace), !partition.synced);
               partition.synced = true;
               this.#notifyIfSynced();
             },
@@ -220,7 +225,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
    */
   addHandlers(handlers: InformerHandlers<T>): () => void {
     this.#handlers.add(handlers);
-    for (const object of this.#store.list()) this.#call(handlers, { type: 'add', object });
+    for (const object of this.#store.list()) this.#call(handlers, { type: 'add', object }, true);
     return () => this.#handlers.delete(handlers);
   }
 
@@ -237,19 +242,19 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
     }, this.#resyncMs);
   }
 
-  #dispatch(events: StoreEvent<T>[]): void {
-    for (const event of events) this.#dispatchOne(event);
+  #dispatch(events: StoreEvent<T>[], inInitialList: boolean): void {
+    for (const event of events) this.#dispatchOne(event, inInitialList);
   }
 
-  #dispatchOne(event: StoreEvent<T> | undefined): void {
+  #dispatchOne(event: StoreEvent<T> | undefined, inInitialList = false): void {
     if (event === undefined) return;
-    for (const handlers of [...this.#handlers]) this.#call(handlers, event);
+    for (const handlers of [...this.#handlers]) this.#call(handlers, event, inInitialList);
   }
 
   /** A failing handler is logged and does not keep the others from running. */
-  #call(handlers: InformerHandlers<T>, event: StoreEvent<T>): void {
+  #call(handlers: InformerHandlers<T>, event: StoreEvent<T>, inInitialList: boolean): void {
     try {
-      if (event.type === 'add') handlers.add?.(event.object);
+      if (event.type === 'add') handlers.add?.(event.object, inInitialList);
       else if (event.type === 'update') handlers.update?.(event.object, event.old);
       else handlers.delete?.(event.object);
     } catch (error) {

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { type BackoffPolicy, KeyedBackoff } from './backoff.ts';
 import { type Clock, realClock, type TimerHandle } from '../time/clock.ts';
 import { canLend, ConcurrencyLimit, type Slots } from './concurrency-limit.ts';
+import { NORMAL_PRIORITY, ReadyKeys } from './ready-keys.ts';
 import { isAbortError } from '../client/request-errors.ts';
 import { serverRetryAfterMs } from '../client/api-error.ts';
 
@@ -101,13 +102,25 @@ export const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 5, capMs: 1_000_000 };
 
 interface DelayedAdd {
   readyAt: number;
+  priority: number;
   timer: TimerHandle;
+}
+
+/** A key that must run (again). */
+interface DirtyKey {
+  /** When it entered the queue. */
+  addedAt: number;
+  /** The highest priority it was added at since. */
+  priority: number;
 }
 
 /**
  * A keyed work queue with the semantics of client-go's workqueue driven by controller-runtime's
  * reconcile loop: a key waits at most once; a key never runs twice at the same time; adds that
- * arrive while a key runs collapse into exactly one follow-up run after it finishes.
+ * arrive while a key runs collapse into exactly one follow-up run after it finishes. Keys start by
+ * priority, as controller-runtime's priority queue does (ready-keys.ts): a key added again waits at
+ * the higher of its priorities, and a delayed add merged with another is due at the sooner time and
+ * the higher priority. Retries and requeues keep the priority of the run that asked for them.
  */
 export class WorkQueue {
   readonly #reconcile: Reconcile;
@@ -120,10 +133,9 @@ export class WorkQueue {
 
   /** The abort controllers of the running reconciles. */
   readonly #running = new Set<AbortController>();
-  /** Keys ready to start, in order. */
-  readonly #ready: string[] = [];
-  /** Keys that must run (again), with the time they entered the queue. */
-  readonly #dirty = new Map<string, number>();
+  /** Keys ready to start, by priority. */
+  readonly #ready = new ReadyKeys();
+  readonly #dirty = new Map<string, DirtyKey>();
   readonly #processing = new Set<string>();
   readonly #delayed = new Map<string, DelayedAdd>();
   readonly #inFlight = new Set<Promise<void>>();
@@ -148,7 +160,7 @@ export class WorkQueue {
 
   /** Keys waiting to start (not counting running ones). */
   get length(): number {
-    return this.#ready.length;
+    return this.#ready.size;
   }
 
   get running(): number {
@@ -173,46 +185,61 @@ export class WorkQueue {
     return this.#backoff.failures(key);
   }
 
-  add(key: string): void {
+  /** Adds `key` at `priority` (ready-keys.ts; default NORMAL_PRIORITY). */
+  add(key: string, priority = NORMAL_PRIORITY): void {
     if (this.#shuttingDown) return;
-    // The key is now due immediately, which is sooner than any scheduled add.
-    this.#cancelDelayed(key);
-    if (this.#dirty.has(key)) return;
-    this.#dirty.set(key, this.#clock.now());
+    // The key is now due immediately, which is sooner than any scheduled add; it keeps that one's priority if higher.
+    const due = Math.max(priority, this.#cancelDelayed(key) ?? priority);
+    const dirty = this.#dirty.get(key);
+    if (dirty !== undefined) {
+      if (due <= dirty.priority) return;
+      dirty.priority = due;
+      if (!this.#processing.has(key)) this.#ready.push(key, due);
+      return;
+    }
+    this.#dirty.set(key, { addedAt: this.#clock.now(), priority: due });
     this.#observer.added?.(key);
     // A running key is re-queued when it finishes: that is the single follow-up run.
     if (this.#processing.has(key)) return;
     if (this.#idle() && !this.#abandonedSinceProgress) this.#lastProgressAt = this.#clock.now();
-    this.#ready.push(key);
-    this.#observer.depth?.(this.#ready.length);
+    this.#ready.push(key, due);
+    this.#observer.depth?.(this.#ready.size);
     this.#pump();
   }
 
-  /** Adds `key` after `delayMs`, unless it is already due sooner. */
-  addAfter(key: string, delayMs: number): void {
+  /** Adds `key` at `priority` after `delayMs`, unless it is already due sooner (then at the higher priority). */
+  addAfter(key: string, delayMs: number, priority = NORMAL_PRIORITY): void {
     if (this.#shuttingDown) return;
-    if (delayMs <= 0) {
-      this.add(key);
+    // A waiting key is due sooner already: it takes the higher priority, if this is.
+    if (delayMs <= 0 || this.#dirty.has(key)) {
+      this.add(key, priority);
       return;
     }
-    if (this.#dirty.has(key)) return;
     const readyAt = this.#clock.now() + delayMs;
     const scheduled = this.#delayed.get(key);
+    const merged = Math.max(priority, scheduled?.priority ?? priority);
     if (scheduled !== undefined) {
-      if (scheduled.readyAt <= readyAt) return;
+      if (scheduled.readyAt <= readyAt) {
+        scheduled.priority = merged;
+        return;
+      }
       this.#clock.clearTimeout(scheduled.timer);
     }
-    const timer = this.#clock.setTimeout(() => {
-      this.#delayed.delete(key);
-      this.add(key);
-    }, delayMs);
-    this.#delayed.set(key, { readyAt, timer });
+    const entry: DelayedAdd = {
+      readyAt,
+      priority: merged,
+      timer: this.#clock.setTimeout(() => {
+        this.#delayed.delete(key);
+        this.add(key, entry.priority);
+      }, delayMs),
+    };
+    this.#delayed.set(key, entry);
   }
 
-  /** Records a failure of `key` and adds it after its backoff delay. */
-  addRateLimited(key: string): void {
+  /** Records a failure of `key` and adds it at `priority` after its backoff delay. */
+  addRateLimited(key: string, priority = NORMAL_PRIORITY): void {
     if (this.#shuttingDown) return;
-    this.#retryAfter(key, this.#backoff.next(key));
+    this.#retryAfter(key, this.#backoff.next(key), priority);
   }
 
   /** Resets the backoff of `key`. */
@@ -232,30 +259,32 @@ export class WorkQueue {
     }
     for (const { timer } of this.#delayed.values()) this.#clock.clearTimeout(timer);
     this.#delayed.clear();
-    this.#ready.length = 0;
+    this.#ready.clear();
     this.#dirty.clear();
     this.#observer.depth?.(0);
     if (options.drain ?? true) await Promise.allSettled([...this.#inFlight]);
   }
 
   #idle(): boolean {
-    return this.#ready.length === 0 && this.#processing.size === 0;
+    return this.#ready.size === 0 && this.#processing.size === 0;
   }
 
-  #retryAfter(key: string, delayMs: number): void {
+  #retryAfter(key: string, delayMs: number, priority: number): void {
     this.#observer.retried?.(key, delayMs);
-    this.addAfter(key, delayMs);
+    this.addAfter(key, delayMs, priority);
   }
 
-  #cancelDelayed(key: string): void {
+  /** Cancels the scheduled add of `key`; its priority, if there was one. */
+  #cancelDelayed(key: string): number | undefined {
     const scheduled = this.#delayed.get(key);
-    if (scheduled === undefined) return;
+    if (scheduled === undefined) return undefined;
     this.#clock.clearTimeout(scheduled.timer);
     this.#delayed.delete(key);
+    return scheduled.priority;
   }
 
   #pump(): void {
-    while (this.#ready.length > 0 && !this.#shuttingDown) {
+    while (this.#ready.size > 0 && !this.#shuttingDown) {
       if (!this.#limit.tryAcquire()) {
         if (!this.#waitingForSlot) {
           this.#waitingForSlot = true;
@@ -267,17 +296,17 @@ export class WorkQueue {
         return;
       }
       const key = this.#ready.shift() as string;
-      const addedAt = this.#dirty.get(key) ?? this.#clock.now();
+      const dirty = this.#dirty.get(key) ?? { addedAt: this.#clock.now(), priority: NORMAL_PRIORITY };
       this.#dirty.delete(key);
       this.#processing.add(key);
-      this.#observer.depth?.(this.#ready.length);
-      const run = this.#run(key, addedAt);
+      this.#observer.depth?.(this.#ready.size);
+      const run = this.#run(key, dirty);
       this.#inFlight.add(run);
       void run.finally(() => this.#inFlight.delete(run));
     }
   }
 
-  async #run(key: string, addedAt: number): Promise<void> {
+  async #run(key: string, { addedAt, priority }: DirtyKey): Promise<void> {
     const startedAt = this.#clock.now();
     this.#observer.started?.(key, startedAt - addedAt);
     let result: ReconcileResult | typeof ABANDONED | typeof ABORTED;
@@ -309,9 +338,10 @@ export class WorkQueue {
     }
     const durationMs = this.#clock.now() - startedAt;
     this.#processing.delete(key);
-    if (this.#dirty.has(key) && !this.#shuttingDown) {
-      this.#ready.push(key);
-      this.#observer.depth?.(this.#ready.length);
+    const followUp = this.#dirty.get(key);
+    if (followUp !== undefined && !this.#shuttingDown) {
+      this.#ready.push(key, followUp.priority);
+      this.#observer.depth?.(this.#ready.size);
     }
     if (result === ABANDONED) {
       this.#abandonedSinceProgress = true;
@@ -319,12 +349,12 @@ export class WorkQueue {
       abort.abort(error);
       this.#logger?.error({ key, err: error }, 'reconcile abandoned at its deadline');
       const backoffDelay = this.#backoff.next(key);
-      if (!this.#shuttingDown) this.#retryAfter(key, backoffDelay);
+      if (!this.#shuttingDown) this.#retryAfter(key, backoffDelay, priority);
       this.#observer.finished?.(key, 'timeout', durationMs, error);
     } else if (result === ABORTED) {
       // Aborted by shutdown there is nothing to retry; aborted otherwise, the key runs again.
       const backoffDelay = this.#backoff.next(key);
-      if (!this.#shuttingDown) this.#retryAfter(key, backoffDelay);
+      if (!this.#shuttingDown) this.#retryAfter(key, backoffDelay, priority);
       this.#observer.finished?.(key, 'aborted', durationMs);
     } else if (result !== undefined && 'terminal' in result) {
       this.#backoff.reset(key);
@@ -334,11 +364,11 @@ export class WorkQueue {
       const backoffDelay = this.#backoff.next(key);
       // A request the API server refused for load is retried when it asked, not sooner.
       const delayMs = result.retryAfterMs ?? serverRetryAfterMs(result.error) ?? backoffDelay;
-      if (!this.#shuttingDown) this.#retryAfter(key, delayMs);
+      if (!this.#shuttingDown) this.#retryAfter(key, delayMs, priority);
       this.#observer.finished?.(key, 'error', durationMs, result.error);
     } else if (result !== undefined && result.requeueAfterMs !== undefined) {
       this.#backoff.reset(key);
-      this.addAfter(key, result.requeueAfterMs);
+      this.addAfter(key, result.requeueAfterMs, priority);
       this.#observer.finished?.(key, 'requeue', durationMs);
     } else {
       this.#backoff.reset(key);

@@ -7,7 +7,8 @@ import { startApiServer, type InMemoryApiServer } from '@scoby/in-memory-apiserv
 import type { KubeObject } from '@scoby/kube-objects';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DynamicClient, type ResourceRef } from '../../src/client/dynamic-client.ts';
-import { Controller } from '../../src/controller/controller.ts';
+import { Controller, eventPriority } from '../../src/controller/controller.ts';
+import { LOW_PRIORITY, NORMAL_PRIORITY } from '../../src/queue/ready-keys.ts';
 import {
   formatObjectKey,
   objectKeyOf,
@@ -295,6 +296,54 @@ describe('Controller watches and filters', () => {
     await eventually(() => expect(reconciled).toEqual(['a', 'a']));
     expect(created.metadata.name).toBe('a');
   });
+
+  it('reconciles what changed after its start before the rest of its initial list', async () => {
+    for (const name of ['cm-0', 'cm-1', 'cm-2', 'cm-3', 'cm-4'])
+      await client.create(CONFIGMAPS, configMap(name, { v: 'listed' }));
+    const reconciled: string[] = [];
+    const gate = deferred();
+    const secrets = factory.acquire({ resource: SECRETS });
+    controller = new Controller({
+      name: 'ordered',
+      factory,
+      for: { resource: CONFIGMAPS, group: '', kind: 'ConfigMap' },
+      owns: [secrets],
+      filter: { holdWhileReconciling: true, admit: () => true },
+      concurrency: 1,
+      reconcile: async (key) => {
+        reconciled.push(key.name);
+        if (reconciled.length === 1) await gate.promise;
+      },
+    });
+    expect(await controller.waitForSync(5_000)).toBe(true);
+    await eventually(() => expect(reconciled).toEqual(['cm-0']));
+    // A child of the last instance listed changes, and the running one is edited: both are news.
+    const owner = controller.get(controller.keyFor('default', 'cm-4'))!;
+    await client.create(SECRETS, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: {
+        namespace: 'default',
+        name: 'cm-4-child',
+        ownerReferences: [
+          { apiVersion: 'v1', kind: 'ConfigMap', name: 'cm-4', uid: owner.metadata.uid!, controller: true },
+        ],
+      },
+    });
+    await eventually(() => expect(secrets.informer.get('default', 'cm-4-child')).toBeDefined());
+    const edited = await client.patch(CONFIGMAPS, 'default', 'cm-0', { data: { v: 'edited' } });
+    await eventually(() =>
+      expect(controller!.get(controller!.keyFor('default', 'cm-0'))?.metadata.resourceVersion).toBe(
+        edited.metadata.resourceVersion,
+      ),
+    );
+    gate.resolve();
+    // cm-4 waited once: its child's event moved it ahead, it does not run again at its old place.
+    await eventually(() => expect(reconciled).toHaveLength(6));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(reconciled).toEqual(['cm-0', 'cm-4', 'cm-0', 'cm-1', 'cm-2', 'cm-3']);
+    secrets.release();
+  });
 });
 
 describe('a reconcile’s signal cuts its writes', () => {
@@ -370,5 +419,22 @@ describe('object keys', () => {
       metadata: { namespace: 'shop', name: 'x' },
     });
     expect(formatObjectKey(mailer)).not.toBe(formatObjectKey(printer));
+  });
+});
+
+describe('the priority of an event', () => {
+  const at = (resourceVersion: string): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { namespace: 'default', name: 'a', resourceVersion },
+  });
+
+  it('is low for an add of the initial list and an update that changed nothing (a resync), else normal', () => {
+    expect(eventPriority({ type: 'add', object: at('1'), inInitialList: true })).toBe(LOW_PRIORITY);
+    expect(eventPriority({ type: 'add', object: at('1'), inInitialList: false })).toBe(NORMAL_PRIORITY);
+    expect(eventPriority({ type: 'add', object: at('1') })).toBe(NORMAL_PRIORITY);
+    expect(eventPriority({ type: 'update', object: at('2'), old: at('2') })).toBe(LOW_PRIORITY);
+    expect(eventPriority({ type: 'update', object: at('3'), old: at('2') })).toBe(NORMAL_PRIORITY);
+    expect(eventPriority({ type: 'delete', object: at('3') })).toBe(NORMAL_PRIORITY);
   });
 });

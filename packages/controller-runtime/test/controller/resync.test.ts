@@ -9,6 +9,7 @@ import { DynamicClient, type ResourceRef } from '../../src/client/dynamic-client
 import { Controller, resyncDelayMs, type ResyncPolicy } from '../../src/controller/controller.ts';
 import { InformerFactory } from '../../src/informer/informer-factory.ts';
 import type { ReconcileResult } from '../../src/queue/work-queue.ts';
+import { deferred } from '../../src/testing/deferred.ts';
 import { eventually } from '../../src/testing/eventually.ts';
 import { ManualClock } from '../../src/testing/manual-clock.ts';
 
@@ -38,7 +39,7 @@ afterEach(async () => {
 /** Names reconciled, in order; `answer` decides each reconcile's result. */
 async function started(
   resync: ResyncPolicy | undefined,
-  answer: (name: string) => ReconcileResult = () => undefined,
+  answer: (name: string) => ReconcileResult | Promise<ReconcileResult> = () => undefined,
 ): Promise<string[]> {
   const reconciled: string[] = [];
   controller = new Controller({
@@ -128,6 +129,24 @@ describe('Controller resync', () => {
     await eventually(() => expect(reconciled).toHaveLength(4));
     await clock.advance(10 * PERIOD_MS);
     expect(reconciled).toHaveLength(4);
+  });
+
+  it('waits behind a change: a resync due while the slot is busy runs after what was edited meanwhile', async () => {
+    const gate = deferred();
+    const reconciled = await started({ periodMs: PERIOD_MS, random: () => 0.5 }, (name) =>
+      name === 'blocker' && !reconciled.includes('b') ? gate.promise.then(() => undefined) : undefined,
+    );
+    await createConfigMap('a');
+    await eventually(() => expect(reconciled).toEqual(['a']));
+    await clock.advance(PERIOD_MS / 2);
+    await createConfigMap('blocker');
+    await eventually(() => expect(reconciled).toEqual(['a', 'blocker']));
+    // a's resync comes due while blocker holds the only slot, then b is created.
+    await clock.advance(PERIOD_MS / 2);
+    await createConfigMap('b');
+    await eventually(() => expect(controller!.length).toBe(2));
+    gate.resolve();
+    await eventually(() => expect(reconciled).toEqual(['a', 'blocker', 'b', 'a']));
   });
 });
 

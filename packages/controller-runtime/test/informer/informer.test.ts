@@ -342,6 +342,39 @@ describe('SharedInformer against an API server', () => {
     expect(late.log).toEqual(['add shop/a=v', 'add shop/b=v']);
   });
 
+  it("tells the adds of its initial list (and a late handler's) from adds it sees later, a relist's included", async () => {
+    await client.create(CONFIGMAPS, configMap('shop', 'a'));
+    await client.create(CONFIGMAPS, configMap('infra', 'b'));
+    const cache = informer();
+    const adds: string[] = [];
+    const recordAdds = (who: string): InformerHandlers<KubeObject> => ({
+      add: (object, inInitialList) =>
+        adds.push(`${who} ${object.metadata.name} ${inInitialList ? 'initial list' : 'later'}`),
+    });
+    cache.addHandlers(recordAdds('early'));
+    cache.start();
+    expect(await cache.waitForSync(5000)).toBe(true);
+    await watchesOpened(1);
+    await client.create(CONFIGMAPS, configMap('shop', 'c'));
+    await eventually(() => expect(adds).toHaveLength(3));
+    // The watch ends and its resumption finds its version expired: the list that follows finds d.
+    server.faults.expireNextWatch();
+    server.faults.dropWatches();
+    await client.create(CONFIGMAPS, configMap('shop', 'd'));
+    await eventually(() => expect(cache.get('shop', 'd')).toBeDefined());
+    cache.addHandlers(recordAdds('late'));
+    expect(adds.slice(0, 2).sort()).toEqual(['early a initial list', 'early b initial list']);
+    expect(adds.slice(2, 4)).toEqual(['early c later', 'early d later']);
+    expect(adds.slice(4).sort()).toEqual([
+      'late a initial list',
+      'late b initial list',
+      'late c initial list',
+      'late d initial list',
+    ]);
+    const reads = server.requestLog.entries().filter((entry) => entry.path === '/api/v1/configmaps');
+    expect(reads.filter((entry) => entry.query.watch !== 'true')).toHaveLength(2);
+  });
+
   it('resyncs: every cached object is delivered as an update to itself', async () => {
     await client.create(CONFIGMAPS, configMap('shop', 'a'));
     const cache = informer({ resyncMs: 100 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/client/api-error.ts';
 import { ConcurrencyLimit } from '../../src/queue/concurrency-limit.ts';
+import { LOW_PRIORITY, NORMAL_PRIORITY } from '../../src/queue/ready-keys.ts';
 import {
   type Reconcile,
   type ReconcileResult,
@@ -108,6 +109,92 @@ describe('WorkQueue: de-duplication and one run per key', () => {
     expect(queue.running).toBe(1);
     await settle();
     expect(r.keys()).toEqual(['a']);
+  });
+});
+
+describe('WorkQueue: priorities', () => {
+  it('starts the keys a change added before the keys of the initial list added earlier', async () => {
+    const r = controllableReconcile();
+    const queue = new WorkQueue({ reconcile: r.reconcile, concurrency: 1 });
+    queue.add('busy');
+    for (const key of ['listed-1', 'listed-2', 'listed-3']) queue.add(key, LOW_PRIORITY);
+    queue.add('changed-1');
+    queue.add('changed-2', NORMAL_PRIORITY);
+    expect(queue.length).toBe(5);
+    await settle();
+    for (let run = 0; run < 6; run++) await r.finish(run);
+    expect(r.keys()).toEqual(['busy', 'changed-1', 'changed-2', 'listed-1', 'listed-2', 'listed-3']);
+  });
+
+  it('moves a key waiting at low priority behind the changes when a change adds it again', async () => {
+    const r = controllableReconcile();
+    const queue = new WorkQueue({ reconcile: r.reconcile, concurrency: 1 });
+    queue.add('busy');
+    queue.add('listed-1', LOW_PRIORITY);
+    queue.add('listed-2', LOW_PRIORITY);
+    queue.add('changed');
+    queue.add('listed-2');
+    queue.add('changed', LOW_PRIORITY);
+    expect(queue.length).toBe(3);
+    await settle();
+    for (let run = 0; run < 4; run++) await r.finish(run);
+    expect(r.keys()).toEqual(['busy', 'changed', 'listed-2', 'listed-1']);
+  });
+
+  it.each([
+    ['a retry', { error: new Error('boom') }],
+    ['a requeue', { requeueAfterMs: 5 }],
+  ] as const)('%s keeps the priority of the run that asked for it', async (_, result) => {
+    const clock = new ManualClock();
+    const r = controllableReconcile();
+    const queue = new WorkQueue({ reconcile: r.reconcile, concurrency: 1, clock });
+    queue.add('again', LOW_PRIORITY);
+    await settle();
+    await r.finish(0, result);
+    queue.add('busy');
+    await settle();
+    queue.add('listed', LOW_PRIORITY);
+    // Due after 5 ms: at low priority, behind the key of the initial list that waited before it.
+    await clock.advance(5);
+    queue.add('changed');
+    for (let run = 1; run < 5; run++) await r.finish(run);
+    expect(r.keys()).toEqual(['again', 'busy', 'changed', 'listed', 'again']);
+  });
+
+  it('runs the follow-up of a key added while it ran at the highest priority it was added at', async () => {
+    const order = async (adds: number[]) => {
+      const r = controllableReconcile();
+      const queue = new WorkQueue({ reconcile: r.reconcile, concurrency: 1 });
+      queue.add('running', LOW_PRIORITY);
+      await settle();
+      queue.add('listed', LOW_PRIORITY);
+      for (const priority of adds) queue.add('running', priority);
+      for (let run = 0; run < 3; run++) await r.finish(run);
+      return r.keys();
+    };
+    expect(await order([LOW_PRIORITY, NORMAL_PRIORITY, LOW_PRIORITY])).toEqual([
+      'running',
+      'running',
+      'listed',
+    ]);
+    expect(await order([LOW_PRIORITY, LOW_PRIORITY])).toEqual(['running', 'listed', 'running']);
+  });
+
+  it('merges an add with a scheduled add of the same key: due at the sooner time, at the higher priority', async () => {
+    const clock = new ManualClock();
+    const r = controllableReconcile();
+    const queue = new WorkQueue({ reconcile: r.reconcile, concurrency: 1, clock });
+    queue.add('busy');
+    await settle();
+    queue.addAfter('scheduled-then-listed', 100);
+    queue.add('listed', LOW_PRIORITY);
+    queue.add('scheduled-then-listed', LOW_PRIORITY);
+    queue.add('listed-then-scheduled', LOW_PRIORITY);
+    queue.addAfter('listed-then-scheduled', 100);
+    for (let run = 0; run < 4; run++) await r.finish(run);
+    expect(r.keys()).toEqual(['busy', 'scheduled-then-listed', 'listed-then-scheduled', 'listed']);
+    await clock.advance(1_000);
+    expect(r.keys()).toHaveLength(4);
   });
 });
 
