@@ -228,7 +228,7 @@ describe('an archive that may not be used', () => {
 });
 
 /** The scripts as `npm run` runs them, with a `go` that fails: a build from source cannot pass unseen. */
-function runScript(script: string, env: Record<string, string>) {
+function runScript(script: string, env: Record<string, string>, args: string[] = []) {
   const bin = join(scratch, 'bin');
   mkdirSync(bin, { recursive: true });
   writeFileSync(join(bin, 'go'), '#!/bin/sh\necho "go may not run in this test" >&2\nexit 1\n');
@@ -239,6 +239,7 @@ function runScript(script: string, env: Record<string, string>) {
       join(REPOSITORY, 'node_modules/tsx/dist/cli.mjs'),
       '--conditions=@scoby/source',
       join(REPOSITORY, 'packages/kube-control-plane/scripts', script),
+      ...args,
     ],
     {
       cwd: REPOSITORY,
@@ -250,8 +251,14 @@ function runScript(script: string, env: Record<string, string>) {
 }
 
 describe('npm run kube-binaries and kube-node-binaries', () => {
-  it('unpack the prebuilt archives of the pins into a cold cache, saying so, with no Go at work', async () => {
-    const prebuilt = await prebuiltOf();
+  it('unpack the archives `npm run kube-prebuilt` made into a cold cache, saying so, with no Go at work', async () => {
+    const prebuilt = join(await mkdtemp(join(scratch, 'team-')), 'prebuilt');
+    const made = runScript('kube-prebuilt.ts', { SCOBY_CACHE_DIR: await fakeCache() }, [prebuilt]);
+    expect(made.status).toBe(0);
+    expect(made.stderr).toContain(`kube-binaries: wrote ${join(prebuilt, SUMS_FILE)}`);
+    expect((await readdir(prebuilt)).sort()).toEqual(
+      [...ALL.map(({ archive }) => archive), SUMS_FILE].sort(),
+    );
     const cache = await mkdtemp(join(scratch, 'cold-'));
     const env = { SCOBY_CACHE_DIR: cache, SCOBY_PREBUILT_DIR: prebuilt };
     const control = runScript('kube-binaries.ts', env);
