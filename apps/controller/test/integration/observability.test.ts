@@ -5,11 +5,10 @@
  * the test's own edit is the only write it saw.
  */
 import { captureLogs } from '@scoby/controller-runtime/testing';
-import { IN_MEMORY } from '../support/backend.ts';
+import { IN_MEMORY, inMemoryBackend } from '../support/backend.ts';
 import { startTestCluster } from '../support/cluster.ts';
 import { mergePatch } from '../support/hooks-fixtures.ts';
 import { observabilityScenario } from '../support/observability-scenario.ts';
-import { writesIn } from '../support/scoby.ts';
 
 observabilityScenario(IN_MEMORY, async () => {
   const logs = captureLogs('info');
@@ -18,9 +17,7 @@ observabilityScenario(IN_MEMORY, async () => {
     logger: logs.logger,
   });
   return {
-    cluster,
-    controller: cluster.controller,
-    stop: () => cluster.stop(),
+    ...inMemoryBackend(cluster),
     logs,
     async deploymentUnavailable(namespace, name) {
       await mergePatch(
@@ -40,10 +37,6 @@ observabilityScenario(IN_MEMORY, async () => {
         },
         'status',
       );
-    },
-    serverWrites: {
-      mark: () => cluster.server.requestLog.clear(),
-      since: () => writesIn(cluster.server.requestLog.entries()),
     },
   };
 });

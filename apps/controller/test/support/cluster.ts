@@ -86,8 +86,23 @@ export interface ClusterOptions {
 }
 
 export async function startTestCluster(options: ClusterOptions = {}): Promise<TestCluster> {
+  const cluster = await startTestServer(options);
+  const controller = startClusterController(cluster.server, options);
+  return {
+    ...cluster,
+    controller,
+    async stop() {
+      await controller.stop();
+      await cluster.stop();
+    },
+  };
+}
+
+/** The cluster without its controller, for tests that write before a controller starts (startClusterController). */
+export async function startTestServer(
+  options: Pick<ClusterOptions, 'server' | 'scobyNamespace'> = {},
+): Promise<Omit<TestCluster, 'controller'>> {
   const server = await startApiServer(options.server);
-  const scobyNamespace = options.scobyNamespace ?? 'scoby-system';
   const verbs = clusterVerbs(new DynamicClient(server.kubeConfig()));
   const cluster = {
     ...verbs,
@@ -98,16 +113,12 @@ export async function startTestCluster(options: ClusterOptions = {}): Promise<Te
     },
   };
   await cluster.apply(crdManifest());
-  await cluster.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: scobyNamespace } });
-  const controller = startClusterController(server, options);
-  return {
-    ...cluster,
-    controller,
-    async stop() {
-      await controller.stop();
-      await cluster.stop();
-    },
-  };
+  await cluster.apply({
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: options.scobyNamespace ?? 'scoby-system' },
+  });
+  return cluster;
 }
 
 /**

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CapturedLogs } from '@scoby/controller-runtime/testing';
 import type { KubeObject } from '@scoby/kube-objects';
-import type { ScenarioBackend } from './backend.ts';
+import type { ScenarioBackend, ServerWrites } from './backend.ts';
 import { crdFor } from './cluster.ts';
 import { countsSince, requestsByMethod } from './hooks-fixtures.ts';
 import {
@@ -40,8 +40,8 @@ export interface ObservabilityBackend extends ScenarioBackend {
    * kube-controller-manager report it, and this waits for that.
    */
   deploymentUnavailable(namespace: string, name: string): Promise<void>;
-  /** In memory only: every write the API server saw since `mark()`, the test's own included. */
-  serverWrites?: { mark(): void; since(): { method: string; path: string }[] };
+  /** In memory only: every write the API server saw, the test's own included. */
+  serverWrites?: ServerWrites;
 }
 
 function registration(withService: boolean): KubeObject {
