@@ -6,6 +6,7 @@ import { startApiServer, type ApiServerOptions, type InMemoryApiServer } from '@
 import type { FormFactorPlugin } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
 import { crdManifest } from '@scoby/registration';
+import type { KubeConfig } from '@kubernetes/client-node';
 import pino from 'pino';
 import { DynamicClient, type ResourceRef } from '@scoby/controller-runtime';
 import {
@@ -221,15 +222,19 @@ export function clusterVerbs(client: DynamicClient): ClusterVerbs {
   };
 }
 
-/** A controller process against the cluster's API server, configured from the same options as the cluster's own. */
+/**
+ * A controller process against the cluster's API server, configured from the same options as the
+ * cluster's own; `kubeConfig` reaches it another way (through a proxy) as the same user.
+ */
 export function startClusterController(
   server: InMemoryApiServer,
   options: ClusterOptions = {},
+  kubeConfig: KubeConfig = server.kubeConfig(options.user),
 ): RunningController {
   const scobyNamespace = options.scobyNamespace ?? 'scoby-system';
   const election = options.leaderElection;
   return startController({
-    kubeConfig: server.kubeConfig(options.user),
+    kubeConfig,
     scobyNamespace,
     workingNamespaces: options.workingNamespaces,
     clusterDomain: 'cluster.local',
