@@ -7,7 +7,8 @@
 #   TMPDIR                   tsx's transform cache and every suite's scratch files
 #   SCOBY_DOCKER_ENGINE_DIR  a Docker engine of its own (with-docker-engine.sh): its socket, images,
 #                            state and a bridge of its own, beside the machine's engine
-# Debian packages already installed stay installed (apt-get is the machine's). Prints each CI stage's
+# The team's prebuilt archives (../shared/prebuilt) are read where the repository has them, as on a CI
+# machine. Debian packages already installed stay installed (apt-get is the machine's). Prints each CI stage's
 # time with the load average at its end, and the total; the log and the caches stay in the folder.
 # Usage: scripts/ci-fresh-machine.sh [folder]   (default /tmp/scoby-fresh; it must not exist)
 set -euo pipefail
@@ -21,6 +22,12 @@ mkdir -p "$folder"/{cache,go/build,go/mod,go/path,npm,tmp,docker}
 folder="$(cd "$folder" && pwd)"
 commit="$(git -C "$repository" rev-parse HEAD)"
 git clone --quiet --no-local --no-checkout "$repository" "$folder/clone"
+# A fresh CI machine has the team's prebuilt archives beside its clone (docs/operations/prebuilt-binaries.md):
+# so does this one when the repository has them beside it. SCOBY_PREBUILT_DIR= runs without them.
+if [ -d "$repository/../shared/prebuilt" ]; then
+  mkdir -p "$folder/shared"
+  ln -s "$(cd "$repository/../shared/prebuilt" && pwd)" "$folder/shared/prebuilt"
+fi
 git -C "$folder/clone" checkout --quiet --detach "$commit"
 
 log="$folder/ci.log"

@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { KUBE_RELEASE } from '../src/binaries.ts';
 
 /** Staging modules of k8s.io/kubernetes: its go.mod replaces them with ./staging paths, which a
  *  dependent module cannot see, so the wrapper module pins each to its published v0.x twin. */
@@ -100,6 +101,20 @@ export function buildInto(
   // One package: named by `output` (go would name etcd's main package after its folder, "server").
   const target = output === undefined ? outDir + '/' : join(outDir, output);
   go(['build', '-trimpath', '-ldflags', ldflags, '-o', target, ...packages], dir);
+}
+
+/** etcd of the pinned release, as kube-binaries.ts builds it and kube-recipe-check.ts builds it again. */
+export function buildEtcd(outDir: string, work: string, version: string = KUBE_RELEASE.etcd): void {
+  buildInto(
+    outDir,
+    work,
+    'etcd',
+    [['go.etcd.io/etcd/server/v3', version]],
+    [],
+    ['go.etcd.io/etcd/server/v3'],
+    '-s -w',
+    'etcd',
+  );
 }
 
 /** What every build of a k8s.io/kubernetes command needs: the module at the release, its staging

@@ -1,6 +1,7 @@
 // Builds, once, the binaries of the pinned Kubernetes release (kube-release.json) from the Go
 // module proxy into a cache folder outside the work tree, and prints that folder on its last line;
-// helm (the chart tests) is built beside it, into a folder of its own.
+// helm (the chart tests) is built beside it, into a folder of its own. Each is unpacked instead from
+// the team's prebuilt archive when one of the repository's pins is there (prebuilt.ts).
 // Honours KUBEBUILDER_ASSETS (controller-runtime's envtest convention) when it holds every binary.
 import { spawnSync } from 'node:child_process';
 import {
@@ -21,7 +22,8 @@ import {
   KWOK_STAGES_FILE,
   missingBinaries,
 } from '../src/binaries.ts';
-import { buildInto, fail, kubernetesModule, log } from './go-modules.ts';
+import { buildEtcd, buildInto, fail, kubernetesModule, log } from './go-modules.ts';
+import { fromPrebuilt, prebuiltArchives } from './prebuilt.ts';
 
 /** kwok's own default Stages, as kwokctl installs them (paths inside the sigs.k8s.io/kwok module). */
 const KWOK_STAGES = [
@@ -33,9 +35,13 @@ const KWOK_STAGES = [
 ];
 
 /** Helm, for the chart tests of deploy/helm, into its own folder (kube-release.json pins it too). */
-function ensureHelm(): void {
+async function ensureHelm(): Promise<void> {
   const folder = helmCacheFolder();
-  if (existsSync(join(folder, 'helm'))) return;
+  if (existsSync(join(folder, 'helm'))) {
+    log(`helm ${release.helm} cached in ${folder}`);
+    return;
+  }
+  if (await fromPrebuilt(prebuiltArchives().helm, log)) return;
   const staging = `${folder}.partial`;
   mkdirSync(staging, { recursive: true });
   const module = `helm.sh/helm/${release.helm.split('.')[0]}`;
@@ -53,7 +59,7 @@ function ensureHelm(): void {
   log(`helm ${release.helm} in ${folder}`);
 }
 
-ensureHelm();
+await ensureHelm();
 
 const assets = process.env.KUBEBUILDER_ASSETS;
 if (assets && missingBinaries(assets).length === 0) {
@@ -65,6 +71,11 @@ if (assets) log(`KUBEBUILDER_ASSETS=${assets} lacks ${missingBinaries(assets).jo
 
 const folder = binariesCacheFolder();
 if (missingBinaries(folder).length === 0) {
+  log(`cached in ${folder}`);
+  process.stdout.write(`${folder}\n`);
+  process.exit(0);
+}
+if (await fromPrebuilt(prebuiltArchives().kubernetes, log)) {
   process.stdout.write(`${folder}\n`);
   process.exit(0);
 }
@@ -113,16 +124,7 @@ buildInto(
   ['k8s.io/kubernetes/cmd/kubectl'],
   kubernetes.ldflags,
 );
-buildInto(
-  staging,
-  work,
-  'etcd',
-  [['go.etcd.io/etcd/server/v3', release.etcd]],
-  [],
-  ['go.etcd.io/etcd/server/v3'],
-  '-s -w',
-  'etcd',
-);
+buildEtcd(staging, work);
 buildInto(
   staging,
   work,

@@ -3,16 +3,23 @@
 // CoreDNS from the Go module proxy with only the plugins a cluster needs (coredns-main.go), and the
 // pause program from the release's own source (build/pause/linux/pause.c, static, as its Makefile
 // builds it). Cached outside the work tree; prints the folder on its last line. The node image of the
-// e2e suite (e2e/images) is made from these and the control plane of kube-binaries.ts.
+// e2e suite (e2e/images) is made from these and the control plane of kube-binaries.ts. Unpacked instead
+// from the team's prebuilt archive when one of the repository's pins is there (prebuilt.ts).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KUBE_RELEASE as release, NODE_BINARIES, nodeBinariesCacheFolder } from '../src/binaries.ts';
 import { buildInto, fail, go, kubernetesModule, log, wrapperModule } from './go-modules.ts';
+import { fromPrebuilt, prebuiltArchives } from './prebuilt.ts';
 
 const folder = nodeBinariesCacheFolder();
 const missing = (dir: string): string[] => NODE_BINARIES.filter((name) => !existsSync(join(dir, name)));
 if (missing(folder).length === 0) {
+  log(`node binaries cached in ${folder}`);
+  process.stdout.write(`${folder}\n`);
+  process.exit(0);
+}
+if (await fromPrebuilt(prebuiltArchives().node, log)) {
   process.stdout.write(`${folder}\n`);
   process.exit(0);
 }

@@ -38,7 +38,7 @@ export const KWOK_STAGES_FILE = 'kwok-stages.yaml';
 const REQUIRED_FILES = [...KUBE_BINARIES, KWOK_STAGES_FILE];
 
 /** $SCOBY_CACHE_DIR, else $XDG_CACHE_HOME/scoby, else ~/.cache/scoby. */
-function cacheRoot(env: NodeJS.ProcessEnv): string {
+export function cacheRoot(env: NodeJS.ProcessEnv): string {
   return env.SCOBY_CACHE_DIR || join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'scoby');
 }
 

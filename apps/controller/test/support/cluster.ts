@@ -6,6 +6,7 @@ import { startApiServer, type ApiServerOptions, type InMemoryApiServer } from '@
 import type { FormFactorPlugin } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
 import { crdManifest } from '@scoby/registration';
+import type { KubeConfig } from '@kubernetes/client-node';
 import pino from 'pino';
 import { DynamicClient, type ResourceRef } from '@scoby/controller-runtime';
 import {
@@ -86,8 +87,23 @@ export interface ClusterOptions {
 }
 
 export async function startTestCluster(options: ClusterOptions = {}): Promise<TestCluster> {
+  const cluster = await startTestServer(options);
+  const controller = startClusterController(cluster.server, options);
+  return {
+    ...cluster,
+    controller,
+    async stop() {
+      await controller.stop();
+      await cluster.stop();
+    },
+  };
+}
+
+/** The cluster without its controller, for tests that write before a controller starts (startClusterController). */
+export async function startTestServer(
+  options: Pick<ClusterOptions, 'server' | 'scobyNamespace'> = {},
+): Promise<Omit<TestCluster, 'controller'>> {
   const server = await startApiServer(options.server);
-  const scobyNamespace = options.scobyNamespace ?? 'scoby-system';
   const verbs = clusterVerbs(new DynamicClient(server.kubeConfig()));
   const cluster = {
     ...verbs,
@@ -98,16 +114,12 @@ export async function startTestCluster(options: ClusterOptions = {}): Promise<Te
     },
   };
   await cluster.apply(crdManifest());
-  await cluster.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: scobyNamespace } });
-  const controller = startClusterController(server, options);
-  return {
-    ...cluster,
-    controller,
-    async stop() {
-      await controller.stop();
-      await cluster.stop();
-    },
-  };
+  await cluster.apply({
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: options.scobyNamespace ?? 'scoby-system' },
+  });
+  return cluster;
 }
 
 /**
@@ -210,15 +222,19 @@ export function clusterVerbs(client: DynamicClient): ClusterVerbs {
   };
 }
 
-/** A controller process against the cluster's API server, configured from the same options as the cluster's own. */
+/**
+ * A controller process against the cluster's API server, configured from the same options as the
+ * cluster's own; `kubeConfig` reaches it another way (through a proxy) as the same user.
+ */
 export function startClusterController(
   server: InMemoryApiServer,
   options: ClusterOptions = {},
+  kubeConfig: KubeConfig = server.kubeConfig(options.user),
 ): RunningController {
   const scobyNamespace = options.scobyNamespace ?? 'scoby-system';
   const election = options.leaderElection;
   return startController({
-    kubeConfig: server.kubeConfig(options.user),
+    kubeConfig,
     scobyNamespace,
     workingNamespaces: options.workingNamespaces,
     clusterDomain: 'cluster.local',

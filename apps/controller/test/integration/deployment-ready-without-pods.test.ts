@@ -4,7 +4,8 @@
  * reports not available has its Pods listed by its selector; the list fails (404 here, 403 where the
  * role lacks `list` on pods) and DeploymentReady says what the Deployment says, with one info line.
  * The Pods' own reasons are proven on the real control plane (test/real-cluster/deployment-ready-why.test.ts)
- * and in the form factor's unit tests.
+ * and in the form factor's unit tests: a behaviour of its own, not a scenario on two backends (the
+ * in-memory server has no Pods to give reasons, and Scoby's shipped role may list them).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureLogs } from '@scoby/controller-runtime/testing';
