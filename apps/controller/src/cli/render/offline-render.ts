@@ -63,7 +63,12 @@ export type OfflineRender =
       /** The instance as stored (namespace, generation, the CRD's pruning and defaults) with `output.status`. */
       instance: KubeObject;
     }
-  | { ok: false; failure: RenderFailure };
+  | {
+      ok: false;
+      failure: RenderFailure;
+      /** The warnings met before a failure the controller records, whose Events it sends first. */
+      warnings?: Warning[];
+    };
 
 export type OfflineInput = Omit<OfflineRenderInput, 'hooks'>;
 
@@ -109,24 +114,25 @@ function admitRender(
   return { ok: true, target, instance, warnings: selection.warnings };
 }
 
-/** A stop of the plan, as render reports it: the failure, and the status the controller writes for it. */
-function stopFailure(stop: Stop, now: string): { ok: false; failure: RenderFailure } {
-  return { ok: false, failure: { ...stop.failure, status: stop.statusAt(now) } };
+/** A stop of the plan, as render reports it: the failure, the status the controller writes for it, the warnings before. */
+function stopFailure(stop: Stop, now: string, warnings: Warning[]): OfflineRender & { ok: false } {
+  return { ok: false, failure: { ...stop.failure, status: stop.statusAt(now) }, warnings };
 }
 
 export async function prepareRender(
   input: OfflineInput,
-): Promise<{ ok: true; prepared: PreparedRender } | { ok: false; failure: RenderFailure }> {
+): Promise<{ ok: true; prepared: PreparedRender } | (OfflineRender & { ok: false })> {
   const admitted = admitRender(input);
   if (!admitted.ok) return admitted;
   const before = await planBeforeHook(admitted.target, admitted.instance, input.now, input.lookups);
-  if (before.kind === 'stop') return stopFailure(before.stop, input.now);
+  const warnings = [...admitted.warnings, ...before.warnings.warnings];
+  if (before.kind === 'stop') return stopFailure(before.stop, input.now, warnings);
   return {
     ok: true,
     prepared: {
       plan: before.prepared,
       ...(before.preReconcile === undefined ? {} : { preReconcile: before.preReconcile }),
-      warnings: [...admitted.warnings, ...before.warnings.warnings],
+      warnings,
     },
   };
 }
@@ -137,14 +143,15 @@ export function completeRender(
   after: AfterHook,
   input: Pick<OfflineInput, 'observed' | 'now'>,
 ): OfflineRender {
-  if (after.kind === 'stop') return stopFailure(after.stop, input.now);
+  const warnings = [...prepared.warnings, ...after.warnings.warnings];
+  if (after.kind === 'stop') return stopFailure(after.stop, input.now, warnings);
   const { desired } = after;
   const { children, identity } = desired;
   const observed = observedChildren(children, input.observed ?? [], identity);
-  if (!observed.ok) return stopFailure(desired.applyFailed(observed.errors), input.now);
+  if (!observed.ok) return stopFailure(desired.applyFailed(observed.errors), input.now, warnings);
   const status = desired.statusFor(observed.observed, input.now);
   const written = writtenChildren(children, identity.uid);
-  const warnings = [...prepared.warnings, ...after.warnings.warnings, ...written.warnings];
+  warnings.push(...written.warnings);
   const { instance } = prepared.plan;
   return {
     ok: true,
