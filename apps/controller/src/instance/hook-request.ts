@@ -29,7 +29,7 @@ export function withScobyFinalizer(instance: KubeObject, present: boolean): Kube
 }
 
 /** The request's `formFactor`: the plugin's hook name, else its name (docs/spec/hooks-v1.md §3). */
-export function hookFormFactor(plugin: FormFactorPlugin): string {
+function hookFormFactor(plugin: FormFactorPlugin): string {
   return plugin.hookName ?? plugin.name;
 }
 

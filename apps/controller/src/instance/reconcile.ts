@@ -230,7 +230,7 @@ export class InstanceReconciler {
   async #finalize(run: Run, instance: KubeObject): Promise<ReconcileResult> {
     if (!hasFinalizer(instance, FINALIZER)) return undefined;
     const destination = this.#destination(run);
-    if (!destination || !run.config.hook?.finalize) {
+    if (!destination || !wantsFinalizer(run.target)) {
       await releaseFinalizer(instance, this.#release(run));
       return undefined;
     }
