@@ -8,6 +8,7 @@ import type { KubeObject } from '@scoby/kube-objects';
 import { FINALIZER } from '@scoby/registration';
 import { applyHookStatus, repeatedConditionsMessage, type Status } from './status/instance-status.ts';
 import { tooDeepAnswerPart } from './hook-answer-depth.ts';
+import type { HookEndpoint } from './instance-config.ts';
 
 /** The instance as a hook sees it: without managedFields, with the given status. */
 export function hookObject(instance: KubeObject, status?: Status): KubeObject {
@@ -41,10 +42,7 @@ export interface HookDestination {
   managedKinds: HookCall['managedKinds'];
 }
 
-export function hookDestination(
-  plugin: FormFactorPlugin,
-  endpoint: { url: string; timeoutMs: number },
-): HookDestination {
+export function hookDestination(plugin: FormFactorPlugin, endpoint: HookEndpoint): HookDestination {
   return {
     url: endpoint.url,
     timeoutMs: endpoint.timeoutMs,

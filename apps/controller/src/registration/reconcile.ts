@@ -291,7 +291,6 @@ export class RegistrationReconciler {
     if (unserved !== undefined)
       return pause({ kind: 'failed', reason: 'CONTROLLERFAILED', message: unserved }, hookUrl);
     const hook = spec.hook;
-    const preReconcile = hook?.capabilities.includes('pre-reconcile') === true;
     const conditionSet = instanceConditionSet(conditionTypes, spec);
     const prunableKinds = world.formFactors.allManagedKinds().filter((kind) => served.has(kind.apiVersion));
     const finalize = hook?.capabilities.includes('finalize') === true;
@@ -323,12 +322,7 @@ export class RegistrationReconciler {
       instanceResource: world.resourceForCrd(crd),
       ...(hook && hookUrl !== undefined
         ? {
-            hook: {
-              url: hookUrl,
-              timeoutMs: hook.timeoutMs,
-              preReconcile,
-              finalize,
-            },
+            hook: { url: hookUrl, timeoutMs: hook.timeoutMs },
           }
         : {}),
       writeVerbs,
@@ -425,8 +419,7 @@ export class RegistrationReconciler {
     };
   }
 
-  /** The hook of a valid registration with a resolvable address, for the release's finalize call. */
-  /** Where the one best-effort finalize call of a release goes (§6.7). */
+  /** The hook of a valid registration with a resolvable address: where the release's one best-effort finalize call goes (§6.7). */
   async #finalizeTarget(registration: CRDRegistration): Promise<HookDestination | undefined> {
     const world = this.#world;
     const validation = validateRegistration(registration, world.formFactors);

@@ -36,7 +36,7 @@ const config = {
   crd: { group: 'example.com', version: 'v1' },
   spec: { hook: { capabilities: ['finalize'] } },
   instanceResource: { group: 'example.com', version: 'v1', resource: 'kuards', namespaced: true },
-  hook: { url: 'http://127.0.0.1:1/v1', timeoutMs: 1000, preReconcile: false, finalize: true },
+  hook: { url: 'http://127.0.0.1:1/v1', timeoutMs: 1000 },
   writeVerbs: { status: 'patch', finalizers: 'patch' },
 } as unknown as InstanceConfig;
 

@@ -20,7 +20,7 @@ import {
 import { builtInFormFactors } from '../../src/process/built-in-form-factors.ts';
 import { InstanceReconciler, type ReconcileDependencies } from '../../src/instance/reconcile.ts';
 import { InstanceReconcileError, type ReconcileFailure } from '../../src/instance/reconcile-failure.ts';
-import type { HookTarget, InstanceConfig } from '../../src/instance/instance-config.ts';
+import type { InstanceConfig } from '../../src/instance/instance-config.ts';
 import type { ChildStore } from '../../src/instance/children/write-children.ts';
 import type { StatusFeatures } from '../../src/crd/inspect.ts';
 import { instanceKey, reconcileContext } from './reconcile-context.ts';
@@ -41,7 +41,15 @@ const FEATURES: StatusFeatures = {
   address: false,
   schema: undefined,
 };
-const HOOK: HookTarget = {
+/** The registration's hook: its resolved address and its capabilities. */
+interface HookOption {
+  url: string;
+  timeoutMs: number;
+  preReconcile: boolean;
+  finalize: boolean;
+}
+
+const HOOK: HookOption = {
   url: 'http://hook.example/v1',
   timeoutMs: 1000,
   preReconcile: true,
@@ -50,7 +58,7 @@ const HOOK: HookTarget = {
 
 function config(
   options: {
-    hook?: HookTarget;
+    hook?: HookOption;
     subresource?: boolean;
     parameterConfiguration?: unknown;
     service?: boolean;
@@ -108,7 +116,7 @@ function config(
       status: { ...FEATURES, subresource: options.subresource ?? true, ...options.features },
     } as InstanceConfig['crd'],
     instanceResource: INSTANCE_RESOURCE,
-    ...(options.hook ? { hook: options.hook } : {}),
+    ...(options.hook ? { hook: { url: options.hook.url, timeoutMs: options.hook.timeoutMs } } : {}),
     prunableKinds: [{ apiVersion: 'apps/v1', kind: 'Deployment' }],
     conditionTypes: options.service
       ? ['DeploymentReady', 'Ready', 'ServiceReady']
