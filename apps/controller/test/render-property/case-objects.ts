@@ -127,7 +127,8 @@ export function caseRegistration(planCase: PlanCase, names: CaseNames, hookUrl: 
             hook: {
               version: 'v1',
               address: { uri: `${hookUrl}${names.hookPath.slice(1)}` },
-              timeout: 'PT2S',
+              // Generous: a call that times out on a busy machine would not be the answer the case scripted.
+              timeout: 'PT30S',
               capabilities: hook.capabilities,
               ...(hook.failurePolicy ? { failurePolicy: hook.failurePolicy } : {}),
             },
