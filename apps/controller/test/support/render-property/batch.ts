@@ -19,14 +19,14 @@ import { createHookClient } from '@scoby/hooks-v1/client';
 import { resolveDestination } from '@scoby/address';
 import { compactJson, type KubeObject } from '@scoby/kube-objects';
 import { ApiError, type ResourceRef } from '@scoby/controller-runtime';
-import { builtInFormFactors } from '../../src/process/built-in-form-factors.ts';
-import { resolveHookTarget } from '../../src/hook-modules/hook-target.ts';
-import { objectLookups, objectReader } from '../../src/cli/render/object-lookups.ts';
-import { renderOffline, type OfflineRender } from '../../src/cli/render/offline-render.ts';
-import { formatTime } from '../../src/status/conditions.ts';
-import { crdFor, startTestCluster, type TestCluster } from '../support/cluster.ts';
-import { startScriptedHook, type HookRequestRecord, type ScriptedHook } from '../support/hooks-server.ts';
-import { conditionOf, conditionsOf, REGISTRATION_API } from '../support/scoby.ts';
+import { builtInFormFactors } from '../../../src/process/built-in-form-factors.ts';
+import { resolveHookTarget } from '../../../src/hook-modules/hook-target.ts';
+import { objectLookups, objectReader } from '../../../src/cli/render/object-lookups.ts';
+import { renderOffline, type OfflineRender } from '../../../src/cli/render/offline-render.ts';
+import { formatTime } from '../../../src/status/conditions.ts';
+import { crdFor, startTestCluster, type TestCluster } from '../cluster.ts';
+import { startScriptedHook, type HookRequestRecord, type ScriptedHook } from '../hooks-server.ts';
+import { conditionOf, conditionsOf, REGISTRATION_API } from '../scoby.ts';
 import {
   caseCrd,
   caseInstance,

@@ -3,10 +3,10 @@
  * one batch share an API server and a controller without meeting), the hook's answer to a request,
  * and the status its children report for the second reconcile.
  */
-import type { HookReply, HookRequestRecord } from '../support/hooks-server.ts';
+import type { HookReply, HookRequestRecord } from '../hooks-server.ts';
 import { childName } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
-import { REGISTRATION_API } from '../support/scoby.ts';
+import { REGISTRATION_API } from '../scoby.ts';
 import type { ChildrenChange, HookAnswer, InstanceCase, ObservedCase, PlanCase } from './plan-case.ts';
 
 export const SCOBY_NAMESPACE = 'scoby-system';

@@ -2,7 +2,11 @@
  * `scoby render` equals the controller, by property: for generated registrations, CRDs, instances,
  * hook answers and observed children, the controller on the in-memory API server and render's
  * function given the same inputs produce the same children, status, Warning Events and hook request
- * (batch.ts says what is compared, normalise.ts what is normalised and why).
+ * (support/render-property/batch.ts says what is compared, normalise.ts what is normalised and why).
+ *
+ * On the in-memory API server only: thousands of cases need a server that starts in milliseconds
+ * and registers a hundred CRDs at once. Render against kube-apiserver itself is the real control
+ * plane's render-golden and render-conditions scenarios.
  *
  * A case is one instance with its registration (registrations have one to three instances, which
  * share its start-up). SCOBY_RENDER_PROPERTY_CASES (default 500) and SCOBY_RENDER_PROPERTY_SEED
@@ -11,8 +15,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { runBatch, type CaseReport } from './batch.ts';
-import { planCase } from './plan-case.ts';
+import { runBatch, type CaseReport } from '../support/render-property/batch.ts';
+import { planCase } from '../support/render-property/plan-case.ts';
 
 const CASES = Number(process.env.SCOBY_RENDER_PROPERTY_CASES ?? 500);
 const SEED = Number(process.env.SCOBY_RENDER_PROPERTY_SEED ?? Date.now() % 2 ** 31);

@@ -12,7 +12,7 @@
  *   defaults): a child render prints is compared on what it prints, and by the desired-hash
  *   annotation, the SHA-256 of the whole object the controller sent.
  */
-import { DESIRED_HASH_ANNOTATION } from '../../src/instance/children/update-detection.ts';
+import { DESIRED_HASH_ANNOTATION } from '../../../src/instance/children/update-detection.ts';
 import type { KubeObject } from '@scoby/kube-objects';
 
 export const NOW = '<now>';
