@@ -23,7 +23,8 @@ import {
   type WorkQueueObserver,
 } from '@scoby/controller-runtime';
 import type { InstanceConfig } from './instance-config.ts';
-import { InstanceReconcileError, type InstanceReconciler, type ReconcileFailure } from './reconcile.ts';
+import type { InstanceReconciler } from './reconcile.ts';
+import { InstanceReconcileError, type ReconcileFailure } from './reconcile-failure.ts';
 import type { ChildStore } from './children/write-children.ts';
 import { LabelIndex } from './label-index.ts';
 import type { ChildCachePolicies, ChildCachePolicy } from './children/child-cache.ts';
@@ -44,7 +45,8 @@ export interface InstanceControllerOptions {
   factory: InformerFactory;
   /** Scoby's own ConfigMaps (docs/spec/env.md §6.6), held by the registration controller. */
   controllerConfigMaps?: InformerHandle;
-  reconciler: InstanceReconciler;
+  /** The reconciler of this registration's instances, over its configuration and this controller's child store. */
+  newReconciler(config: InstanceConfig, store: ChildStore): InstanceReconciler;
   concurrency: number | Slots;
   observer?: WorkQueueObserver;
   logger: Logger;
@@ -86,14 +88,14 @@ function resyncPolicy(config: InstanceConfig, divisor = 1): ResyncPolicy | undef
   return periodMs === undefined ? undefined : { periodMs: periodMs / divisor };
 }
 
-/** The reconciler's key of an instance: namespace/name, which is unique within one registration. */
-function instanceKey(key: Pick<ObjectKey, 'namespace' | 'name'>): string {
+/** An instance as log lines and the selection gate name it: namespace/name, unique within one registration. */
+function instanceName(key: Pick<ObjectKey, 'namespace' | 'name'>): string {
   return `${key.namespace}/${key.name}`;
 }
 
 export class InstanceController {
   readonly #options: InstanceControllerOptions;
-  #config: InstanceConfig;
+  readonly #reconciler: InstanceReconciler;
   readonly #controller: Controller;
   readonly #unwatchHealth: () => void;
   readonly #gate: SelectionGate | undefined;
@@ -112,10 +114,10 @@ export class InstanceController {
 
   constructor(options: InstanceControllerOptions, config: InstanceConfig, childKinds: readonly ChildKind[]) {
     this.#options = options;
-    this.#config = config;
+    this.#reconciler = options.newReconciler(config, this.store);
     this.#childSelector = options.childSelector ?? MANAGED_BY_SELECTOR;
     this.#gate = options.selection ? new SelectionGate(options.selection) : undefined;
-    const ownWrites = options.reconciler.ownWrites;
+    const ownWrites = this.#reconciler.ownWrites;
     const resync = resyncPolicy(config, options.resyncPeriodDivisor);
     this.#controller = new Controller({
       name: config.registrationName,
@@ -129,7 +131,7 @@ export class InstanceController {
         admit: (event: ControllerEvent) => event.type === 'delete' || !ownWrites.isEcho(event.object),
       },
       reconcile: (key, context) => this.#reconcile(key, context),
-      ...(options.scopedWrites ? { writeScope: () => this.#config.registrationName } : {}),
+      ...(options.scopedWrites ? { writeScope: () => this.config.registrationName } : {}),
       ...(resync === undefined ? {} : { resync }),
       concurrency: options.concurrency,
       ...(options.observer ? { observer: options.observer } : {}),
@@ -151,7 +153,7 @@ export class InstanceController {
   }
 
   get config(): InstanceConfig {
-    return this.#config;
+    return this.#reconciler.config;
   }
 
   /** True once the instance and child informers have listed. */
@@ -169,7 +171,7 @@ export class InstanceController {
   }
 
   reconfigure(config: InstanceConfig, childKinds: readonly ChildKind[], childSelector?: string): void {
-    this.#config = config;
+    this.#reconciler.reconfigure(config);
     if (childSelector !== undefined) this.#childSelector = childSelector;
     this.#controller.setResync(resyncPolicy(config, this.#options.resyncPeriodDivisor));
     this.#watchChildren(childKinds);
@@ -183,7 +185,7 @@ export class InstanceController {
 
   /** Whether the registration's env reads the controller ConfigMap `name` (docs/spec/env.md §6.6). */
   #readsConfigMap(name: string): boolean {
-    return this.#config.spec.parameterConfiguration.add.toEnv.some(
+    return this.config.spec.parameterConfiguration.add.toEnv.some(
       (entry) => entry.valueFromControllerConfigMap?.name === name,
     );
   }
@@ -210,7 +212,7 @@ export class InstanceController {
   selectionCounts(): { served: number; servedByOthers: number } {
     const instances = this.instances();
     return this.#gate
-      ? this.#gate.counts(this.#config.registrationName, this.#config.crd.name, instances)
+      ? this.#gate.counts(this.config.registrationName, this.config.crd.name, instances)
       : { served: instances.length, servedByOthers: 0 };
   }
 
@@ -266,7 +268,7 @@ export class InstanceController {
       const byInstance = new LabelIndex(INSTANCE_LABEL, (namespace, name) =>
         handle.informer.get(namespace, name),
       );
-      const ownWrites = this.#options.reconciler.ownWrites;
+      const ownWrites = this.#reconciler.ownWrites;
       // Indexed before the controller's own handler enqueues, so the reconcile sees the child.
       handle.addHandlers({
         add: (child) => byInstance.upsert(child),
@@ -283,33 +285,21 @@ export class InstanceController {
   }
 
   async #reconcile(key: ObjectKey, context: ReconcileContext): Promise<ReconcileResult> {
-    const config = this.#config;
+    const config = this.config;
     const cached = this.#controller.get(key);
-    const fields = { instance: instanceKey(key), kind: config.crd.kind };
+    const name = instanceName(key);
+    const fields = { instance: name, kind: config.crd.kind };
     const gate = this.#gate;
-    if (gate && !cached) gate.forget(config.registrationName, config.crd.name, instanceKey(key));
+    if (gate && !cached) gate.forget(config.registrationName, config.crd.name, name);
     if (gate && cached) {
-      const verdict = gate.judge(
-        config.registrationName,
-        config.crd.name,
-        instanceKey(key),
-        cached,
-        this.store,
-      );
+      const verdict = gate.judge(config.registrationName, config.crd.name, name, cached, this.store);
       if (verdict === 'wait') return { requeueAfterMs: NAMESPACES_SYNC_POLL_MS };
       // Another registration's, or nobody's: children and finalizer stay as they are until one takes it.
       if (verdict === 'leave') return undefined;
     }
     let result: ReconcileResult;
     try {
-      result = await this.#options.reconciler.reconcile(
-        config,
-        this.store,
-        cached,
-        instanceKey(key),
-        context.signal,
-        (wait) => context.withoutSharedSlot(wait),
-      );
+      result = await this.#reconciler.reconcile(key, cached, context);
     } catch (error) {
       if (isAbortError(error)) throw error;
       // The reconciler turns failures into results; this is the last resort for one that escaped it.

@@ -21,9 +21,13 @@ import {
   type WriteVerb,
 } from '@scoby/controller-runtime';
 import type { InstanceConfig } from './instance-config.ts';
-import type { EventSink, InstanceReconciler } from './reconcile.ts';
+import type { InstanceReconciler } from './reconcile.ts';
+import type { EventSink } from './instance-events.ts';
+import type { HookDestination } from './hook-request.ts';
+import { releaseFinalizer } from './release-finalizer.ts';
+import type { ChildStore } from './children/write-children.ts';
 import type { ControllerOutcome } from '../registration/conditions.ts';
-import type { FinalizeTarget, InstanceControllerHost } from '../registration/reconcile.ts';
+import type { InstanceControllerHost } from '../registration/reconcile.ts';
 import type { ControllerMetrics } from '../config/index.ts';
 import { InstanceController, type ChildKind } from './controller.ts';
 import type { ChildCachePolicies } from './children/child-cache.ts';
@@ -36,7 +40,7 @@ export interface InstanceControllersOptions {
   /** Scoby's own ConfigMaps, which instances' env may read (their informer is the registration controller's). */
   controllerConfigMaps: InformerHandle;
   /** A reconciler for one registration's controller: its per-instance state is that registration's. */
-  newReconciler(): InstanceReconciler;
+  newReconciler(config: InstanceConfig, store: ChildStore): InstanceReconciler;
   hooks: HookClient;
   events: EventSink;
   metrics: ControllerMetrics;
@@ -135,7 +139,7 @@ export class InstanceControllers implements InstanceControllerHost {
           factory: this.#options.factory,
           childCaches: this.#options.childCaches,
           controllerConfigMaps: this.#options.controllerConfigMaps,
-          reconciler: this.#options.newReconciler(),
+          newReconciler: this.#options.newReconciler,
           concurrency: new CappedShare(
             this.#options.concurrency.shared,
             this.#options.concurrency.perRegistration,
@@ -237,7 +241,7 @@ export class InstanceControllers implements InstanceControllerHost {
   async release(
     registrationName: string,
     crdName: string,
-    finalize: () => Promise<FinalizeTarget | undefined>,
+    finalize: () => Promise<HookDestination | undefined>,
   ): Promise<void> {
     const controller = this.#running.get(registrationName);
     const resource = controller?.config.instanceResource ?? this.#options.crdResource(crdName);
@@ -268,22 +272,16 @@ export class InstanceControllers implements InstanceControllerHost {
   async #releaseInstance(
     instance: KubeObject,
     resource: ResourceRef,
-    finalize: FinalizeTarget | undefined,
+    destination: HookDestination | undefined,
     verb: WriteVerb,
   ): Promise<void> {
-    if (instance.metadata.deletionTimestamp && finalize) {
-      await this.#options.hooks.call({
-        url: finalize.url,
-        timeoutMs: finalize.timeoutMs,
-        phase: 'finalize',
-        formFactor: finalize.formFactor,
-        object: instance,
-        managedKinds: finalize.managedKinds,
-        instanceNamespace: instance.metadata.namespace ?? '',
-      });
-    }
-    await setFinalizer(this.#options.client, resource, instance, FINALIZER, false, { verb });
-    this.#options.events.emit(instance, 'Normal', 'FinalizerReleased', `removed finalizer ${FINALIZER}`);
+    const { client, hooks, events } = this.#options;
+    await releaseFinalizer(instance, {
+      destination,
+      callHook: (call) => hooks.call(call),
+      removeFinalizer: (current) => setFinalizer(client, resource, current, FINALIZER, false, { verb }),
+      events,
+    });
   }
 
   async stopAll(): Promise<void> {

@@ -5,9 +5,10 @@
 import type { FormFactorPlugin } from '@scoby/formfactor';
 import type { HookCall, HookSuccess } from '@scoby/hooks-v1/client';
 import type { KubeObject } from '@scoby/kube-objects';
+import { FINALIZER } from '@scoby/registration';
 import { applyHookStatus, repeatedConditionsMessage, type Status } from './status/instance-status.ts';
-import type { HookTarget } from './instance-config.ts';
 import { tooDeepAnswerPart } from './hook-answer-depth.ts';
+import type { HookEndpoint } from './instance-config.ts';
 
 /** The instance as a hook sees it: without managedFields, with the given status. */
 export function hookObject(instance: KubeObject, status?: Status): KubeObject {
@@ -15,28 +16,62 @@ export function hookObject(instance: KubeObject, status?: Status): KubeObject {
   return status === undefined ? { ...instance, metadata } : { ...instance, metadata, status };
 }
 
+/**
+ * The instance with Scoby's finalizer present or not, other finalizers kept: as step 4 of the
+ * reconcile leaves it (docs/spec/children-and-status.md §1), so as the pre-reconcile hook sees it.
+ */
+export function withScobyFinalizer(instance: KubeObject, present: boolean): KubeObject {
+  const finalizers = instance.metadata.finalizers ?? [];
+  if (finalizers.includes(FINALIZER) === present) return instance;
+  const others = finalizers.filter((finalizer) => finalizer !== FINALIZER);
+  const next = present ? [...others, FINALIZER] : others;
+  const { finalizers: _finalizers, ...metadata } = instance.metadata;
+  return { ...instance, metadata: next.length > 0 ? { ...metadata, finalizers: next } : metadata };
+}
+
 /** The request's `formFactor`: the plugin's hook name, else its name (docs/spec/hooks-v1.md §3). */
-export function hookFormFactor(plugin: FormFactorPlugin): string {
+function hookFormFactor(plugin: FormFactorPlugin): string {
   return plugin.hookName ?? plugin.name;
 }
 
+/** Where one registration's hook calls go, and the form factor every request names (§3). */
+export interface HookDestination {
+  url: string;
+  timeoutMs: number;
+  formFactor: string;
+  managedKinds: HookCall['managedKinds'];
+}
+
+export function hookDestination(plugin: FormFactorPlugin, endpoint: HookEndpoint): HookDestination {
+  return {
+    url: endpoint.url,
+    timeoutMs: endpoint.timeoutMs,
+    formFactor: hookFormFactor(plugin),
+    managedKinds: plugin.managedKinds,
+  };
+}
+
 export function hookCall(
-  plugin: FormFactorPlugin,
-  hook: HookTarget,
+  destination: HookDestination,
   phase: HookCall['phase'],
   object: KubeObject,
   children?: Record<string, KubeObject>,
 ): HookCall {
   return {
-    url: hook.url,
-    timeoutMs: hook.timeoutMs,
+    url: destination.url,
+    timeoutMs: destination.timeoutMs,
     phase,
-    formFactor: hookFormFactor(plugin),
+    formFactor: destination.formFactor,
     object,
     ...(children ? { children } : {}),
-    managedKinds: plugin.managedKinds,
+    managedKinds: destination.managedKinds,
     instanceNamespace: object.metadata.namespace ?? '',
   };
+}
+
+/** The finalize request (§7): the instance as stored, without children. */
+export function finalizeCall(destination: HookDestination, instance: KubeObject): HookCall {
+  return hookCall(destination, 'finalize', hookObject(instance));
 }
 
 export interface ConditionSet {

@@ -8,11 +8,13 @@ import type { NormalizedRegistrationSpec } from '@scoby/registration';
 import type { CrdInfo } from '../crd/inspect.ts';
 import type { ResourceRef, WriteVerb } from '@scoby/controller-runtime';
 
-export interface HookTarget {
+/**
+ * Where the registration's hook answers: its resolved URL and timeout. What it is called for is the
+ * registration's spec.hook.capabilities (plan/instance-target.ts).
+ */
+export interface HookEndpoint {
   url: string;
   timeoutMs: number;
-  preReconcile: boolean;
-  finalize: boolean;
 }
 
 /**
@@ -34,7 +36,7 @@ export interface InstanceConfig {
   crd: CrdInfo & { version: string };
   instanceResource: ResourceRef;
   /** Absent when the registration has no hook or its address is unresolved. */
-  hook?: HookTarget;
+  hook?: HookEndpoint;
   /**
    * The verbs granted for status and finalizer writes (docs/spec/registration.md §7); absent
    * finalizers: neither granted, a leftover finalizer is removed with `patch` (and refused).

@@ -29,7 +29,8 @@ import { InstanceControllers } from '../instance/controllers.ts';
 import { MANAGED_BY_SELECTOR } from '../instance/controller.ts';
 import type { InstanceConfig } from '../instance/instance-config.ts';
 import type { ChildCachePolicies } from '../instance/children/child-cache.ts';
-import { InstanceReconciler, type EventSink } from '../instance/reconcile.ts';
+import { InstanceReconciler } from '../instance/reconcile.ts';
+import type { EventSink } from '../instance/instance-events.ts';
 import {
   type ControllerMetrics,
   DEFAULT_HOOK_ADDRESS_REFRESH_MS,
@@ -159,7 +160,7 @@ export class RegistrationController {
       client,
       factory,
       controllerConfigMaps: this.#configMaps,
-      newReconciler: () => new InstanceReconciler(reconcilerDependencies),
+      newReconciler: (config, store) => new InstanceReconciler(reconcilerDependencies, config, store),
       hooks: this.#hookClient,
       events: sink,
       metrics,

@@ -38,7 +38,8 @@ import {
 } from '@scoby/controller-runtime';
 import type { InstanceConfig, WriteVerbs } from '../instance/instance-config.ts';
 import { instanceConditionSet } from '../instance/condition-set.ts';
-import type { EventSink } from '../instance/reconcile.ts';
+import type { EventSink } from '../instance/instance-events.ts';
+import { hookDestination, type HookDestination } from '../instance/hook-request.ts';
 import { checkRegistrationAccess, type AccessCheck } from './access/registration-access.ts';
 import { MISSING_PERMISSIONS_REASON } from './access/missing-access.ts';
 import type { HookTarget } from '../hook-modules/hook-target.ts';
@@ -82,7 +83,7 @@ export interface InstanceControllerHost {
   release(
     registrationName: string,
     crdName: string,
-    finalize: () => Promise<FinalizeTarget | undefined>,
+    finalize: () => Promise<HookDestination | undefined>,
   ): Promise<void>;
   /** The CRD the running controller serves, if any. */
   crdOf(registrationName: string): string | undefined;
@@ -96,14 +97,6 @@ export interface SelectionView {
   fingerprint(crd: string): string;
   readsNamespaces(crd: string): boolean;
   inPlay(name: string, crd: string): boolean;
-}
-
-/** Where the one best-effort finalize call of a release goes (§6.7). */
-export interface FinalizeTarget {
-  url: string;
-  timeoutMs: number;
-  formFactor: string;
-  managedKinds: { apiVersion: string; kind: string }[];
 }
 
 export interface RegistrationWorld {
@@ -298,7 +291,6 @@ export class RegistrationReconciler {
     if (unserved !== undefined)
       return pause({ kind: 'failed', reason: 'CONTROLLERFAILED', message: unserved }, hookUrl);
     const hook = spec.hook;
-    const preReconcile = hook?.capabilities.includes('pre-reconcile') === true;
     const conditionSet = instanceConditionSet(conditionTypes, spec);
     const prunableKinds = world.formFactors.allManagedKinds().filter((kind) => served.has(kind.apiVersion));
     const finalize = hook?.capabilities.includes('finalize') === true;
@@ -330,12 +322,7 @@ export class RegistrationReconciler {
       instanceResource: world.resourceForCrd(crd),
       ...(hook && hookUrl !== undefined
         ? {
-            hook: {
-              url: hookUrl,
-              timeoutMs: hook.timeoutMs,
-              preReconcile,
-              finalize,
-            },
+            hook: { url: hookUrl, timeoutMs: hook.timeoutMs },
           }
         : {}),
       writeVerbs,
@@ -432,20 +419,18 @@ export class RegistrationReconciler {
     };
   }
 
-  /** The hook of a valid registration with a resolvable address, for the release's finalize call. */
-  async #finalizeTarget(registration: CRDRegistration): Promise<FinalizeTarget | undefined> {
+  /** The hook of a valid registration with a resolvable address: where the release's one best-effort finalize call goes (§6.7). */
+  async #finalizeTarget(registration: CRDRegistration): Promise<HookDestination | undefined> {
     const world = this.#world;
     const validation = validateRegistration(registration, world.formFactors);
     if (!validation.ok || !validation.spec.hook) return undefined;
     const resolved = await world.resolveHook(validation.spec.hook);
     const formFactor = world.formFactors.resolve(registration.spec.workload.formFactor);
     if (!resolved.ok || !formFactor.ok) return undefined;
-    return {
+    return hookDestination(formFactor.formFactor.plugin, {
       url: resolved.url,
       timeoutMs: validation.spec.hook.timeoutMs,
-      formFactor: formFactor.formFactor.hookName,
-      managedKinds: formFactor.formFactor.plugin.managedKinds,
-    };
+    });
   }
 
   /** §5: conditions, observedGeneration and annotations.hookURL (null = remove, undefined = keep). */

@@ -88,6 +88,19 @@ async function editedFixture(name: string, edit: (object: any) => void): Promise
   return file;
 }
 
+/** docs/spec/env.md E8 without the Service its sink names: the render fails. */
+const withoutSink = (instance: string) => [
+  'render',
+  '--registration',
+  'e8-registration.yaml',
+  '--instance',
+  instance,
+  '--objects',
+  'e8-broker-and-flags.yaml',
+  '--scoby-namespace',
+  'triggermesh',
+];
+
 async function render(args: string[], env: Record<string, string> = ENV) {
   const recorded = recordingIo(env);
   const code = await runCli(args, recorded.io);
@@ -235,21 +248,27 @@ describe('scoby render', () => {
   });
 
   it('exits 1 with the RenderFailed message when an address does not resolve', async () => {
-    const result = await render([
-      'render',
-      '--registration',
-      'e8-registration.yaml',
-      '--instance',
-      'e8-instance.yaml',
-      '--objects',
-      'e8-broker-and-flags.yaml',
-      '--scoby-namespace',
-      'triggermesh',
-    ]);
+    const result = await render(withoutSink('e8-instance.yaml'));
     expect(result).toEqual({
       code: 1,
       stdout: '',
       stderr: 'RenderFailed: spec.sink: resolveAddress: services "collector" not found\n',
+    });
+  });
+
+  it('prints the warnings met before a failure ahead of it, as the controller sends their Events first', async () => {
+    const instance = await editedFixture('e8-instance.yaml', (object) => {
+      // Two spellings of one generated name: EnvNameCollision, then the unresolvable sink fails.
+      object.spec.logLevel = 'debug';
+      object.spec.loglevel = 'info';
+    });
+    const result = await render(withoutSink(instance));
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'Warning: EnvNameCollision: environment variable "APP_LOGLEVEL" from "spec.loglevel" is not set: the name is set by "spec.logLevel"\n' +
+        'RenderFailed: spec.sink: resolveAddress: services "collector" not found\n',
     });
   });
 

@@ -13,6 +13,7 @@ import { ApiError, type DynamicClient } from '@scoby/controller-runtime';
 import { InstanceReconciler, type ReconcileDependencies } from '../../src/instance/reconcile.ts';
 import type { InstanceConfig } from '../../src/instance/instance-config.ts';
 import type { ChildStore } from '../../src/instance/children/write-children.ts';
+import { instanceKey, reconcileContext } from './reconcile-context.ts';
 
 const deleting: KubeObject = {
   apiVersion: 'example.com/v1',
@@ -32,8 +33,10 @@ const config = {
   registrationName: 'kuard',
   revision: 'r1',
   plugin: { name: 'deployment', managedKinds: [] } as unknown as FormFactorPlugin,
+  crd: { group: 'example.com', version: 'v1' },
+  spec: { hook: { capabilities: ['finalize'] } },
   instanceResource: { group: 'example.com', version: 'v1', resource: 'kuards', namespaced: true },
-  hook: { url: 'http://127.0.0.1:1/v1', timeoutMs: 1000, preReconcile: false, finalize: true },
+  hook: { url: 'http://127.0.0.1:1/v1', timeoutMs: 1000 },
   writeVerbs: { status: 'patch', finalizers: 'patch' },
 } as unknown as InstanceConfig;
 
@@ -71,10 +74,12 @@ function world(answerPatch: (body: unknown) => KubeObject | undefined): World {
     clusterDomain: 'cluster.local',
     now: () => new Date('2026-11-26T07:00:01Z'),
   } as unknown as ReconcileDependencies;
-  return { reconciler: new InstanceReconciler(deps), finalizeCalls, patches };
+  return { reconciler: new InstanceReconciler(deps, config, noChildren), finalizeCalls, patches };
 }
 
 const noChildren = {} as ChildStore;
+const KEY = instanceKey('example.com', 'Kuard', 'apps', 'one');
+const CONTEXT = reconcileContext();
 
 describe('the finalize hook of a deleted instance', () => {
   it('is called once when a stale cached copy is reconciled after the finalizer was removed', async () => {
@@ -82,9 +87,9 @@ describe('the finalize hook of a deleted instance', () => {
       ...deleting,
       metadata: { ...deleting.metadata, resourceVersion: '41', finalizers: ['example.com/other'] },
     }));
-    expect(await reconciler.reconcile(config, noChildren, deleting, 'apps/one')).toBeUndefined();
+    expect(await reconciler.reconcile(KEY, deleting, CONTEXT)).toBeUndefined();
     expect(patches).toHaveLength(1);
-    expect(await reconciler.reconcile(config, noChildren, deleting, 'apps/one')).toBeUndefined();
+    expect(await reconciler.reconcile(KEY, deleting, CONTEXT)).toBeUndefined();
     expect(finalizeCalls.map((call) => [call.phase, call.object.metadata.name])).toEqual([
       ['finalize', 'one'],
     ]);
@@ -93,8 +98,8 @@ describe('the finalize hook of a deleted instance', () => {
 
   it('is called once when the instance was already gone when its finalizer was removed', async () => {
     const { reconciler, finalizeCalls, patches } = world(() => undefined);
-    await reconciler.reconcile(config, noChildren, deleting, 'apps/one');
-    await reconciler.reconcile(config, noChildren, deleting, 'apps/one');
+    await reconciler.reconcile(KEY, deleting, CONTEXT);
+    await reconciler.reconcile(KEY, deleting, CONTEXT);
     expect(finalizeCalls).toHaveLength(1);
     expect(patches).toHaveLength(1);
   });
@@ -106,8 +111,8 @@ describe('the finalize hook of a deleted instance', () => {
       ...last,
       metadata: { ...last.metadata, finalizers: [] },
     }));
-    await reconciler.reconcile(config, noChildren, last, 'apps/one');
-    await reconciler.reconcile(config, noChildren, last, 'apps/one');
+    await reconciler.reconcile(KEY, last, CONTEXT);
+    await reconciler.reconcile(KEY, last, CONTEXT);
     expect(finalizeCalls).toHaveLength(1);
     expect(patches).toEqual([{ metadata: { finalizers: [], resourceVersion: '40' } }]);
   });
@@ -117,9 +122,9 @@ describe('the finalize hook of a deleted instance', () => {
       ...deleting,
       metadata: { ...deleting.metadata, resourceVersion: '41', finalizers: ['example.com/other'] },
     }));
-    await reconciler.reconcile(config, noChildren, deleting, 'apps/one');
+    await reconciler.reconcile(KEY, deleting, CONTEXT);
     const readded = { ...deleting, metadata: { ...deleting.metadata, resourceVersion: '42' } };
-    await reconciler.reconcile(config, noChildren, readded, 'apps/one');
+    await reconciler.reconcile(KEY, readded, CONTEXT);
     expect(finalizeCalls).toHaveLength(2);
   });
 });

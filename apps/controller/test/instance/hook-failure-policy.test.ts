@@ -3,19 +3,10 @@
  * HookSucceeded condition that says so, added after Ready and never counted in it.
  */
 import { describe, expect, it } from 'vitest';
-import type { HookFailure } from '@scoby/hooks-v1/client';
 import type { StatusFeatures } from '../../src/crd/inspect.ts';
 import { ignoresHookFailure } from '../../src/instance/hook-failure-policy.ts';
 import { completeStatus, startWorkingStatus } from '../../src/instance/status/instance-status.ts';
-
-const failure = (fields: Partial<HookFailure>): HookFailure => ({
-  ok: false,
-  message: 'pre-reconcile hook: failed',
-  permanent: false,
-  continue: false,
-  transient: true,
-  ...fields,
-});
+import { hookFailure as failure } from './hook-failure.ts';
 
 describe('ignoresHookFailure', () => {
   it.each([

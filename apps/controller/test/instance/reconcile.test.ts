@@ -18,15 +18,12 @@ import {
   type ResourceRef,
 } from '@scoby/controller-runtime';
 import { builtInFormFactors } from '../../src/process/built-in-form-factors.ts';
-import {
-  InstanceReconcileError,
-  InstanceReconciler,
-  type ReconcileDependencies,
-  type ReconcileFailure,
-} from '../../src/instance/reconcile.ts';
-import type { HookTarget, InstanceConfig } from '../../src/instance/instance-config.ts';
+import { InstanceReconciler, type ReconcileDependencies } from '../../src/instance/reconcile.ts';
+import { InstanceReconcileError, type ReconcileFailure } from '../../src/instance/reconcile-failure.ts';
+import type { InstanceConfig } from '../../src/instance/instance-config.ts';
 import type { ChildStore } from '../../src/instance/children/write-children.ts';
 import type { StatusFeatures } from '../../src/crd/inspect.ts';
+import { instanceKey, reconcileContext } from './reconcile-context.ts';
 
 const INSTANCE_RESOURCE: ResourceRef = {
   group: 'example.com',
@@ -44,7 +41,15 @@ const FEATURES: StatusFeatures = {
   address: false,
   schema: undefined,
 };
-const HOOK: HookTarget = {
+/** The registration's hook: its resolved address and its capabilities. */
+interface HookOption {
+  url: string;
+  timeoutMs: number;
+  preReconcile: boolean;
+  finalize: boolean;
+}
+
+const HOOK: HookOption = {
   url: 'http://hook.example/v1',
   timeoutMs: 1000,
   preReconcile: true,
@@ -53,7 +58,7 @@ const HOOK: HookTarget = {
 
 function config(
   options: {
-    hook?: HookTarget;
+    hook?: HookOption;
     subresource?: boolean;
     parameterConfiguration?: unknown;
     service?: boolean;
@@ -78,6 +83,19 @@ function config(
         ...(options.parameterConfiguration ? { parameterConfiguration: options.parameterConfiguration } : {}),
         ...(options.statusAdd ? { statusConfiguration: { add: options.statusAdd } } : {}),
       },
+      // The registration whose resolved hook is options.hook, as the registration controller makes it.
+      ...(options.hook
+        ? {
+            hook: {
+              version: 'v1',
+              address: { uri: options.hook.url },
+              capabilities: [
+                ...(options.hook.preReconcile ? ['pre-reconcile'] : []),
+                ...(options.hook.finalize ? ['finalize'] : []),
+              ],
+            },
+          }
+        : {}),
     },
   } as KubeObject;
   const validation = validateRegistration(registration, builtInFormFactors([]));
@@ -98,7 +116,7 @@ function config(
       status: { ...FEATURES, subresource: options.subresource ?? true, ...options.features },
     } as InstanceConfig['crd'],
     instanceResource: INSTANCE_RESOURCE,
-    ...(options.hook ? { hook: options.hook } : {}),
+    ...(options.hook ? { hook: { url: options.hook.url, timeoutMs: options.hook.timeoutMs } } : {}),
     prunableKinds: [{ apiVersion: 'apps/v1', kind: 'Deployment' }],
     conditionTypes: options.service
       ? ['DeploymentReady', 'Ready', 'ServiceReady']
@@ -267,6 +285,8 @@ function failureOf(error: unknown): ReconcileFailure {
   return error.failure;
 }
 
+const ORDERS = instanceKey('example.com', 'Mailer', 'shop', 'orders');
+
 /** The cache no longer holds the instance. */
 const GONE = Symbol('gone');
 
@@ -325,7 +345,7 @@ function world(instance: KubeObject = mailer()): World {
     clusterDomain: 'cluster.local',
     now: () => now.value,
   };
-  const reconciler = new InstanceReconciler(deps);
+  const reconciler = new InstanceReconciler(deps, config(), api.store);
   return {
     api,
     reconciler,
@@ -337,11 +357,12 @@ function world(instance: KubeObject = mailer()): World {
     answer: (next) => (script = next),
     reconcile: async (cfg, cached = api.instance) => {
       const before = api.writes.length;
+      // The configuration of this reconcile, as the controller hands a reconfiguration on.
+      reconciler.reconfigure(cfg);
       const result = await reconciler.reconcile(
-        cfg,
-        api.store,
+        ORDERS,
         cached === GONE ? undefined : cached,
-        'shop/orders',
+        reconcileContext(),
       );
       return summarize(result, api.writes.length - before);
     },
@@ -647,7 +668,11 @@ describe('the pre-reconcile hook (hooks-v1 §3–§6)', () => {
     await w.reconcile(cfg());
     expect(w.events.filter(([type]) => type === 'Warning')).toEqual([warning, warning]);
     // Another instance's warnings are its own; a vanished instance's are forgotten.
-    await w.reconciler.reconcile(cfg(), w.api.store, w.api.instance, 'shop/other');
+    await w.reconciler.reconcile(
+      instanceKey('example.com', 'Mailer', 'shop', 'other'),
+      w.api.instance,
+      reconcileContext(),
+    );
     await w.reconcile(cfg(), GONE);
     await w.reconcile(cfg(), mailer({ resourceVersion: '500' }));
     expect(w.events.filter(([type]) => type === 'Warning')).toEqual([warning, warning, warning, warning]);

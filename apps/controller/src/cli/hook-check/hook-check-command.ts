@@ -14,12 +14,13 @@ import {
   type HookTransport,
 } from '@scoby/hooks-v1/client';
 import { loadHookModules } from '../../hook-modules/load.ts';
-import { hookFormFactor } from '../../instance/hook-request.ts';
+import { hookDestination } from '../../instance/hook-request.ts';
+import { wantsFinalizer } from '../../instance/plan/instance-target.ts';
 import { formatTime } from '../../status/conditions.ts';
 import { readAllObjects } from '../documents.ts';
 import type { CliIo } from '../io.ts';
 import { instanceNamespace } from '../render/instance-admission.ts';
-import { prepareReconcile, type PreparedReconcile } from '../render/offline-render.ts';
+import { prepareRender, type PreparedRender } from '../render/offline-render.ts';
 import { readRenderInputs } from '../render/render-inputs.ts';
 import { instanceUnderCheck } from './instance-requests.ts';
 import { buildReport, exitCode, formatJson, formatTable } from './report.ts';
@@ -104,11 +105,11 @@ export async function runHookCheck(options: HookCheckOptions, io: CliIo): Promis
   const noHook = `CRDRegistration "${registrationName}" declares no hook (spec.hook)`;
   if ((inputs.registration.spec as { hook?: unknown } | undefined)?.hook == null) return usage(noHook);
 
-  const prepared: { name: string; prepared: PreparedReconcile }[] = [];
+  const prepared: { name: string; prepared: PreparedRender }[] = [];
   for (const instance of instances.objects) {
     const namespace = instanceNamespace(instance, options.namespace);
     const name = `${namespace}/${instance.metadata.name ?? ''}`;
-    const preparation = await prepareReconcile({
+    const preparation = await prepareRender({
       registration: inputs.registration,
       instance,
       namespace,
@@ -123,25 +124,25 @@ export async function runHookCheck(options: HookCheckOptions, io: CliIo): Promis
       return usage(`instance ${name}: ${preparation.failure.reason}: ${preparation.failure.message}`);
     prepared.push({ name, prepared: preparation.prepared });
   }
-  const hook = prepared[0]!.prepared.spec.hook;
+  const { target: registrationTarget } = prepared[0]!.prepared.plan;
+  const hook = registrationTarget.spec.hook;
   if (hook === undefined) return usage(noHook);
 
   const target = await transportFor(options, config.hookFormFactorFormat, io.cwd);
   if ('problem' in target) return usage(target.problem);
   try {
-    const hookTarget = {
+    const destination = hookDestination(registrationTarget.plugin, {
       url: target.name,
       timeoutMs: hook.timeoutMs,
-      preReconcile: hook.capabilities.includes('pre-reconcile'),
-      finalize: hook.capabilities.includes('finalize'),
-    };
+    });
+    const finalizes = wantsFinalizer(registrationTarget);
     const underCheck = prepared.map(({ name, prepared: state }) =>
-      instanceUnderCheck(name, state, hookTarget, { clusterDomain, now }),
+      instanceUnderCheck(name, state, destination, finalizes, { now }),
     );
     const checks = await runChecks({
       send: target.send,
       formFactorFormat: config.hookFormFactorFormat,
-      formFactor: hookFormFactor(prepared[0]!.prepared.plugin),
+      formFactor: destination.formFactor,
       timeoutMs: hook.timeoutMs,
       instances: underCheck,
       now: Date.now,

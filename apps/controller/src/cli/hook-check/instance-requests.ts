@@ -4,59 +4,59 @@
  */
 import type { HookCall } from '@scoby/hooks-v1/client';
 import type { KubeObject } from '@scoby/kube-objects';
-import { hookCall, hookObject } from '../../instance/hook-request.ts';
-import type { HookTarget } from '../../instance/instance-config.ts';
-import { withFinalizer } from '../render/offline-hook.ts';
-import { completeReconcile, type PreparedReconcile } from '../render/offline-render.ts';
+import {
+  finalizeCall,
+  hookCall,
+  type HookDestination,
+  withScobyFinalizer,
+} from '../../instance/hook-request.ts';
+import { desiredState } from '../../instance/plan/desired-state.ts';
+import { NO_WARNINGS } from '../../instance/plan/warnings.ts';
+import { completeRender, type PreparedRender } from '../render/offline-render.ts';
 import type { Effect } from './judge-answer.ts';
 import type { InstanceUnderCheck } from './run-checks.ts';
 
 export interface RequestTime {
-  clusterDomain: string;
   /** RFC 3339: lastTransitionTime and the finalize request's deletionTimestamp. */
   now: string;
 }
 
 export function instanceUnderCheck(
   name: string,
-  state: PreparedReconcile,
-  target: HookTarget,
+  prepared: PreparedRender,
+  destination: HookDestination,
+  finalizes: boolean,
   time: RequestTime,
 ): InstanceUnderCheck {
-  const { plugin } = state;
-  // The controller adds its finalizer before the first pre-reconcile call (§7).
-  const instance = target.finalize ? withFinalizer(state.instance) : state.instance;
-  const preReconcile = {
-    call: hookCall(plugin, target, 'pre-reconcile', hookObject(instance, state.working), state.children),
-    state: {
-      working: state.working,
-      children: state.children,
-      conditionSet: state.conditionSet,
-      now: time.now,
-    },
+  const { plan } = prepared;
+  const request = prepared.preReconcile;
+  const preReconcile = request && {
+    call: hookCall(destination, 'pre-reconcile', request.object, request.children),
+    state: { working: plan.working, children: plan.children, conditionSet: plan.target, now: time.now },
   };
   const finalize = (effect: Effect | undefined): HookCall =>
-    hookCall(plugin, target, 'finalize', hookObject(deleted(stored(state, effect, time), time.now)));
+    finalizeCall(destination, deleted(stored(prepared, effect, time), time.now));
   return {
     name,
-    ...(target.preReconcile ? { preReconcile } : {}),
-    ...(target.finalize ? { finalize } : {}),
+    ...(preReconcile ? { preReconcile } : {}),
+    ...(finalizes ? { finalize } : {}),
   };
 }
 
 /** The instance as stored after its first reconcile: with the status the pre-reconcile answer led to. */
-function stored(state: PreparedReconcile, effect: Effect | undefined, time: RequestTime): KubeObject {
+function stored(prepared: PreparedRender, effect: Effect | undefined, time: RequestTime): KubeObject {
+  const { plan } = prepared;
   const taken = effect?.proceed === true;
-  const completed = completeReconcile(
-    state,
-    {
-      working: (taken && effect.status) || state.working,
-      children: (taken && effect.children) || state.children,
-      warnings: [],
-    },
-    time,
-  );
-  return withFinalizer(completed.ok ? completed.instance : state.instance);
+  const desired = desiredState({
+    instance: plan.instance,
+    identity: plan.identity,
+    target: plan.target,
+    working: (taken && effect.status) || plan.working,
+    children: (taken && effect.children) || plan.children,
+  });
+  const completed = completeRender(prepared, { kind: 'desired', desired, warnings: NO_WARNINGS }, time);
+  // The controller adds its finalizer before the first pre-reconcile call (§7).
+  return withScobyFinalizer(completed.ok ? completed.instance : plan.instance, true);
 }
 
 /** As a deleted instance reads while Scoby's finalizer holds it. */

@@ -7,16 +7,7 @@
  */
 import type { KubeObject } from '@scoby/kube-objects';
 import { isControlledBy } from '../../instance/children/update-detection.ts';
-import { notControlledMessage } from '../../instance/children/write-children.ts';
-import type { RenderFailure } from './render-failure.ts';
-
-export interface ChildrenOwner {
-  kind: string;
-  name: string;
-  namespace: string;
-  /** Empty when the instance file has none: ownership cannot be checked. */
-  uid: string;
-}
+import { notControlledMessage, type ChildOwner } from '../../instance/children/write-children.ts';
 
 function sameObject(a: KubeObject, b: KubeObject): boolean {
   return (
@@ -32,11 +23,12 @@ function asCreated(child: KubeObject): KubeObject {
   return created;
 }
 
+/** `owner.uid` is empty when the instance file has none: ownership cannot be checked. */
 export function observedChildren(
   children: Readonly<Record<string, KubeObject>>,
   live: readonly KubeObject[],
-  owner: ChildrenOwner,
-): { ok: true; observed: Record<string, KubeObject> } | { ok: false; failure: RenderFailure } {
+  owner: ChildOwner,
+): { ok: true; observed: Record<string, KubeObject> } | { ok: false; errors: string[] } {
   const observed: Record<string, KubeObject> = {};
   const errors: string[] = [];
   for (const [key, child] of Object.entries(children)) {
@@ -46,6 +38,6 @@ export function observedChildren(
       errors.push(notControlledMessage(child, owner));
     else observed[key] = found;
   }
-  if (errors.length > 0) return { ok: false, failure: { reason: 'ApplyFailed', message: errors.join('; ') } };
+  if (errors.length > 0) return { ok: false, errors };
   return { ok: true, observed };
 }

@@ -1,29 +1,31 @@
 /**
  * `scoby render`'s core: one instance reconcile without a cluster (docs/spec/children-and-status.md §1 steps
- * 5–11), built from the controller's own functions (desiredState computes children and status for
- * both), so the output is what the controller would write for the instance as the API server stores
- * it: its children, and the status of its write after creating them (or, with live children given,
- * after applying them).
+ * 5–11). The instance's plan (instance/plan/) is the controller's own; this is its other shell: the
+ * registration, CRD and instance read from files and admitted as the API server and the registration
+ * controller would, the hook called with `--hooks`, and the children's write simulated (created, or
+ * as the live ones of `--observed` are). So the output is what the controller would write for the
+ * instance as the API server stores it: its children, and the status of its write after them.
  */
 import type { RenderLookups } from '@scoby/env';
-import type { FormFactorPlugin, FormFactorRegistry } from '@scoby/formfactor';
+import type { FormFactorRegistry } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
-import {
-  validateRegistration,
-  type CRDRegistration,
-  type NormalizedRegistrationSpec,
-} from '@scoby/registration';
-import { statusPathAllowed } from '../../crd/status-paths.ts';
+import { validateRegistration, type CRDRegistration } from '@scoby/registration';
 import { instanceConditionSet } from '../../instance/condition-set.ts';
-import { desiredState } from '../../instance/desired-state.ts';
-import type { ConditionSet } from '../../instance/hook-request.ts';
-import { renderInstance } from '../../instance/render-instance.ts';
-import { startWorkingStatus, type Status } from '../../instance/status/instance-status.ts';
+import { planAfterHook, type AfterHook } from '../../instance/plan/after-hook.ts';
+import {
+  planBeforeHook,
+  type PreparedPlan,
+  type PreReconcileRequest,
+} from '../../instance/plan/before-hook.ts';
+import type { InstanceTarget } from '../../instance/plan/instance-target.ts';
+import type { Stop } from '../../instance/plan/stop.ts';
+import type { Warning } from '../../instance/plan/warnings.ts';
+import type { Status } from '../../instance/status/instance-status.ts';
 import { admitInstance, instanceNamespace } from './instance-admission.ts';
-import { callPreReconcile, type HookAccess, type Warning } from './offline-hook.ts';
+import { callPreReconcile, type HookAccess } from './offline-hook.ts';
 import { observedChildren } from './observed-children.ts';
 import type { RenderFailure } from './render-failure.ts';
-import { renderTargetCrd, type RenderTargetCrd } from './render-target.ts';
+import { renderTargetCrd } from './render-target.ts';
 import { renderSelection } from './render-selection.ts';
 import { writtenChildren } from './written-children.ts';
 
@@ -61,30 +63,29 @@ export type OfflineRender =
       /** The instance as stored (namespace, generation, the CRD's pruning and defaults) with `output.status`. */
       instance: KubeObject;
     }
-  | { ok: false; failure: RenderFailure };
-
-/** Everything of one instance reconcile up to the pre-reconcile call (§1 steps 5–8). */
-export interface PreparedReconcile {
-  spec: NormalizedRegistrationSpec;
-  plugin: FormFactorPlugin;
-  registrationName: string;
-  instanceApiVersion: string;
-  features: RenderTargetCrd['features'];
-  /** The instance as the API server stores it. */
-  instance: KubeObject;
-  conditionSet: ConditionSet;
-  /** Conditions initialised, statusConfiguration.add applied: what a pre-reconcile hook receives. */
-  working: Status;
-  /** The children the form factor built. */
-  children: Record<string, KubeObject>;
-  warnings: Warning[];
-}
+  | {
+      ok: false;
+      failure: RenderFailure;
+      /** The warnings met before a failure the controller records, whose Events it sends first. */
+      warnings?: Warning[];
+    };
 
 export type OfflineInput = Omit<OfflineRenderInput, 'hooks'>;
 
-export async function prepareReconcile(
+/** The instance's plan up to the pre-reconcile call, and the warnings met on the way. */
+export interface PreparedRender {
+  plan: PreparedPlan;
+  /** Absent when the hook has no pre-reconcile capability. */
+  preReconcile?: PreReconcileRequest;
+  warnings: Warning[];
+}
+
+/** The registration as the registration controller would resolve it, for the instance as stored. */
+function admitRender(
   input: OfflineInput,
-): Promise<{ ok: true; prepared: PreparedReconcile } | { ok: false; failure: RenderFailure }> {
+):
+  | { ok: true; target: InstanceTarget; instance: KubeObject; warnings: Warning[] }
+  | { ok: false; failure: RenderFailure } {
   const validation = validateRegistration(input.registration, input.formFactors);
   if (!validation.ok)
     return { ok: false, failure: { reason: validation.reason, message: validation.message } };
@@ -93,98 +94,65 @@ export async function prepareReconcile(
     (input.registration as CRDRegistration).spec.workload.formFactor,
   );
   if (!resolved.ok) throw new Error('a validated registration must resolve its form factor');
-  const { plugin } = resolved.formFactor;
   const targetCrd = renderTargetCrd(spec.crd, input.instance, input.crd);
   if (!targetCrd.ok) return targetCrd;
-  const { instanceApiVersion, features } = targetCrd.target;
   const namespace = instanceNamespace(input.instance, input.namespace);
   const admission = admitInstance(input.instance, namespace, input.crd);
   if (!admission.ok) return admission;
   const { instance } = admission;
-  const conditionSet = instanceConditionSet(resolved.formFactor.conditionTypes, spec);
   const registrationName = input.registration.metadata.name ?? '';
   const selection = renderSelection(spec, registrationName, instance, input.namespaces ?? []);
   if (!selection.ok) return selection;
+  const target: InstanceTarget = {
+    registrationName,
+    spec,
+    plugin: resolved.formFactor.plugin,
+    ...targetCrd.target,
+    ...instanceConditionSet(resolved.formFactor.conditionTypes, spec),
+    clusterDomain: input.clusterDomain,
+  };
+  return { ok: true, target, instance, warnings: selection.warnings };
+}
 
-  const started = startWorkingStatus(instance.status, conditionSet.conditionTypes, input.now);
-  const rendered = await renderInstance(
-    instance,
-    started,
-    {
-      registrationName,
-      spec,
-      plugin,
-      instanceApiVersion,
-      statusPathAllowed: (segments) => statusPathAllowed(features.schema, segments),
-    },
-    input.lookups,
-  );
-  const warnings: Warning[] = [
-    ...selection.warnings,
-    ...rendered.warnings.map((message) => ({ reason: 'EnvNameCollision', message })),
-  ];
-  if (!rendered.ok)
-    return { ok: false, failure: { reason: 'RenderFailed', message: rendered.errors.join('; ') } };
+/** A stop of the plan, as render reports it: the failure, the status the controller writes for it, the warnings before. */
+function stopFailure(stop: Stop, now: string, warnings: Warning[]): OfflineRender & { ok: false } {
+  return { ok: false, failure: { ...stop.failure, status: stop.statusAt(now) }, warnings };
+}
+
+export async function prepareRender(
+  input: OfflineInput,
+): Promise<{ ok: true; prepared: PreparedRender } | (OfflineRender & { ok: false })> {
+  const admitted = admitRender(input);
+  if (!admitted.ok) return admitted;
+  const before = await planBeforeHook(admitted.target, admitted.instance, input.now, input.lookups);
+  const warnings = [...admitted.warnings, ...before.warnings.warnings];
+  if (before.kind === 'stop') return stopFailure(before.stop, input.now, warnings);
   return {
     ok: true,
     prepared: {
-      spec,
-      plugin,
-      registrationName,
-      instanceApiVersion,
-      features,
-      instance,
-      conditionSet,
-      working: rendered.status,
-      children: rendered.children,
+      plan: before.prepared,
+      ...(before.preReconcile === undefined ? {} : { preReconcile: before.preReconcile }),
       warnings,
     },
   };
 }
 
-/**
- * The rest of the reconcile (§1 steps 9–11) with the status and children the hook left (or the
- * prepared ones without a hook).
- */
-/** The status, children and warnings the pre-reconcile hook left (or the prepared ones without one). */
-export interface AfterHook {
-  working: Status;
-  children: Record<string, KubeObject>;
-  warnings: Warning[];
-  /** The message of a hook failure that failurePolicy Ignore let the reconcile go on without. */
-  hookFailureIgnored?: string;
-}
-
-export function completeReconcile(
-  prepared: PreparedReconcile,
-  afterHook: AfterHook,
-  input: Pick<OfflineInput, 'observed' | 'clusterDomain' | 'now'>,
+/** The rest of the reconcile (§1 steps 9–11) after the plan's second stage. */
+export function completeRender(
+  prepared: PreparedRender,
+  after: AfterHook,
+  input: Pick<OfflineInput, 'observed' | 'now'>,
 ): OfflineRender {
-  const { instance } = prepared;
-  const warnings = [...afterHook.warnings];
-  const state = desiredState({
-    instance,
-    target: {
-      registrationName: prepared.registrationName,
-      plugin: prepared.plugin,
-      formFactorBlock: prepared.spec.formFactor.config,
-      instanceApiVersion: prepared.instanceApiVersion,
-      conditionTypes: prepared.conditionSet.conditionTypes,
-      features: prepared.features,
-      clusterDomain: input.clusterDomain,
-    },
-    working: afterHook.working,
-    children: afterHook.children,
-    ...(afterHook.hookFailureIgnored === undefined
-      ? {}
-      : { hookFailureIgnored: afterHook.hookFailureIgnored }),
-  });
-  const { children, identity } = state;
+  const warnings = [...prepared.warnings, ...after.warnings.warnings];
+  if (after.kind === 'stop') return stopFailure(after.stop, input.now, warnings);
+  const { desired } = after;
+  const { children, identity } = desired;
   const observed = observedChildren(children, input.observed ?? [], identity);
-  if (!observed.ok) return observed;
-  const status = state.statusFor(observed.observed, input.now);
+  if (!observed.ok) return stopFailure(desired.applyFailed(observed.errors), input.now, warnings);
+  const status = desired.statusFor(observed.observed, input.now);
   const written = writtenChildren(children, identity.uid);
   warnings.push(...written.warnings);
+  const { instance } = prepared.plan;
   return {
     ok: true,
     output: { children: written.children, status, warnings },
@@ -193,31 +161,14 @@ export function completeReconcile(
 }
 
 export async function renderOffline(input: OfflineRenderInput): Promise<OfflineRender> {
-  const preparation = await prepareReconcile(input);
+  const preparation = await prepareRender(input);
   if (!preparation.ok) return preparation;
   const { prepared } = preparation;
-  let afterHook: AfterHook = {
-    working: prepared.working,
-    children: prepared.children,
-    warnings: prepared.warnings,
-  };
-  const hook = prepared.spec.hook;
-  if (input.hooks && hook?.capabilities.includes('pre-reconcile')) {
-    const outcome = await callPreReconcile(input.hooks, hook, {
-      plugin: prepared.plugin,
-      instance: prepared.instance,
-      working: prepared.working,
-      children: prepared.children,
-      conditionSet: prepared.conditionSet,
-      now: input.now,
-    });
-    if (!outcome.ok) return outcome;
-    afterHook = {
-      working: outcome.status,
-      children: outcome.children,
-      warnings: [...prepared.warnings, ...outcome.warnings],
-      ...(outcome.hookFailureIgnored === undefined ? {} : { hookFailureIgnored: outcome.hookFailureIgnored }),
-    };
+  let answer;
+  if (input.hooks && prepared.preReconcile) {
+    const called = await callPreReconcile(input.hooks, prepared.plan.target, prepared.preReconcile);
+    if (!called.ok) return called;
+    answer = called.answer;
   }
-  return completeReconcile(prepared, afterHook, input);
+  return completeRender(prepared, planAfterHook(prepared.plan, answer), input);
 }

@@ -92,6 +92,7 @@ export async function runRender(options: RenderOptions, io: CliIo): Promise<numb
         : {}),
     });
     if (!result.ok) {
+      for (const warning of result.warnings ?? []) io.stderr(formatWarning(warning));
       io.stderr(formatFailure(result.failure));
       return 1;
     }

@@ -5,7 +5,7 @@
  */
 import type { KubeObject } from '@scoby/kube-objects';
 import { stringify } from 'yaml';
-import type { Warning } from './offline-hook.ts';
+import type { Warning } from '../../instance/plan/warnings.ts';
 import type { RenderOutput } from './offline-render.ts';
 
 /** Set by the API server; an applied object carrying them would conflict with the stored one. */

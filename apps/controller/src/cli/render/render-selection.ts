@@ -5,7 +5,7 @@
  */
 import type { KubeObject } from '@scoby/kube-objects';
 import { matchesLabelSelector, type NormalizedRegistrationSpec } from '@scoby/registration';
-import type { Warning } from './offline-hook.ts';
+import type { Warning } from '../../instance/plan/warnings.ts';
 import type { RenderFailure } from './render-failure.ts';
 
 export const NOT_SELECTED = 'NotSelected';

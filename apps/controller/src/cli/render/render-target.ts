@@ -5,14 +5,12 @@
  */
 import { crdClusterScopedMessage } from '@scoby/registration';
 import { splitApiVersion, type KubeObject } from '@scoby/kube-objects';
-import { inspectCrd, statusFeatures, type StatusFeatures } from '../../crd/inspect.ts';
+import { inspectCrd, statusFeatures } from '../../crd/inspect.ts';
+import type { InstanceTarget } from '../../instance/plan/instance-target.ts';
 import type { RenderFailure } from './render-failure.ts';
 
-export interface RenderTargetCrd {
-  /** `<group>/<chosen version>`: the owner references' apiVersion (§4.3). */
-  instanceApiVersion: string;
-  features: StatusFeatures;
-}
+/** The CRD's part of the instance's target: the version the children's owner references name, and its status features. */
+export type RenderTargetCrd = Pick<InstanceTarget, 'instanceApiVersion' | 'features'>;
 
 const EVERY_FEATURE = statusFeatures({
   name: 'any',

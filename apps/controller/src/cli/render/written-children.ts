@@ -7,7 +7,7 @@
  */
 import type { KubeObject } from '@scoby/kube-objects';
 import { withDesiredHash } from '../../instance/children/update-detection.ts';
-import type { Warning } from './offline-hook.ts';
+import type { Warning } from '../../instance/plan/warnings.ts';
 
 export const NO_INSTANCE_UID: Warning = {
   reason: 'NoInstanceUID',

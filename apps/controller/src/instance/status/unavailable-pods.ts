@@ -5,7 +5,14 @@
  */
 import { observedCondition } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
-import { type DynamicClient, errorMessage, isAbortError, type ResourceRef } from '@scoby/controller-runtime';
+import {
+  type DynamicClient,
+  errorMessage,
+  formatObjectKey,
+  isAbortError,
+  type ObjectKey,
+  type ResourceRef,
+} from '@scoby/controller-runtime';
 import type { Logger } from 'pino';
 
 export const POD_READ_INTERVAL_MS = 15_000;
@@ -68,10 +75,11 @@ export class UnavailablePodReader {
    * a promise: the usual reconcile sends its status write without waiting a turn.
    */
   read(
-    instanceKey: string,
+    instance: ObjectKey,
     observed: Readonly<Record<string, KubeObject | undefined>>,
     signal?: AbortSignal,
   ): UnavailablePods | Promise<UnavailablePods> {
+    const instanceKey = formatObjectKey(instance);
     const targets = Object.entries(observed).flatMap(([key, object]) => {
       const target = unavailableDeployment(object);
       return target === undefined ? [] : [{ key, ...target }];
@@ -80,14 +88,15 @@ export class UnavailablePodReader {
       this.#last.delete(instanceKey);
       return { pods: {}, unavailable: false };
     }
-    return this.#readTargets(instanceKey, targets, signal);
+    return this.#readTargets(instance, targets, signal);
   }
 
   async #readTargets(
-    instanceKey: string,
+    instance: ObjectKey,
     targets: { key: string; namespace: string; labelSelector: string }[],
     signal: AbortSignal | undefined,
   ): Promise<UnavailablePods> {
+    const instanceKey = formatObjectKey(instance);
     const last = this.#last.get(instanceKey);
     if (last !== undefined && this.#now() - last.at < POD_READ_INTERVAL_MS) {
       return { pods: last.pods, unavailable: true };
@@ -104,7 +113,7 @@ export class UnavailablePodReader {
         if (!this.#reported.has(instanceKey)) {
           this.#reported.add(instanceKey);
           this.#logger?.info(
-            { instance: instanceKey, err: errorMessage(error) },
+            { instance: `${instance.namespace}/${instance.name}`, err: errorMessage(error) },
             'the Pods of a Deployment that is not available could not be read; DeploymentReady says only what the Deployment says',
           );
         }
@@ -114,7 +123,8 @@ export class UnavailablePodReader {
     return { pods, unavailable: true };
   }
 
-  forget(instanceKey: string): void {
+  forget(instance: ObjectKey): void {
+    const instanceKey = formatObjectKey(instance);
     this.#last.delete(instanceKey);
     this.#reported.delete(instanceKey);
   }

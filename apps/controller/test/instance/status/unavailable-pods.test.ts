@@ -19,6 +19,7 @@ function deployment(available: string | undefined): KubeObject {
   };
 }
 
+const ORDERS = { group: 'example.com', kind: 'Mailer', namespace: 'shop', name: 'orders' };
 const POD: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'mailer-orders-x' } };
 
 function world(answer: () => KubeObject[]) {
@@ -52,7 +53,7 @@ describe('unavailableDeployment', () => {
 describe('UnavailablePodReader', () => {
   it('reads nothing while every Deployment is available', async () => {
     const { reader, lists } = world(() => [POD]);
-    expect(await reader.read('shop/orders', { deployment: deployment('True') })).toEqual({
+    expect(await reader.read(ORDERS, { deployment: deployment('True') })).toEqual({
       pods: {},
       unavailable: false,
     });
@@ -63,14 +64,14 @@ describe('UnavailablePodReader', () => {
     const { reader, lists, advance } = world(() => [POD]);
     const observed = { deployment: deployment('False'), service: undefined };
     const expected = { pods: { deployment: [POD] }, unavailable: true };
-    expect(await reader.read('shop/orders', observed)).toEqual(expected);
+    expect(await reader.read(ORDERS, observed)).toEqual(expected);
     advance(POD_READ_INTERVAL_MS - 1);
-    expect(await reader.read('shop/orders', observed)).toEqual(expected);
+    expect(await reader.read(ORDERS, observed)).toEqual(expected);
     expect(lists).toEqual([
       { namespace: 'shop', query: { labelSelector: 'scoby.triggermesh.io/instance=orders,app=mailer' } },
     ]);
     advance(1);
-    await reader.read('shop/orders', observed);
+    await reader.read(ORDERS, observed);
     expect(lists).toHaveLength(2);
   });
 
@@ -79,9 +80,9 @@ describe('UnavailablePodReader', () => {
       throw new ApiError(403, 'Forbidden', 'pods is forbidden: User "scoby" cannot list resource "pods"');
     });
     const observed = { deployment: deployment('False') };
-    expect(await reader.read('shop/orders', observed)).toEqual({ pods: {}, unavailable: true });
+    expect(await reader.read(ORDERS, observed)).toEqual({ pods: {}, unavailable: true });
     advance(POD_READ_INTERVAL_MS);
-    expect(await reader.read('shop/orders', observed)).toEqual({ pods: {}, unavailable: true });
+    expect(await reader.read(ORDERS, observed)).toEqual({ pods: {}, unavailable: true });
     expect(logs.lines().map((line) => [line.msg, line.instance])).toEqual([
       [
         'the Pods of a Deployment that is not available could not be read; DeploymentReady says only what the Deployment says',

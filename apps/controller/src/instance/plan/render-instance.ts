@@ -1,24 +1,14 @@
 /**
  * Rendering one instance into its desired children (docs/spec/children-and-status.md §1 steps 6–7): env and
- * volumes, the form factor's children, and statusConfiguration.add. The controller and `scoby render`
- * run exactly this code.
+ * volumes, the form factor's children, and statusConfiguration.add.
  */
 import { renderEnv, type RenderLookups } from '@scoby/env';
-import { renderInputFor, type FormFactorPlugin } from '@scoby/formfactor';
+import { renderInputFor, type InstanceIdentity } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
-import type { NormalizedRegistrationSpec } from '@scoby/registration';
-import { applyStatusAdd } from './status/status-add.ts';
-import type { Status } from './status/instance-status.ts';
-
-export interface RenderTarget {
-  registrationName: string;
-  spec: NormalizedRegistrationSpec;
-  plugin: FormFactorPlugin;
-  /** `<group>/<chosen version>` of the registered CRD (§4.3). */
-  instanceApiVersion: string;
-  /** Whether the status schema admits a statusConfiguration.add path (§7.2). */
-  statusPathAllowed(segments: readonly string[]): boolean;
-}
+import { statusPathAllowed } from '../../crd/status-paths.ts';
+import { applyStatusAdd } from '../status/status-add.ts';
+import type { Status } from '../status/instance-status.ts';
+import type { InstanceTarget } from './instance-target.ts';
 
 export type InstanceRender =
   | {
@@ -38,8 +28,9 @@ export type InstanceRender =
 
 export async function renderInstance(
   instance: KubeObject,
+  identity: InstanceIdentity,
   working: Status,
-  target: RenderTarget,
+  target: InstanceTarget,
   lookups: RenderLookups,
 ): Promise<InstanceRender> {
   const rendered = await renderEnv({ instance, config: target.spec.parameterConfiguration }, lookups);
@@ -50,21 +41,16 @@ export async function renderInstance(
     renderInputFor({
       block: target.spec.formFactor.config,
       registration: { name: target.registrationName, image: target.spec.image },
-      instance: {
-        apiVersion: target.instanceApiVersion,
-        kind: instance.kind,
-        namespace: instance.metadata.namespace ?? '',
-        name: instance.metadata.name ?? '',
-        uid: instance.metadata.uid ?? '',
-      },
+      instance: identity,
       container: { env: rendered.env, volumes: rendered.volumes, volumeMounts: rendered.volumeMounts },
     }),
   );
+  // §8.9: paths the status schema does not allow (§7.2) are skipped.
   const status = applyStatusAdd(
     working,
     target.spec.statusConfiguration.add,
     rendered.sourceMap,
-    target.statusPathAllowed,
+    (segments) => statusPathAllowed(target.features.schema, segments),
   );
   return { ok: true, children, status, warnings };
 }

@@ -1,0 +1,11 @@
+/** A failed hook call as the hooks-v1 client reports it: transient unless `fields` say otherwise. */
+import type { HookFailure } from '@scoby/hooks-v1/client';
+
+export const hookFailure = (fields: Partial<HookFailure>): HookFailure => ({
+  ok: false,
+  message: 'pre-reconcile hook: failed',
+  permanent: false,
+  continue: false,
+  transient: true,
+  ...fields,
+});

@@ -1,0 +1,159 @@
+/**
+ * The decisions of the instance plan's second stage as data (docs/spec/hooks-v1.md §6.2–§6.6): for
+ * each kind of pre-reconcile answer, under each failure policy, whether the reconcile stops (and
+ * what comes next), which Warning Events it decides on, and when an ignored failure's hook is called
+ * again. The controller and `scoby render` both carry out exactly these.
+ */
+import { describe, expect, it } from 'vitest';
+import type { HookResult } from '@scoby/hooks-v1/client';
+import type { KubeObject } from '@scoby/kube-objects';
+import { validateRegistration } from '@scoby/registration';
+import { builtInFormFactors } from '../../../src/process/built-in-form-factors.ts';
+import { planAfterHook, type AfterHook } from '../../../src/instance/plan/after-hook.ts';
+import { planBeforeHook } from '../../../src/instance/plan/before-hook.ts';
+import type { InstanceTarget } from '../../../src/instance/plan/instance-target.ts';
+import { hookFailure as failure } from '../hook-failure.ts';
+
+const NOW = '2026-11-26T07:00:00Z';
+
+function target(failurePolicy: 'Fail' | 'Ignore'): InstanceTarget {
+  const formFactors = builtInFormFactors([]);
+  const validation = validateRegistration(
+    {
+      apiVersion: 'scoby.triggermesh.io/v1alpha1',
+      kind: 'CRDRegistration',
+      metadata: { name: 'mailer' },
+      spec: {
+        crd: 'mailers.example.com',
+        workload: { fromImage: { repo: 'registry.example.com/mailer:1' } },
+        hook: {
+          version: 'v1',
+          address: { uri: 'http://hook.example/v1' },
+          capabilities: ['pre-reconcile'],
+          failurePolicy,
+        },
+      },
+    },
+    formFactors,
+  );
+  if (!validation.ok) throw new Error(validation.message);
+  const resolved = formFactors.resolve({});
+  if (!resolved.ok) throw new Error('no default form factor');
+  return {
+    registrationName: 'mailer',
+    spec: validation.spec,
+    plugin: resolved.formFactor.plugin,
+    instanceApiVersion: 'example.com/v1',
+    features: {
+      subresource: true,
+      conditionFields: [],
+      observedGeneration: true,
+      address: false,
+      schema: undefined,
+    },
+    conditionTypes: ['DeploymentReady', 'Ready'],
+    hookConditionTypes: [],
+    clusterDomain: 'cluster.local',
+  };
+}
+
+const INSTANCE: KubeObject = {
+  apiVersion: 'example.com/v1',
+  kind: 'Mailer',
+  metadata: { name: 'orders', namespace: 'shop', uid: 'u-1', generation: 1 },
+  spec: {},
+};
+
+/** What a decision says, without the desired state's children and status. */
+function decision(after: AfterHook) {
+  return after.kind === 'stop'
+    ? { stop: after.stop.failure.reason, next: after.stop.next }
+    : {
+        warnings: after.warnings.warnings.map(({ reason }) => reason),
+        judged: after.warnings.judged,
+        ...(after.hookFailureIgnored ? { recall: after.hookFailureIgnored.recall } : {}),
+      };
+}
+
+async function decide(policy: 'Fail' | 'Ignore', answer: HookResult | undefined) {
+  const before = await planBeforeHook(target(policy), INSTANCE, NOW, {
+    controllerNamespace: 'scoby-system',
+    controllerConfigMap: () => undefined,
+    resolveAddress: async () => ({ ok: false, message: 'no addresses here' }),
+  });
+  if (before.kind !== 'prepared') throw new Error('the render failed');
+  expect(before.preReconcile).toBeDefined();
+  return decision(planAfterHook(before.prepared, answer));
+}
+
+const WRITTEN = {
+  warnings: [],
+  judged: ['HookObjectChangesIgnored', 'HookConditionRepeated', 'HookFailedIgnored'],
+};
+
+describe('the plan after the pre-reconcile answer', () => {
+  it.each<[string, HookResult | undefined, 'Fail' | 'Ignore', unknown]>([
+    ['no call made', undefined, 'Fail', { warnings: [], judged: [] }],
+    ['a 2xx answer', { ok: true }, 'Fail', WRITTEN],
+    [
+      'a 2xx answer changing more than status',
+      { ok: true, objectChangesIgnored: ['spec'] },
+      'Fail',
+      { ...WRITTEN, warnings: ['HookObjectChangesIgnored'] },
+    ],
+    [
+      'a transient failure',
+      failure({ status: 500 }),
+      'Fail',
+      { stop: 'HookFailed', next: { kind: 'retry' } },
+    ],
+    [
+      'a 503 with Retry-After',
+      failure({ status: 503, retryAfterMs: 30_000 }),
+      'Fail',
+      { stop: 'HookFailed', next: { kind: 'retry-after', delayMs: 30_000 } },
+    ],
+    [
+      'a permanent failure',
+      failure({ status: 400, permanent: true, transient: false }),
+      'Fail',
+      { stop: 'HookFailed', next: { kind: 'park' } },
+    ],
+    [
+      'a failure with continue',
+      failure({ status: 500, continue: true }),
+      'Fail',
+      { warnings: ['HookFailed'], judged: ['HookFailedIgnored'] },
+    ],
+    [
+      'a 5xx under Ignore',
+      failure({ status: 500 }),
+      'Ignore',
+      { warnings: ['HookFailedIgnored'], judged: ['HookFailedIgnored'], recall: { kind: 'backoff' } },
+    ],
+    [
+      'a 503 with Retry-After under Ignore',
+      failure({ status: 503, retryAfterMs: 2_000 }),
+      'Ignore',
+      {
+        warnings: ['HookFailedIgnored'],
+        judged: ['HookFailedIgnored'],
+        recall: { kind: 'after', delayMs: 2_000 },
+      },
+    ],
+    [
+      'a permanent 5xx under Ignore',
+      failure({ status: 502, permanent: true, transient: false }),
+      'Ignore',
+      { warnings: ['HookFailedIgnored'], judged: ['HookFailedIgnored'], recall: { kind: 'next-trigger' } },
+    ],
+    [
+      'a 4xx under Ignore',
+      failure({ status: 403, permanent: true, transient: false }),
+      'Ignore',
+      { stop: 'HookFailed', next: { kind: 'park' } },
+    ],
+  ])('%s', async (_case, answer, policy, expected) => {
+    expect(await decide(policy, answer)).toEqual(expected);
+  });
+});
