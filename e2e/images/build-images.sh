@@ -173,7 +173,7 @@ done
 for binary in kubelet kube-proxy kubeadm; do
   ln "$node_binaries/$binary" "$context/bin/" 2>/dev/null || cp "$node_binaries/$binary" "$context/bin/"
 done
-cp e2e/images/node/scoby-node "$context/bin/"
+cp e2e/images/node/scoby-node e2e/images/node/scoby-node-supervise "$context/bin/"
 cp e2e/images/node/{containerd.toml,10-ptp.conflist,kubelet.yaml,kube-proxy.yaml,kubeadm.yaml,coredns.yaml} "$context/etc/"
 sed -i "s/PAUSE_VERSION/$PAUSE/" "$context/etc/containerd.toml"
 echo "$COREDNS" >"$context/etc/coredns-version"

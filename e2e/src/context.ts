@@ -9,6 +9,8 @@ export interface E2eContext {
   controllerImage: string | undefined;
   /** The address a hook served by the test process listens on, and its URL names: the controller reaches it there. */
   hookHost: string;
+  /** The node container's id in the Docker engine (E2E_CLUSTER=node only). */
+  nodeContainerId?: string;
 }
 
 declare module 'vitest' {

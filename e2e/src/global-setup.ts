@@ -35,6 +35,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       kubeconfigYaml: cluster.kubeconfigYaml,
       controllerImage: settings.controllerImage,
       hookHost: cluster.addressFromPods ?? '127.0.0.1',
+      nodeContainerId: cluster.nodeContainerId,
     });
     return async () => {
       await stopController();

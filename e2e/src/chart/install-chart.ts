@@ -88,3 +88,23 @@ export async function installChart(helm: Helm, values: Record<string, unknown>):
     await rm(directory, { recursive: true, force: true });
   }
 }
+
+/**
+ * `helm upgrade --wait` of the installed release with `values` (`--set`) over the values it has, as
+ * docs/operations/upgrade.md says, with Helm 4's default server-side apply: the chart's aggregated
+ * ClusterRoles carry no `rules`, so clusterrole-aggregation-controller's are kept.
+ */
+export async function upgradeChart(helm: Helm, values: Readonly<Record<string, string>>): Promise<void> {
+  await helm.run([
+    'upgrade',
+    RELEASE,
+    CHART,
+    '--namespace',
+    SCOBY_NAMESPACE,
+    '--reset-then-reuse-values',
+    ...Object.entries(values).flatMap(([path, value]) => ['--set', `${path}=${value}`]),
+    '--wait',
+    '--timeout',
+    '5m',
+  ]);
+}

@@ -5,6 +5,7 @@
  * the cluster is handed over once the node is Ready and cluster DNS answers through its Service.
  * Scoby is installed on it by its Helm chart (global-setup.ts), so no account is prepared here.
  */
+import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { GenericContainer, getContainerRuntimeClient, Wait, type StartedTestContainer } from 'testcontainers';
 import { importImages, kubeconfigWithServer } from './container-images.ts';
@@ -16,12 +17,14 @@ const ADMIN_KUBECONFIG = '/etc/kubernetes/super-admin.conf';
 const READY_LINE = 'scoby-node: ready';
 
 class KubeNodeContainer extends GenericContainer {
-  constructor(image: string, cpus: number | undefined) {
+  constructor(image: string, cpus: number | undefined, apiHostPort: number) {
     super(image);
     if (cpus !== undefined) this.withResourcesQuota({ cpu: cpus });
     // As K3sContainer does; dockerode's HostConfig type predates the field.
     Object.assign(this.hostConfig, { CgroupnsMode: 'host' });
-    this.withExposedPorts(API_PORT)
+    // A port of its own, not one the engine picks: the engine picks again when the container restarts,
+    // and the suite's kubeconfig names this one.
+    this.withExposedPorts({ container: API_PORT, host: apiHostPort })
       .withPrivilegedMode()
       .withBindMounts([{ source: '/sys/fs/cgroup', target: '/sys/fs/cgroup' }])
       .withTmpFs({ '/run': 'rw' })
@@ -29,6 +32,19 @@ class KubeNodeContainer extends GenericContainer {
       .withWaitStrategy(Wait.forLogMessage(READY_LINE))
       .withStartupTimeout(300_000);
   }
+}
+
+/** A TCP port free on this machine's loopback now. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (typeof address !== 'object' || address === null) throw new Error('no free port on 127.0.0.1');
+  return address.port;
 }
 
 async function run(container: StartedTestContainer, command: string[], what: string): Promise<string> {
@@ -146,7 +162,7 @@ export async function startNodeCluster(
   options: NodeOptions = {},
 ): Promise<StartedCluster> {
   const started = Date.now();
-  const container = await new KubeNodeContainer(image, options.startingCpus).start();
+  const container = await new KubeNodeContainer(image, options.startingCpus, await freePort()).start();
   try {
     log(`node: ${image} answered in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     if (options.startingCpus !== undefined) {
@@ -184,6 +200,7 @@ export async function startNodeCluster(
       provider: 'node',
       kubeconfigYaml,
       addressFromPods,
+      nodeContainerId: container.getId(),
       stop: async () => void (await container.stop()),
     };
   } catch (error) {

@@ -15,5 +15,7 @@ export interface StartedCluster {
    * cluster's pods see it. Absent: 127.0.0.1, the controller runs in the test process.
    */
   readonly addressFromPods?: string;
+  /** The node container's id in the Docker engine (the node provider): the fault scenarios act on it. */
+  readonly nodeContainerId?: string;
   stop(): Promise<void>;
 }

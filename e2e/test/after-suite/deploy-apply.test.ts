@@ -12,6 +12,7 @@
 import type { KubeObject } from '@scoby/kube-objects';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chartValues, helmFor, installChart, RELEASE, type Helm } from '../../src/chart/install-chart.ts';
+import { controllerPods as podsOfController } from '../../src/controller-pods.ts';
 import {
   ADAPTER_IMAGE,
   clusterForScenario,
@@ -39,10 +40,7 @@ let manifests: KubeObject[];
 let chartInstalled: boolean;
 let appliedByTest: KubeObject[] = [];
 
-const controllerPods = async (): Promise<KubeObject[]> =>
-  (await cluster.list('v1', 'Pod', SCOBY_NAMESPACE)).filter(
-    (pod) => pod.metadata.labels?.['app.kubernetes.io/name'] === 'scoby-controller',
-  );
+const controllerPods = (): Promise<KubeObject[]> => podsOfController(cluster, { deleting: true });
 
 beforeAll(async () => {
   cluster = clusterForScenario();

@@ -6,7 +6,7 @@
  */
 import type { KubeObject } from '@scoby/kube-objects';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { helmFor, RELEASE, CHART } from '../../src/chart/install-chart.ts';
+import { helmFor, upgradeChart } from '../../src/chart/install-chart.ts';
 import { adapterOf, clusterForScenario, SCOBY_NAMESPACE, type ClusterHandle } from '../../src/index.ts';
 import { inject } from 'vitest';
 import {
@@ -16,6 +16,7 @@ import {
   isReady,
   waitForReadyGreeter,
 } from '../../src/greeter-sample.ts';
+import { controllerPods as podsOfController, podReady } from '../../src/controller-pods.ts';
 import { realPodsOrReason } from '../../src/node-only.ts';
 import { fetchFromPod } from '../../src/pods.ts';
 import { REBUILT_CONTROLLER_IMAGE } from '../../src/settings.ts';
@@ -27,16 +28,7 @@ const skipped = realPodsOrReason();
 
 let cluster: ClusterHandle;
 
-const controllerPods = async (): Promise<KubeObject[]> =>
-  (await cluster.list('v1', 'Pod', SCOBY_NAMESPACE)).filter(
-    (pod) =>
-      pod.metadata.labels?.['app.kubernetes.io/name'] === 'scoby-controller' &&
-      !pod.metadata.deletionTimestamp,
-  );
-const podReady = (pod: KubeObject): boolean =>
-  ((pod.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).some(
-    (condition) => condition.type === 'Ready' && condition.status === 'True',
-  );
+const controllerPods = (): Promise<KubeObject[]> => podsOfController(cluster);
 const leaseOf = async () => {
   const lease = await cluster.get('coordination.k8s.io/v1', 'Lease', SCOBY_NAMESPACE, LEASE);
   return lease?.spec as { holderIdentity?: string; leaseDurationSeconds: number } | undefined;
@@ -156,23 +148,10 @@ describe.skipIf(skipped !== undefined)('the controller as the chart runs it', ()
     const helm = await helmFor(inject('e2e').kubeconfigYaml);
     const started = Date.now();
     try {
-      await helm.run([
-        'upgrade',
-        RELEASE,
-        CHART,
-        '--namespace',
-        SCOBY_NAMESPACE,
-        // As docs/operations/upgrade.md says, with Helm 4's default server-side apply: the chart's
-        // aggregated ClusterRoles carry no `rules`, so clusterrole-aggregation-controller's are kept.
-        '--reset-then-reuse-values',
-        '--set',
-        `image.repository=${rebuilt.slice(0, separator)}`,
-        '--set',
-        `image.tag=${rebuilt.slice(separator + 1)}`,
-        '--wait',
-        '--timeout',
-        '5m',
-      ]);
+      await upgradeChart(helm, {
+        'image.repository': rebuilt.slice(0, separator),
+        'image.tag': rebuilt.slice(separator + 1),
+      });
     } finally {
       await helm.close();
     }
