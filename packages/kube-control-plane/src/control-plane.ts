@@ -10,7 +10,7 @@ import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AdminClient, healthy } from './admin-client.ts';
-import { auditFlags } from './audit-policy.ts';
+import { auditFlags, type AuditedBodies } from './audit-policy.ts';
 import { KWOK_STAGES_FILE, locateBinaries } from './binaries.ts';
 import { Component } from './component.ts';
 import { fakeNode, isSchedulableNode, KWOK_NODE_ANNOTATION } from './fake-nodes.ts';
@@ -36,6 +36,8 @@ export interface ControlPlaneOptions {
    * Available; large clusters raise them, and so does a benchmark that measures the controllers above.
    */
   kubeApiQps?: number;
+  /** Writes the audit log keeps with the object answered (audit-policy.ts); default none. */
+  auditBodies?: readonly AuditedBodies[];
   /** kube-apiserver's settings at start; reconfigureApiServer() changes them. */
   apiServer?: ApiServerSettings;
 }
@@ -230,7 +232,10 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     const etcd = launch('etcd', etcdArgs(workDir, pki, etcdPort!, peerPort!));
     log(`starting kube-apiserver on ${server}`);
     const auditLogPath = join(workDir, 'audit.log');
-    const audit = await auditFlags({ policyPath: join(workDir, 'audit-policy.yaml'), logPath: auditLogPath });
+    const audit = await auditFlags(
+      { policyPath: join(workDir, 'audit-policy.yaml'), logPath: auditLogPath },
+      options.auditBodies,
+    );
     let apiServerSettings: ApiServerSettings = options.apiServer ?? {};
     const apiServer = launch(
       'kube-apiserver',

@@ -19,8 +19,9 @@ export {
   type KubeRelease,
 } from './binaries.ts';
 export { ComponentFailed } from './component.ts';
-export { AUDITED_NAMESPACE, auditPolicy } from './audit-policy.ts';
+export { AUDITED_NAMESPACE, auditPolicy, type AuditedBodies } from './audit-policy.ts';
 export {
+  AuditTail,
   auditMicros,
   parseAuditLog,
   readAuditLog,
