@@ -32,7 +32,7 @@ export function instanceObject(workload: Workload, name: string, spec: Record<st
   };
 }
 
-function specAt(name: string, revision: number): Record<string, unknown> {
+export function specAt(name: string, revision: number): Record<string, unknown> {
   return { smtp: { host: `${name}.mail.internal`, port: 587 }, sender: `${name}@example.com`, revision };
 }
 

@@ -86,9 +86,9 @@ function controllerUid(object: KubeObject): string | undefined {
 }
 
 /** What the controller would render for instances of one workload: its registration, CRD, ConfigMaps. */
-type Renderer = (instance: KubeObject) => Promise<{ children: KubeObject[] } | { error: string }>;
+export type Renderer = (instance: KubeObject) => Promise<{ children: KubeObject[] } | { error: string }>;
 
-async function rendererFor(client: DynamicClient, workload: Workload): Promise<Renderer> {
+export async function rendererFor(client: DynamicClient, workload: Workload): Promise<Renderer> {
   const registration = await client.get(REGISTRATIONS, undefined, workload.registration);
   const crdName = `${workload.resource.resource}.${workload.resource.group}`;
   const crd = await client.get(CRDS, undefined, crdName);
