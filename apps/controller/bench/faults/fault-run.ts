@@ -10,11 +10,10 @@ import { DEFAULT_LEASE_DURATION_MS } from '@scoby/controller-runtime';
 import { sleep } from '../chaos/cluster.ts';
 import { countByKind, settle, type Settled } from '../chaos/invariants.ts';
 import { updatesLost } from '../chaos/soak-bookkeeping.ts';
-import { AuditJudge, type InformerActivity } from './audit-judge.ts';
-import { desiredRevisions } from './desired-revisions.ts';
+import type { AuditJudge, InformerActivity } from './audit-judge.ts';
 import { FAULTS, type Fault, type FaultTimes } from './faults.ts';
-import { parkedState, releaseParked, type FaultWorld } from './setup.ts';
-import { GROUP, WORKLOADS } from './world.ts';
+import { judgeRun, parkedState, worldJudge, type FaultWorld, type Outcome } from './setup.ts';
+import { WORKLOADS } from './world.ts';
 
 export interface FaultRunOptions extends FaultTimes {
   only: readonly string[];
@@ -57,9 +56,9 @@ export async function runFaults(
   world: FaultWorld,
   options: FaultRunOptions,
   log: (line: string) => void,
-): Promise<{ broken: string[]; missed: string[] }> {
+): Promise<Outcome> {
   const { cluster, churn } = world;
-  const judge = new AuditJudge({ childResources: ['deployments', 'services'], instanceGroup: GROUP });
+  const judge = worldJudge();
   judge.add(await cluster.audit.read());
   const selected =
     options.only.length === 0 ? FAULTS : FAULTS.filter((fault) => options.only.includes(fault.name));
@@ -113,13 +112,8 @@ export async function runFaults(
     }
   }
 
-  const released = await releaseParked(world, options.patienceSeconds * 1000);
-  judge.add(await cluster.audit.read());
-  const newest = (kind: string, name: string) =>
-    churn.instances.find((each) => each.workload.kind === kind && each.name === name)?.revision ?? 1;
-  const stale = await judge.staleWrites(desiredRevisions(cluster.admin, WORKLOADS, newest));
-  const unconsented = judge.unconsentedRemovals((uid) => cluster.hook.consents.get(uid));
-  return report(results, { stale, unconsented, released, churn: churn.counts }, options, log);
+  const end = await judgeRun(world, judge, options.patienceSeconds * 1000);
+  return report(results, { ...end, churn: churn.counts }, options, log);
 }
 
 function within(result: FaultResult, atMicros: number): boolean {
@@ -136,7 +130,7 @@ function report(
   },
   options: FaultRunOptions,
   log: (line: string) => void,
-): { broken: string[]; missed: string[] } {
+): Outcome {
   const broken: string[] = [];
   const missed: string[] = [];
   console.log('');

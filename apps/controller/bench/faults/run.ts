@@ -8,7 +8,7 @@ import { seededRandom } from '../chaos/random.ts';
 import { parseSoakDuration } from '../chaos/soak-bookkeeping.ts';
 import { runFaults } from './fault-run.ts';
 import { CI_FAULTS, FAULTS } from './faults.ts';
-import { startFaultWorld } from './setup.ts';
+import { startFaultWorld, type Outcome } from './setup.ts';
 import { soak } from './soak.ts';
 
 const NUMBERS = {
@@ -79,7 +79,7 @@ const world = await startFaultWorld({
 log(
   `converged ${world.converged.violations.length === 0 ? `in ${world.converged.seconds.toFixed(1)} s` : `NOT (${world.converged.violations.length} violations)`}; ${world.parked.length} instances parked in deletion`,
 );
-let outcome: { broken: string[]; missed: string[] };
+let outcome: Outcome;
 try {
   if (world.converged.violations.length > 0) {
     outcome = { broken: ['the world did not converge before the faults'], missed: [] };

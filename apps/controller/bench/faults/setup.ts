@@ -10,9 +10,10 @@ import { Churn, instanceObject, specAt } from '../chaos/churn.ts';
 import { settle, type Settled } from '../chaos/invariants.ts';
 import type { Random } from '../chaos/random.ts';
 import { NAMESPACE } from '../world.ts';
-import { SCOBY_FINALIZER } from './audit-judge.ts';
+import { AuditJudge, SCOBY_FINALIZER } from './audit-judge.ts';
+import { desiredRevisions } from './desired-revisions.ts';
 import { startFaultCluster, type FaultCluster } from './cluster.ts';
-import { FINALIZED, PARKED_PREFIX, WORKLOADS } from './world.ts';
+import { FINALIZED, GROUP, PARKED_PREFIX, WORKLOADS } from './world.ts';
 
 export const PARKED_PER_REGISTRATION = 2;
 
@@ -129,4 +130,30 @@ export async function releaseParked(world: FaultWorld, patienceMs: number): Prom
     if (left.length > 0) await sleep(1_000);
   }
   return left.map((each) => `${each.workload.kind} ${each.name}`);
+}
+
+/** What a run ends with: invariants broken, and targets missed. */
+export interface Outcome {
+  broken: string[];
+  missed: string[];
+}
+
+/** A judge of the replicas' writes of children (Deployments, Services) and instances. */
+export function worldJudge(): AuditJudge {
+  return new AuditJudge({ childResources: ['deployments', 'services'], instanceGroup: GROUP });
+}
+
+/**
+ * The end of a run: the parked instances released (they must go), then the whole audit log judged:
+ * stale writes, and finalizers removed before the hook consented.
+ */
+export async function judgeRun(world: FaultWorld, judge: AuditJudge, patienceMs: number) {
+  const { cluster, churn } = world;
+  const released = await releaseParked(world, patienceMs);
+  judge.add(await cluster.audit.read());
+  const newest = (kind: string, name: string) =>
+    churn.instances.find((each) => each.workload.kind === kind && each.name === name)?.revision ?? 1;
+  const stale = await judge.staleWrites(desiredRevisions(cluster.admin, WORKLOADS, newest));
+  const unconsented = judge.unconsentedRemovals((uid) => cluster.hook.consents.get(uid));
+  return { released, stale, unconsented };
 }

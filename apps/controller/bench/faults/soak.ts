@@ -10,11 +10,9 @@ import { sleep } from '../chaos/cluster.ts';
 import { countByKind, settle } from '../chaos/invariants.ts';
 import { formatLatency, ReconcileLatency, summarize } from '../chaos/latency.ts';
 import { flatness, updatesLost, type RssSample } from '../chaos/soak-bookkeeping.ts';
-import { AuditJudge } from './audit-judge.ts';
 import { rssOf } from './cluster.ts';
-import { desiredRevisions } from './desired-revisions.ts';
-import { parkedState, releaseParked, type FaultWorld } from './setup.ts';
-import { GROUP, WORKLOADS } from './world.ts';
+import { judgeRun, parkedState, worldJudge, type FaultWorld, type Outcome } from './setup.ts';
+import { WORKLOADS } from './world.ts';
 
 export interface SoakOptions {
   seconds: number;
@@ -35,9 +33,9 @@ export async function soak(
   world: FaultWorld,
   options: SoakOptions,
   log: (line: string) => void,
-): Promise<{ broken: string[]; missed: string[] }> {
+): Promise<Outcome> {
   const { cluster, churn } = world;
-  const judge = new AuditJudge({ childResources: ['deployments', 'services'], instanceGroup: GROUP });
+  const judge = worldJudge();
   const latency = new ReconcileLatency(cluster.admin, WORKLOADS, LATENCY_POLL_MS);
   churn.onUpdated = (tracked, generation, at) => latency.written(tracked, generation, at);
   const windows: Array<{ from: number; to: number; what: string }> = [];
@@ -108,12 +106,7 @@ export async function soak(
   const parked = (await Promise.all(world.parked.map((each) => parkedState(cluster, each)))).filter(
     (state) => state !== 'parked',
   );
-  const released = await releaseParked(world, options.patienceSeconds * 1000);
-  judge.add(await cluster.audit.read());
-  const newest = (kind: string, name: string) =>
-    churn.instances.find((each) => each.workload.kind === kind && each.name === name)?.revision ?? 1;
-  const stale = await judge.staleWrites(desiredRevisions(cluster.admin, WORKLOADS, newest));
-  const unconsented = judge.unconsentedRemovals((uid) => cluster.hook.consents.get(uid));
+  const { released, stale, unconsented } = await judgeRun(world, judge, options.patienceSeconds * 1000);
 
   const outside = latency.samples.filter(
     (_, index) =>
