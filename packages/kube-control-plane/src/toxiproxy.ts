@@ -51,6 +51,8 @@ export interface ToxicProxy {
   removeToxic(name: string): Promise<void>;
   /** The names of the toxics in place. */
   toxics(): Promise<string[]>;
+  /** Closes every connection open through the proxy (disabled, then enabled again). */
+  cutConnections(): Promise<void>;
 }
 
 export interface Toxiproxy {
@@ -143,6 +145,10 @@ export async function startToxiproxy(
         async toxics() {
           const listed = (await call(apiUrl, 'GET', `${path}/toxics`)) as Array<{ name: string }>;
           return listed.map((toxic) => toxic.name);
+        },
+        async cutConnections() {
+          await call(apiUrl, 'POST', path, { enabled: false });
+          await call(apiUrl, 'POST', path, { enabled: true });
         },
       };
     },

@@ -86,6 +86,12 @@ function kubeConfigOf(yaml: string): KubeConfig {
   return kubeConfig;
 }
 
+/** Its process has neither exited nor been ended by a signal. */
+export function running(replica: FaultReplica): boolean {
+  const { exitCode, signalCode } = replica.current.process;
+  return exitCode === null && signalCode === null;
+}
+
 export function rssOf(pid: number | undefined): number {
   if (pid === undefined) return 0;
   try {
@@ -136,6 +142,7 @@ export async function startFaultCluster(options: {
   const stop = async () => {
     await Promise.all(
       replicas.map(async (replica) => {
+        if (replica.current === undefined) return;
         const killer = setTimeout(() => replica.current.process.kill('SIGKILL'), 20_000);
         await replica.current.stop('SIGTERM');
         clearTimeout(killer);
@@ -194,9 +201,7 @@ export async function startFaultCluster(options: {
         replica.starts++;
       },
       rssMiB: () =>
-        replicas.map((replica) =>
-          rssOf(replica.current.process.exitCode === null ? replica.current.process.pid : undefined),
-        ),
+        replicas.map((replica) => rssOf(running(replica) ? replica.current.process.pid : undefined)),
       stop,
     };
   } catch (error) {

@@ -11,6 +11,7 @@ import { sleep } from '../chaos/cluster.ts';
 import { countByKind, settle, type Settled } from '../chaos/invariants.ts';
 import { updatesLost } from '../chaos/soak-bookkeeping.ts';
 import type { AuditJudge, InformerActivity } from './audit-judge.ts';
+import { running } from './cluster.ts';
 import { FAULTS, type Fault, type FaultTimes } from './faults.ts';
 import { judgeRun, parkedState, worldJudge, type FaultWorld, type Outcome } from './setup.ts';
 import { WORKLOADS } from './world.ts';
@@ -87,8 +88,11 @@ export async function runFaults(
       .filter(({ state }) => state !== 'parked')
       .map(({ state, each }) => `${each.workload.kind} ${each.name} ${state}`);
     const crashed = cluster.replicas
-      .filter((replica) => !killed.has(replica.name) && replica.current.process.exitCode !== null)
-      .map((replica) => `${replica.name} exited ${replica.current.process.exitCode}`);
+      .filter((replica) => !killed.has(replica.name) && !running(replica))
+      .map(
+        (replica) =>
+          `${replica.name} exited ${replica.current.process.signalCode ?? replica.current.process.exitCode}`,
+      );
     results.push({
       fault,
       startedAt,

@@ -6,6 +6,7 @@
  */
 import type { Toxic, ToxicSpec, ToxicStream } from '@scoby/kube-control-plane';
 import { sleep } from '../chaos/cluster.ts';
+import { NAMESPACE, NAMESPACES } from '../world.ts';
 import type { FaultCluster } from './cluster.ts';
 
 export interface FaultTimes {
@@ -38,13 +39,17 @@ async function everyProxy(
   await Promise.all(cluster.replicas.map((replica) => act(replica.proxy)));
 }
 
-/** `spec` on every replica's proxy, in the given directions, for `seconds`. */
+/**
+ * `spec` on every replica's proxy, in the given directions, for `seconds`; with `cutAtEnd`, the
+ * connections open then are closed as the toxic goes (see black-hole).
+ */
 async function withToxic(
   cluster: FaultCluster,
   name: string,
   spec: ToxicSpec,
   streams: readonly ToxicStream[],
   seconds: number,
+  cutAtEnd = false,
 ): Promise<FaultEnd> {
   const toxics: Toxic[] = streams.map((stream) => ({ ...spec, name: `${name}-${stream}`, stream }));
   await everyProxy(cluster, async (proxy) => {
@@ -53,15 +58,16 @@ async function withToxic(
   await sleep(seconds * 1000);
   await everyProxy(cluster, async (proxy) => {
     for (const toxic of toxics) await proxy.removeToxic(toxic.name);
+    if (cutAtEnd) await proxy.cutConnections();
   });
   return { endedAt: Date.now() };
 }
 
-/** kube-apiserver answers /readyz again (after etcd came back, say). */
+/** kube-apiserver reads from etcd again (after etcd came back, say). */
 async function apiServerReady(cluster: FaultCluster): Promise<void> {
   for (;;) {
     const ready = await cluster.admin
-      .request('GET', '/readyz')
+      .get(NAMESPACES, undefined, NAMESPACE)
       .then(() => true)
       .catch(() => false);
     if (ready) return;
@@ -108,11 +114,10 @@ export const FAULTS: Fault[] = [
     forcesRelist: true,
     async run(cluster, times) {
       await cluster.plane.reconfigureApiServer({ watchCache: false, etcdCompactionIntervalSeconds: 1 });
-      const endedAt = Date.now();
-      // Watches now read etcd: keep changing objects a while under compaction before measuring.
+      // Watches now read etcd: objects keep changing a while under compaction before the fault ends.
       await sleep(times.toxicSeconds * 1000);
       return {
-        endedAt,
+        endedAt: Date.now(),
         after: () =>
           cluster.plane.reconfigureApiServer({ watchCache: true, etcdCompactionIntervalSeconds: undefined }),
       };
@@ -146,7 +151,10 @@ export const FAULTS: Fault[] = [
   },
   {
     name: 'black-hole',
-    description: 'every byte swallowed, connections closed after 60 s',
+    // Toxiproxy's timeout toxic acknowledges and drops what it swallows: a request sent into the hole
+    // would never arrive, where TCP would retransmit it once the route heals. The connections still
+    // open when the hole ends are closed then, as those open from its start are after its 60 s.
+    description: 'every byte swallowed for 60 s, then the connections closed',
     bound: 'api',
     run: (cluster, times) =>
       withToxic(
@@ -155,6 +163,7 @@ export const FAULTS: Fault[] = [
         { type: 'timeout', attributes: { timeout: times.blackHoleSeconds * 1000 } },
         ['downstream', 'upstream'],
         times.blackHoleSeconds,
+        true,
       ),
   },
   {

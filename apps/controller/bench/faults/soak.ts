@@ -10,7 +10,7 @@ import { sleep } from '../chaos/cluster.ts';
 import { countByKind, settle } from '../chaos/invariants.ts';
 import { formatLatency, ReconcileLatency, summarize } from '../chaos/latency.ts';
 import { flatness, updatesLost, type RssSample } from '../chaos/soak-bookkeeping.ts';
-import { rssOf } from './cluster.ts';
+import { rssOf, running } from './cluster.ts';
 import { judgeRun, parkedState, worldJudge, type FaultWorld, type Outcome } from './setup.ts';
 import { WORKLOADS } from './world.ts';
 
@@ -44,9 +44,7 @@ export async function soak(
   const sampleRss = () => {
     for (const replica of cluster.replicas) {
       const key = `${replica.name}#${replica.starts}`;
-      const rssMiB = rssOf(
-        replica.current.process.exitCode === null ? replica.current.process.pid : undefined,
-      );
+      const rssMiB = rssOf(running(replica) ? replica.current.process.pid : undefined);
       if (rssMiB > 0) rss.set(key, [...(rss.get(key) ?? []), { at: Date.now(), rssMiB }]);
     }
   };
@@ -85,9 +83,9 @@ export async function soak(
       nextKill += options.replicaKillEverySeconds * 1000;
     }
     for (const replica of cluster.replicas) {
-      const code = replica.current.process.exitCode;
-      if (code !== null && !crashes.has(replica.name))
-        crashes.set(replica.name, `${replica.name} exited ${code}`);
+      const { exitCode, signalCode } = replica.current.process;
+      if (!running(replica) && !crashes.has(replica.name))
+        crashes.set(replica.name, `${replica.name} exited ${signalCode ?? exitCode}`);
     }
     await sleep(1_000);
   }

@@ -147,6 +147,16 @@ describe('Toxiproxy between a client and a server', () => {
     }
   });
 
+  it('cuts every open connection, and takes new ones on the same port', async () => {
+    const client = await open();
+    await roundTrip(client, 'before');
+    await proxy.cutConnections();
+    expect(['closed', 'ECONNRESET']).toContain(await client.ended);
+    const after = await open();
+    expect(await roundTrip(after, 'after')).toBeLessThan(1_000);
+    after.socket.destroy();
+  });
+
   it('limits the bandwidth', async () => {
     const client = await open();
     await proxy.addToxic({
