@@ -79,6 +79,8 @@ export class AuditJudge {
   readonly #statusWrites = new Map<string, VersionedWrite[]>();
   readonly #removals: Array<UnconsentedRemoval & { uid: string }> = [];
   readonly #reads: Array<{ atMicros: number; informer: string; verb: 'list' | 'watch' }> = [];
+  /** Informers are what lists and watches: a list of what is never watched is a poll (the replicas' Leases). */
+  readonly #watched = new Set<string>();
 
   /** `childResources`: the children's resources (deployments, services); `instanceGroup`: the registered CRDs' group. */
   constructor(options: { childResources: readonly string[]; instanceGroup: string }) {
@@ -101,11 +103,9 @@ export class AuditJudge {
       return;
     }
     if (entry.verb === 'watch' && entry.stage === 'ResponseStarted') {
-      this.#reads.push({
-        atMicros: auditMicros(entry.stageTimestamp),
-        informer: informerOf(entry),
-        verb: 'watch',
-      });
+      const informer = informerOf(entry);
+      this.#watched.add(informer);
+      this.#reads.push({ atMicros: auditMicros(entry.stageTimestamp), informer, verb: 'watch' });
       return;
     }
     if (!['create', 'update', 'patch'].includes(entry.verb) || !succeeded(entry)) return;
@@ -190,11 +190,12 @@ export class AuditJudge {
       .map(({ object, user, atMicros }) => ({ object, user, atMicros }));
   }
 
-  /** Lists and watches per informer between two moments (epoch ms). */
+  /** Lists and watches per informer (what has watched at least once) between two moments (epoch ms). */
   activity(fromMs: number, toMs: number): InformerActivity[] {
     const byInformer = new Map<string, InformerActivity>();
     for (const read of this.#reads) {
       if (read.atMicros < fromMs * 1000 || read.atMicros > toMs * 1000) continue;
+      if (!this.#watched.has(read.informer)) continue;
       const activity = byInformer.get(read.informer) ?? { informer: read.informer, lists: 0, watches: 0 };
       if (read.verb === 'list') activity.lists++;
       else activity.watches++;

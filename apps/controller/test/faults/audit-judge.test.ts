@@ -127,21 +127,15 @@ describe('AuditJudge', () => {
     ]);
   });
 
-  it('counts lists and started watches per informer within a window', () => {
+  it('counts lists and started watches per informer within a window, polls of what is never watched left out', () => {
     const audit = judge();
-    const read = (
-      verb: string,
-      stage: string,
-      second: number,
-      uri: string,
-      user = 'system:serviceaccount:scoby-ha:replica-0',
-    ) => ({
+    const read = (verb: string, stage: string, second: number, uri: string, resource = 'deployments') => ({
       auditID: `${verb}-${second}`,
       stage,
-      user,
+      user: 'system:serviceaccount:scoby-ha:replica-0',
       verb,
       requestURI: uri,
-      objectRef: { resource: 'deployments', apiGroup: 'apps' },
+      objectRef: { resource, apiGroup: 'apps' },
       ...(stage === 'ResponseComplete' ? { code: 200 } : {}),
       requestReceivedTimestamp: at(second),
       stageTimestamp: at(second),
@@ -153,7 +147,10 @@ describe('AuditJudge', () => {
       read('watch', 'ResponseComplete', 3, `${selected}&watch=true`),
       read('watch', 'ResponseStarted', 4, `${selected}&watch=true`),
       read('list', 'ResponseComplete', 5, '/apis/apps/v1/deployments'),
+      read('watch', 'ResponseStarted', 8, '/apis/apps/v1/deployments?watch=true'),
       read('list', 'ResponseComplete', 9, selected),
+      // Never watched: a poll, not an informer.
+      read('list', 'ResponseComplete', 3, '/apis/coordination.k8s.io/v1/leases', 'leases'),
     ]);
     expect(audit.activity(Date.parse(at(1)), Date.parse(at(5)))).toEqual([
       { informer: 'system:serviceaccount:scoby-ha:replica-0 deployments [app=scoby]', lists: 1, watches: 2 },
