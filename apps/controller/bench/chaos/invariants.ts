@@ -250,10 +250,13 @@ export async function settle(
   tracked: readonly TrackedInstance[],
   patienceMs: number,
   pollMs = 2_000,
+  /** Hears every check that still found violations (the fault bench tells what was pending when). */
+  onPending?: (result: CheckResult) => void,
 ): Promise<Settled> {
   const started = Date.now();
   for (;;) {
     const result = await checkInvariants(client, workloads, tracked);
+    if (result.violations.length > 0) onPending?.(result);
     const seconds = (Date.now() - started) / 1000;
     if (result.violations.length === 0 || Date.now() - started > patienceMs) return { ...result, seconds };
     await sleep(pollMs);

@@ -40,6 +40,8 @@ interface FaultResult {
   rssMiB: number[];
   crashed: string[];
   changes: number;
+  /** What was not converged yet when the recovery target passed. */
+  atBound: string | undefined;
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -74,12 +76,20 @@ export async function runFaults(
     const end = await fault.run(cluster, options, log);
     if (fault.bound === 'replica') killed.add(cluster.replicas[0]!.name);
     await churn.stop();
+    // What was still pending when the recovery target passed: the first check after it.
+    let atBound: string | undefined;
+    const onPending = (pending: { violations: Array<{ kind: string; object: string; detail: string }> }) => {
+      if (atBound !== undefined || Date.now() - end.endedAt < boundOf(fault)) return;
+      const first = pending.violations[0]!;
+      atBound = `${pending.violations.length} pending, e.g. ${first.kind} ${first.object}: ${first.detail}`;
+    };
     const settled = await settle(
       cluster.admin,
       WORKLOADS,
       churn.instances,
       options.patienceSeconds * 1000,
       250,
+      onPending,
     );
     const settledAt = Date.now();
     judge.add(await cluster.audit.read());
@@ -103,6 +113,7 @@ export async function runFaults(
       parked,
       rssMiB: cluster.rssMiB(),
       crashed,
+      atBound,
       changes: churn.counts.updates + churn.counts.creates + churn.counts.deletes - updatesBefore,
     });
     log(
@@ -159,6 +170,7 @@ function report(
     console.log(
       `  recovery               ${converged ? seconds(recoveryMs) : `NOT CONVERGED after ${seconds(recoveryMs)}`} (target ≤ ${seconds(bound)} after ${fault.bound === 'api' ? 'the API server answers again' : 'the replica died'})`,
     );
+    if (result.atBound !== undefined) console.log(`  at the target          ${result.atBound}`);
     console.log(`  lost updates           ${lost} (target 0)`);
     console.log(`  duplicate children     ${duplicates} (target 0; orphans ${counts.orphan})`);
     console.log(`  stale writes           ${stale.length} (target 0)`);
