@@ -243,7 +243,10 @@ export interface Settled extends CheckResult {
   seconds: number;
 }
 
-/** Checks every `pollMs` until nothing is violated or `patienceMs` has passed; the last result. */
+/**
+ * Checks every `pollMs` until nothing is violated or `patienceMs` has passed; the last result. A
+ * check the API server could not answer is made again.
+ */
 export async function settle(
   client: DynamicClient,
   workloads: readonly Workload[],
@@ -255,7 +258,15 @@ export async function settle(
 ): Promise<Settled> {
   const started = Date.now();
   for (;;) {
-    const result = await checkInvariants(client, workloads, tracked);
+    let result: CheckResult;
+    try {
+      result = await checkInvariants(client, workloads, tracked);
+    } catch (error) {
+      // An API server that does not answer yet (restarting, its cache initialising) is asked again.
+      if (Date.now() - started > patienceMs) throw error;
+      await sleep(pollMs);
+      continue;
+    }
     if (result.violations.length > 0) onPending?.(result);
     const seconds = (Date.now() - started) / 1000;
     if (result.violations.length === 0 || Date.now() - started > patienceMs) return { ...result, seconds };
