@@ -24,6 +24,7 @@ import {
 } from '../src/binaries.ts';
 import { buildEtcd, buildInto, fail, kubernetesModule, log } from './go-modules.ts';
 import { fromPrebuilt, prebuiltArchives } from './prebuilt.ts';
+import { ensureToxiproxy } from './toxiproxy-binary.ts';
 
 /** kwok's own default Stages, as kwokctl installs them (paths inside the sigs.k8s.io/kwok module). */
 const KWOK_STAGES = [
@@ -60,6 +61,7 @@ async function ensureHelm(): Promise<void> {
 }
 
 await ensureHelm();
+ensureToxiproxy();
 
 const assets = process.env.KUBEBUILDER_ASSETS;
 if (assets && missingBinaries(assets).length === 0) {

@@ -2,7 +2,7 @@
  * Reads kube-apiserver's JSON audit log (audit-policy.ts): one event per line, in the order the API
  * server wrote them.
  */
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 
 export interface AuditObjectRef {
   resource?: string;
@@ -30,6 +30,8 @@ export interface AuditEntry {
   userAgent?: string;
   /** The request's body as the API server decoded it, at level Request (the policy's Lease writes). */
   requestObject?: unknown;
+  /** The object the API server answered, at level RequestResponse (auditPolicy's `bodies`). */
+  responseObject?: unknown;
 }
 
 /** Verbs that change stored state (the audit log's verbs, not HTTP methods). */
@@ -53,6 +55,7 @@ interface RawEvent {
   stageTimestamp?: string;
   userAgent?: string;
   requestObject?: unknown;
+  responseObject?: unknown;
 }
 
 /**
@@ -82,6 +85,7 @@ function toEntry(line: string): AuditEntry {
     stageTimestamp: event.stageTimestamp ?? '',
     ...(event.userAgent === undefined ? {} : { userAgent: event.userAgent }),
     ...(event.requestObject === undefined ? {} : { requestObject: event.requestObject }),
+    ...(event.responseObject === undefined ? {} : { responseObject: event.responseObject }),
   };
 }
 
@@ -106,4 +110,41 @@ export function auditMicros(timestamp: string): number {
   if (Number.isNaN(seconds)) throw new Error(`not an audit timestamp: "${timestamp}"`);
   const fraction = (match[2] ?? '').padEnd(6, '0').slice(0, 6);
   return seconds * 1000 + Number(fraction);
+}
+
+/**
+ * Follows the audit log as the API server writes it: each read() returns the events completed since
+ * the last one, reading only the bytes added (a soak's log grows to hundreds of MB, more than one
+ * string may hold).
+ */
+export class AuditTail {
+  readonly #path: string;
+  #offset = 0;
+
+  constructor(path: string) {
+    this.#path = path;
+  }
+
+  async read(): Promise<AuditEntry[]> {
+    let file;
+    try {
+      file = await open(this.#path, 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    try {
+      const { size } = await file.stat();
+      if (size <= this.#offset) return [];
+      const chunk = Buffer.alloc(size - this.#offset);
+      const { bytesRead } = await file.read(chunk, 0, chunk.length, this.#offset);
+      const text = chunk.subarray(0, bytesRead);
+      // Up to the last newline: after it, an event still being written.
+      const end = text.lastIndexOf(0x0a) + 1;
+      this.#offset += end;
+      return parseAuditLog(text.subarray(0, end).toString('utf8'));
+    } finally {
+      await file.close();
+    }
+  }
 }

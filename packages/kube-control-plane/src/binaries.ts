@@ -13,6 +13,7 @@ export interface KubeRelease {
   helm: string;
   coredns: string;
   pause: string;
+  toxiproxy: string;
 }
 
 export const KUBE_RELEASE: KubeRelease = JSON.parse(
@@ -67,6 +68,22 @@ export const NODE_BINARIES = ['kubelet', 'kube-proxy', 'kubeadm', 'coredns', 'pa
 /** Helm lives in a folder of its own: a new Helm release does not rebuild Kubernetes. */
 export function helmCacheFolder(env: NodeJS.ProcessEnv = process.env): string {
   return join(cacheRoot(env), 'helm', KUBE_RELEASE.helm);
+}
+
+/** Toxiproxy's server (the fault bench's TCP faults), in a folder of its own like helm. */
+export function toxiproxyCacheFolder(env: NodeJS.ProcessEnv = process.env): string {
+  return join(cacheRoot(env), 'toxiproxy', KUBE_RELEASE.toxiproxy);
+}
+
+export const TOXIPROXY_BINARY = 'toxiproxy-server';
+
+/** The toxiproxy-server binary, or a message saying how to get it. */
+export function locateToxiproxy(
+  env: NodeJS.ProcessEnv = process.env,
+): { ok: true; path: string } | { ok: false; message: string } {
+  const path = join(toxiproxyCacheFolder(env), TOXIPROXY_BINARY);
+  if (existsSync(path)) return { ok: true, path };
+  return { ok: false, message: `toxiproxy is not built (${path} is missing): run \`npm run kube-binaries\`` };
 }
 
 /** The helm binary, or a message saying how to get it. */

@@ -10,7 +10,7 @@ import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AdminClient, healthy } from './admin-client.ts';
-import { auditFlags } from './audit-policy.ts';
+import { auditFlags, type AuditedBodies } from './audit-policy.ts';
 import { KWOK_STAGES_FILE, locateBinaries } from './binaries.ts';
 import { Component } from './component.ts';
 import { fakeNode, isSchedulableNode, KWOK_NODE_ANNOTATION } from './fake-nodes.ts';
@@ -36,6 +36,41 @@ export interface ControlPlaneOptions {
    * Available; large clusters raise them, and so does a benchmark that measures the controllers above.
    */
   kubeApiQps?: number;
+  /** Writes the audit log keeps with the object answered (audit-policy.ts); default none. */
+  auditBodies?: readonly AuditedBodies[];
+  /** kube-apiserver's settings at start; reconfigureApiServer() changes them. */
+  apiServer?: ApiServerSettings;
+}
+
+/** kube-apiserver flags that fault tests change. */
+export interface ApiServerSettings {
+  /**
+   * The watch cache (default on). Off, every watch reads etcd: a watch resumed from a revision etcd
+   * compacted is answered 410 Gone, and informers must list again.
+   */
+  watchCache?: boolean;
+  /** How often kube-apiserver compacts etcd's history (--etcd-compaction-interval; its default: 300 s). */
+  etcdCompactionIntervalSeconds?: number;
+}
+
+/** The processes a fault test can act on. */
+export type ComponentName = 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kwok';
+
+/** One process of the control plane, for fault tests. */
+export interface ControlPlaneComponent {
+  readonly name: ComponentName;
+  readonly pid: number | undefined;
+  readonly running: boolean;
+  /** SIGKILL, as a crash or an OOM kill; resolves once the process has exited. */
+  kill(): Promise<void>;
+  /** Starts it again with the same flags, ports, data directory and certificates; resolves once it is ready. */
+  start(): Promise<void>;
+  /** kill(), then start(). */
+  restart(): Promise<void>;
+  /** SIGSTOP: it keeps its sockets and answers nothing, as a frozen host. */
+  pause(): void;
+  /** SIGCONT after pause(). */
+  resume(): void;
 }
 
 export interface ControlPlane {
@@ -48,7 +83,7 @@ export interface ControlPlane {
   /** Certificates, etcd data and one log file per component. */
   readonly workDir: string;
   readonly startupMs: number;
-  /** PIDs of the processes it runs. */
+  /** PIDs of the processes it runs now. */
   readonly pids: readonly number[];
   /**
    * kube-apiserver's JSON audit log (read it with readAuditLog): the requests of the ServiceAccounts
@@ -60,6 +95,10 @@ export interface ControlPlane {
    * so a program runs with exactly the permissions RBAC gives that account.
    */
   serviceAccountKubeconfig(namespace: string, name: string): Promise<string>;
+  /** One of its processes, to kill and start again, or pause and resume. */
+  component(name: ComponentName): ControlPlaneComponent;
+  /** kube-apiserver killed and started again with these settings (the others as they were); resolves once it is ready. */
+  reconfigureApiServer(settings: ApiServerSettings): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -98,9 +137,19 @@ function etcdArgs(dir: string, pki: ClusterPki, clientPort: number, peerPort: nu
   ];
 }
 
-function apiServerArgs(pki: ClusterPki, etcdPort: number, port: number, audit: string[]): string[] {
+function apiServerArgs(
+  pki: ClusterPki,
+  etcdPort: number,
+  port: number,
+  audit: string[],
+  settings: ApiServerSettings,
+): string[] {
   return [
     ...audit,
+    ...(settings.watchCache === false ? ['--watch-cache=false'] : []),
+    ...(settings.etcdCompactionIntervalSeconds === undefined
+      ? []
+      : [`--etcd-compaction-interval=${settings.etcdCompactionIntervalSeconds}s`]),
     `--etcd-servers=https://127.0.0.1:${etcdPort}`,
     `--etcd-cafile=${pki.caFile}`,
     `--etcd-certfile=${pki.apiServerEtcdClient.certFile}`,
@@ -157,15 +206,16 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   const reaper = new Reaper(join(workDir, 'pids'));
   const killOnExit = (): void => components.forEach((component) => component.killNow());
   process.once('exit', killOnExit);
-  const launch = (name: string, args: string[]): Component => {
-    const component = new Component(name, bin(name), args, join(workDir, `${name}.log`));
+  const launch = (name: ComponentName, args: string[]): Component => {
+    const component = new Component(name, bin(name), args, join(workDir, `${name}.log`), (pid) =>
+      reaper.watch(pid),
+    );
     components.push(component);
-    reaper.watch(component.pid);
     return component;
   };
   let admin: AdminClient | undefined;
 
-  const stop = async (): Promise<void> => {
+  let stop = async (): Promise<void> => {
     admin?.close();
     // Reverse order: the API server outlives its clients, etcd outlives the API server.
     for (const component of [...components].reverse()) await component.stop();
@@ -182,8 +232,15 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     const etcd = launch('etcd', etcdArgs(workDir, pki, etcdPort!, peerPort!));
     log(`starting kube-apiserver on ${server}`);
     const auditLogPath = join(workDir, 'audit.log');
-    const audit = await auditFlags({ policyPath: join(workDir, 'audit-policy.yaml'), logPath: auditLogPath });
-    const apiServer = launch('kube-apiserver', apiServerArgs(pki, etcdPort!, apiPort!, audit));
+    const audit = await auditFlags(
+      { policyPath: join(workDir, 'audit-policy.yaml'), logPath: auditLogPath },
+      options.auditBodies,
+    );
+    let apiServerSettings: ApiServerSettings = options.apiServer ?? {};
+    const apiServer = launch(
+      'kube-apiserver',
+      apiServerArgs(pki, etcdPort!, apiPort!, audit, apiServerSettings),
+    );
     admin = new AdminClient(server, { caFile: pki.caFile, ...pki.admin });
     const client = admin;
     await apiServer.waitUntil(
@@ -271,6 +328,50 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     await manager.waitUntil('healthy', () => healthy(managerPort!), timeoutMs);
     await scheduler.waitUntil('healthy', () => healthy(schedulerPort!), timeoutMs);
 
+    // etcd's own health (https, the API server's etcd client certificate): its start does not wait for the API server.
+    const etcdClient = new AdminClient(`https://127.0.0.1:${etcdPort}`, {
+      caFile: pki.caFile,
+      ...pki.apiServerEtcdClient,
+    });
+    const readiness: Record<ComponentName, () => Promise<boolean>> = {
+      etcd: async () => (await etcdClient.request('GET', '/health')).code === 200,
+      'kube-apiserver': async () => (await client.request('GET', '/readyz')).code === 200,
+      'kube-controller-manager': () => healthy(managerPort!),
+      'kube-scheduler': () => healthy(schedulerPort!),
+      kwok: async () => true,
+    };
+    const byName = new Map(components.map((component) => [component.name as ComponentName, component]));
+    const startAgain = async (name: ComponentName, args?: readonly string[]): Promise<void> => {
+      const component = byName.get(name)!;
+      component.start(args);
+      await component.waitUntil('ready again', readiness[name], timeoutMs);
+    };
+    const control = (name: ComponentName): ControlPlaneComponent => {
+      const component = byName.get(name)!;
+      return {
+        name,
+        get pid() {
+          return component.pid;
+        },
+        get running() {
+          return component.running;
+        },
+        kill: () => component.kill(),
+        start: () => startAgain(name),
+        async restart() {
+          await component.kill();
+          await startAgain(name);
+        },
+        pause: () => component.pause(),
+        resume: () => component.resume(),
+      };
+    };
+    const stopAll = stop;
+    stop = async () => {
+      etcdClient.close();
+      await stopAll();
+    };
+
     const adminKubeconfig = componentKubeconfig(server, pki, 'kubernetes-admin', pki.admin);
     const startupMs = Date.now() - started;
     log(`control plane ready in ${(startupMs / 1000).toFixed(1)} s (${workDir})`);
@@ -280,7 +381,9 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
       kubeconfigPath: kubeconfigs.admin!,
       workDir,
       startupMs,
-      pids: components.flatMap((component) => (component.pid === undefined ? [] : [component.pid])),
+      get pids() {
+        return components.flatMap((component) => (component.pid === undefined ? [] : [component.pid]));
+      },
       auditLogPath,
       async serviceAccountKubeconfig(namespace: string, name: string): Promise<string> {
         await client.ensure('/api/v1/namespaces', {
@@ -310,7 +413,13 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
         }
         return kubeconfigYaml(server, pki.caFile, `system:serviceaccount:${namespace}:${name}`, { token });
       },
-      stop,
+      component: control,
+      async reconfigureApiServer(settings: ApiServerSettings) {
+        apiServerSettings = { ...apiServerSettings, ...settings };
+        await apiServer.kill();
+        await startAgain('kube-apiserver', apiServerArgs(pki, etcdPort!, apiPort!, audit, apiServerSettings));
+      },
+      stop: () => stop(),
     };
   } catch (error) {
     await stop().catch(() => {});

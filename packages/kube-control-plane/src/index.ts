@@ -1,9 +1,17 @@
-export { startControlPlane, type ControlPlane, type ControlPlaneOptions } from './control-plane.ts';
+export {
+  startControlPlane,
+  type ApiServerSettings,
+  type ComponentName,
+  type ControlPlane,
+  type ControlPlaneComponent,
+  type ControlPlaneOptions,
+} from './control-plane.ts';
 export {
   binariesCacheFolder,
   helmCacheFolder,
   locateHelm,
   locateBinaries,
+  locateToxiproxy,
   missingBinaries,
   KUBE_BINARIES,
   KUBE_RELEASE,
@@ -11,8 +19,9 @@ export {
   type KubeRelease,
 } from './binaries.ts';
 export { ComponentFailed } from './component.ts';
-export { AUDITED_NAMESPACE, auditPolicy } from './audit-policy.ts';
+export { AUDITED_NAMESPACE, auditPolicy, type AuditedBodies } from './audit-policy.ts';
 export {
+  AuditTail,
   auditMicros,
   parseAuditLog,
   readAuditLog,
@@ -21,4 +30,12 @@ export {
   type AuditObjectRef,
 } from './audit-log.ts';
 export { startFaultProxy, type FaultProxy } from './fault-proxy.ts';
+export {
+  startToxiproxy,
+  type Toxic,
+  type ToxicProxy,
+  type ToxicSpec,
+  type ToxicStream,
+  type Toxiproxy,
+} from './toxiproxy.ts';
 export { Reaper } from './reaper.ts';

@@ -32,7 +32,7 @@ export function instanceObject(workload: Workload, name: string, spec: Record<st
   };
 }
 
-function specAt(name: string, revision: number): Record<string, unknown> {
+export function specAt(name: string, revision: number): Record<string, unknown> {
   return { smtp: { host: `${name}.mail.internal`, port: 587 }, sender: `${name}@example.com`, revision };
 }
 
@@ -78,14 +78,24 @@ export class Churn {
       mayFail: spec !== undefined,
     };
     this.instances.push(tracked);
-    await this.#write(`create ${name}`, async () => {
-      try {
-        await this.#client.create(workload.resource, instanceObject(workload, name, spec ?? specAt(name, 1)));
-      } catch (error) {
-        // A retried create whose first attempt did land.
-        if (!isAlreadyExists(error)) throw error;
-      }
-    });
+    // Busy until the API server took it: a delete picked meanwhile would find nothing to delete,
+    // and the create's retry would then bring back an instance the harness counts as deleted.
+    this.#busy.add(tracked);
+    try {
+      await this.#write(`create ${name}`, async () => {
+        try {
+          await this.#client.create(
+            workload.resource,
+            instanceObject(workload, name, spec ?? specAt(name, 1)),
+          );
+        } catch (error) {
+          // A retried create whose first attempt did land.
+          if (!isAlreadyExists(error)) throw error;
+        }
+      });
+    } finally {
+      this.#busy.delete(tracked);
+    }
     this.counts.creates++;
     return tracked;
   }

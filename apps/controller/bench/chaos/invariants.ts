@@ -86,9 +86,9 @@ function controllerUid(object: KubeObject): string | undefined {
 }
 
 /** What the controller would render for instances of one workload: its registration, CRD, ConfigMaps. */
-type Renderer = (instance: KubeObject) => Promise<{ children: KubeObject[] } | { error: string }>;
+export type Renderer = (instance: KubeObject) => Promise<{ children: KubeObject[] } | { error: string }>;
 
-async function rendererFor(client: DynamicClient, workload: Workload): Promise<Renderer> {
+export async function rendererFor(client: DynamicClient, workload: Workload): Promise<Renderer> {
   const registration = await client.get(REGISTRATIONS, undefined, workload.registration);
   const crdName = `${workload.resource.resource}.${workload.resource.group}`;
   const crd = await client.get(CRDS, undefined, crdName);
@@ -243,17 +243,31 @@ export interface Settled extends CheckResult {
   seconds: number;
 }
 
-/** Checks every `pollMs` until nothing is violated or `patienceMs` has passed; the last result. */
+/**
+ * Checks every `pollMs` until nothing is violated or `patienceMs` has passed; the last result. A
+ * check the API server could not answer is made again.
+ */
 export async function settle(
   client: DynamicClient,
   workloads: readonly Workload[],
   tracked: readonly TrackedInstance[],
   patienceMs: number,
   pollMs = 2_000,
+  /** Hears every check that still found violations (the fault bench tells what was pending when). */
+  onPending?: (result: CheckResult) => void,
 ): Promise<Settled> {
   const started = Date.now();
   for (;;) {
-    const result = await checkInvariants(client, workloads, tracked);
+    let result: CheckResult;
+    try {
+      result = await checkInvariants(client, workloads, tracked);
+    } catch (error) {
+      // An API server that does not answer yet (restarting, its cache initialising) is asked again.
+      if (Date.now() - started > patienceMs) throw error;
+      await sleep(pollMs);
+      continue;
+    }
+    if (result.violations.length > 0) onPending?.(result);
     const seconds = (Date.now() - started) / 1000;
     if (result.violations.length === 0 || Date.now() - started > patienceMs) return { ...result, seconds };
     await sleep(pollMs);

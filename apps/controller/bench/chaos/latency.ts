@@ -57,6 +57,8 @@ function reconciledGeneration(instance: KubeObject): number | undefined {
 export class ReconcileLatency {
   /** Milliseconds, one per spec change seen reconciled. */
   readonly samples: number[] = [];
+  /** When the API server took each of those changes (epoch ms), in the order of `samples`. */
+  readonly writtenAt: number[] = [];
   readonly #client: DynamicClient;
   readonly #workloads: readonly Workload[];
   readonly #pollMs: number;
@@ -117,6 +119,7 @@ export class ReconcileLatency {
       const generation = reconciled.get(`${entry.tracked.workload.kind}/${entry.tracked.name}`);
       if (generation === undefined || generation < entry.generation) return true;
       this.samples.push(seenAt - entry.writtenAt);
+      this.writtenAt.push(entry.writtenAt);
       return false;
     });
   }

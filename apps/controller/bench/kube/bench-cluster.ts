@@ -43,7 +43,7 @@ function kubeConfigOf(yaml: string): KubeConfig {
   return kubeConfig;
 }
 
-async function rbacManifests(): Promise<KubeObject[]> {
+export async function rbacManifests(): Promise<KubeObject[]> {
   const reading = await readObjects('10-rbac.yaml', DEPLOY_DIR);
   if (!reading.ok) throw new Error(reading.message);
   return reading.objects;
@@ -111,7 +111,7 @@ export async function startBenchCluster(options: {
  * kube-controller-manager copies the registered kind's rules into Scoby's aggregated ClusterRole a
  * moment after it is created; a controller started before would find the registration forbidden.
  */
-async function waitForAggregatedRole(admin: DynamicClient): Promise<void> {
+export async function waitForAggregatedRole(admin: DynamicClient): Promise<void> {
   const roles = {
     group: 'rbac.authorization.k8s.io',
     version: 'v1',

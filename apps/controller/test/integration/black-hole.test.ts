@@ -1,7 +1,7 @@
 /**
  * An API server that swallows the controller's requests for ten seconds and never answers them,
  * then serves again: the controller must not stay wedged. Every request times out, every reconcile
- * slot is freed, watches silenced by the black hole are restarted, later updates apply, and the log
+ * slot is freed, watches silenced by the black hole are resumed, later updates apply, and the log
  * names a request that timed out.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,7 +109,7 @@ describe('a black-holed API server', () => {
     expect(timedOut.length).toBeGreaterThan(0);
     const silent = logs
       .lines()
-      .filter((line) => line.msg === 'watch went silent; restarting with a fresh list');
+      .filter((line) => line.msg === 'watch went silent; watching again from its last resourceVersion');
     expect(silent.length).toBeGreaterThan(0);
   }, 60_000);
 });

@@ -503,7 +503,7 @@ export class DynamicClient {
               this.#onResponse?.('GET', this.#server.host, response.statusCode, performance.now() - sentAt);
               onResponse(response);
             }),
-          { event: handlers.event, ended },
+          { event: handlers.event, ended, ...(handlers.opened ? { opened: handlers.opened } : {}) },
         );
       },
       (error: unknown) => !closed && ended(error),

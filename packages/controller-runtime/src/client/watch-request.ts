@@ -16,6 +16,8 @@ export interface WatchHandlers {
   event(event: WatchEvent): void;
   /** The watch is over: the server ended it (no error), or it failed. Called at most once, never after close(). */
   ended(error?: unknown): void;
+  /** The server answered the watch request with 200: events follow. */
+  opened?(): void;
 }
 
 export interface OpenWatch {
@@ -42,6 +44,7 @@ export function readWatch(
       response.on('end', () => end(answerError(code, pending, response.headers['retry-after'])));
       return;
     }
+    handlers.opened?.();
     const handleLine = (line: string) => {
       if (line.trim() === '') return;
       let event: WatchEvent;

@@ -115,6 +115,12 @@ export interface ControllerOptions {
 /** How long a reconcile waits for the caches to sync before it is put back for that long. */
 const SYNC_WAIT_MS = 1_000;
 
+/**
+ * When an informer's API server answers again, the keys backing off after failures are retried
+ * within this window, spread over it (docs/spec/children-and-status.md §1 step 12).
+ */
+export const RECOVERY_RETRY_WINDOW_MS = 1_000;
+
 interface Watched {
   handle: InformerHandle;
   /** Released by this controller: it acquired the handle. */
@@ -273,6 +279,7 @@ export class Controller<T extends KubeObject = KubeObject> {
       add: (object, inInitialList) => onEvent({ type: 'add', object, inInitialList }),
       update: (object, old) => onEvent({ type: 'update', object, old }),
       delete: (object) => onEvent({ type: 'delete', object }),
+      recovered: () => this.#queue.retryBackedOffWithin(RECOVERY_RETRY_WINDOW_MS),
     });
     const watched: Watched = { handle, owned, unsubscribe };
     this.#watched.add(watched);

@@ -18,6 +18,8 @@ export interface InformerHandlers<T> {
   add?(object: T, inInitialList: boolean): void;
   update?(object: T, old: T): void;
   delete?(object: T): void;
+  /** The API server answers this informer again after its list or watch failed. */
+  recovered?(): void;
 }
 
 /** Lists and watches a collection; the app's DynamicClient is one. */
@@ -44,7 +46,7 @@ export interface SharedInformerOptions<T extends KubeObject = KubeObject> {
    * stripManagedFields. Readers of the cache see only what it returns. Default: objects as served.
    */
   transform?: ObjectTransform<T>;
-  /** Delay before restarting a failed list-watch. Default 100 ms doubling up to 30 s. */
+  /** Delay before restarting a failed list-watch. Default DEFAULT_RESTART_BACKOFF. */
   restartBackoff?: BackoffPolicy;
   /** A watch silent for this long (no event, no bookmark) is restarted. Default 3 min. */
   watchSilenceMs?: number;
@@ -52,7 +54,23 @@ export interface SharedInformerOptions<T extends KubeObject = KubeObject> {
   logger?: Logger;
 }
 
-export const DEFAULT_RESTART_BACKOFF: BackoffPolicy = { baseMs: 100, capMs: 30_000 };
+/**
+ * 200 ms doubling up to 5 s, each delay drawn from its upper half (docs/spec/README.md, Operational
+ * behaviour): within 5 s of the API server answering again every informer has listed or watched
+ * again, and the informers of every replica, which failed at the same moment, come back spread out.
+ */
+export const DEFAULT_RESTART_BACKOFF: BackoffPolicy = { baseMs: 200, capMs: 5_000, jitter: 0.5 };
+
+const RESTART_MESSAGES = {
+  failed: {
+    list: 'list-watch failed; restarting with a fresh list',
+    watch: 'watch lost; watching again from its last resourceVersion',
+  },
+  silent: {
+    list: 'watch went silent; restarting with a fresh list',
+    watch: 'watch went silent; watching again from its last resourceVersion',
+  },
+} as const;
 
 /**
  * kube-apiserver sends an idle watch a bookmark about once a minute, but not on the minute: on an idle
@@ -137,13 +155,14 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
             },
             removed: (object) => this.#dispatchOne(this.#store.remove(transform(object))),
             // The message alone: a stack trace per retry says nothing more about an API server that is away.
-            failed: (error, retryInMs) =>
+            failed: (error, retryInMs, restart) =>
               this.#logger?.warn(
-                { error: errorMessage(error), namespace, retryInMs },
-                error instanceof WatchSilentError
-                  ? 'watch went silent; restarting with a fresh list'
-                  : 'list-watch failed; restarting with a fresh list',
+                { error: errorMessage(error), namespace, retryInMs: Math.round(retryInMs) },
+                RESTART_MESSAGES[error instanceof WatchSilentError ? 'silent' : 'failed'][restart],
               ),
+            recovered: () => {
+              for (const handlers of [...this.#handlers]) handlers.recovered?.();
+            },
           },
         }),
       };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { type BackoffPolicy, KeyedBackoff } from './backoff.ts';
+import { type BackoffPolicy, KeyedBackoff, type Random } from './backoff.ts';
 import { type Clock, realClock, type TimerHandle } from '../time/clock.ts';
 import { canLend, ConcurrencyLimit, type Slots } from './concurrency-limit.ts';
 import { NORMAL_PRIORITY, ReadyKeys } from './ready-keys.ts';
@@ -104,6 +104,8 @@ interface DelayedAdd {
   readyAt: number;
   priority: number;
   timer: TimerHandle;
+  /** A retry after a failure, waiting out its backoff delay (not a Retry-After, not a requeue). */
+  backoff: boolean;
 }
 
 /** A key that must run (again). */
@@ -209,6 +211,21 @@ export class WorkQueue {
 
   /** Adds `key` at `priority` after `delayMs`, unless it is already due sooner (then at the higher priority). */
   addAfter(key: string, delayMs: number, priority = NORMAL_PRIORITY): void {
+    this.#schedule(key, delayMs, priority, false);
+  }
+
+  /**
+   * The API server answers again after failing: every key waiting out a backoff delay after a failure
+   * is retried within `windowMs` instead, each at a random moment of it, its failure count kept
+   * (docs/spec/children-and-status.md §1 step 12). Keys held by a Retry-After keep their time.
+   */
+  retryBackedOffWithin(windowMs: number, random: Random = Math.random): void {
+    for (const [key, delayed] of [...this.#delayed]) {
+      if (delayed.backoff) this.#schedule(key, random() * windowMs, delayed.priority, true);
+    }
+  }
+
+  #schedule(key: string, delayMs: number, priority: number, backoff: boolean): void {
     if (this.#shuttingDown) return;
     // A waiting key is due sooner already: it takes the higher priority, if this is.
     if (delayMs <= 0 || this.#dirty.has(key)) {
@@ -228,6 +245,7 @@ export class WorkQueue {
     const entry: DelayedAdd = {
       readyAt,
       priority: merged,
+      backoff,
       timer: this.#clock.setTimeout(() => {
         this.#delayed.delete(key);
         this.add(key, entry.priority);
@@ -269,9 +287,9 @@ export class WorkQueue {
     return this.#ready.size === 0 && this.#processing.size === 0;
   }
 
-  #retryAfter(key: string, delayMs: number, priority: number): void {
+  #retryAfter(key: string, delayMs: number, priority: number, backoff = true): void {
     this.#observer.retried?.(key, delayMs);
-    this.addAfter(key, delayMs, priority);
+    this.#schedule(key, delayMs, priority, backoff);
   }
 
   /** Cancels the scheduled add of `key`; its priority, if there was one. */
@@ -363,8 +381,9 @@ export class WorkQueue {
     } else if (result !== undefined && 'error' in result) {
       const backoffDelay = this.#backoff.next(key);
       // A request the API server refused for load is retried when it asked, not sooner.
-      const delayMs = result.retryAfterMs ?? serverRetryAfterMs(result.error) ?? backoffDelay;
-      if (!this.#shuttingDown) this.#retryAfter(key, delayMs, priority);
+      const askedMs = result.retryAfterMs ?? serverRetryAfterMs(result.error);
+      if (!this.#shuttingDown)
+        this.#retryAfter(key, askedMs ?? backoffDelay, priority, askedMs === undefined);
       this.#observer.finished?.(key, 'error', durationMs, result.error);
     } else if (result !== undefined && result.requeueAfterMs !== undefined) {
       this.#backoff.reset(key);

@@ -7,7 +7,7 @@ import { startApiServer, type InMemoryApiServer } from '@scoby/in-memory-apiserv
 import type { KubeObject } from '@scoby/kube-objects';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DynamicClient, type ResourceRef } from '../../src/client/dynamic-client.ts';
-import { Controller, eventPriority } from '../../src/controller/controller.ts';
+import { Controller, eventPriority, RECOVERY_RETRY_WINDOW_MS } from '../../src/controller/controller.ts';
 import { LOW_PRIORITY, NORMAL_PRIORITY } from '../../src/queue/ready-keys.ts';
 import {
   formatObjectKey,
@@ -20,6 +20,7 @@ import { writeStatus } from '../../src/status/status-writer.ts';
 import { setFinalizer } from '../../src/finalizers/finalizers.ts';
 import { deferred } from '../../src/testing/deferred.ts';
 import { eventually } from '../../src/testing/eventually.ts';
+import { ManualClock } from '../../src/testing/manual-clock.ts';
 
 const CONFIGMAPS: ResourceRef = { group: '', version: 'v1', resource: 'configmaps', namespaced: true };
 const SECRETS: ResourceRef = { group: '', version: 'v1', resource: 'secrets', namespaced: true };
@@ -395,6 +396,48 @@ describe('a reconcile’s signal cuts its writes', () => {
       message: 'POST /api/v1/namespaces/default/configmaps aborted: deadline',
     });
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('Controller after an outage', () => {
+  it('retries keys backing off after failures within a second once an informer hears the API server again', async () => {
+    const clock = new ManualClock();
+    let failing = true;
+    const runs: number[] = [];
+    const delays: number[] = [];
+    controller = new Controller({
+      name: 'configmaps',
+      factory,
+      for: { resource: CONFIGMAPS, group: '', kind: 'ConfigMap' },
+      clock,
+      observer: { retried: (_key, delayMs) => delays.push(delayMs) },
+      reconcile: () => {
+        runs.push(clock.now());
+        return failing ? { error: new Error('connect ECONNREFUSED') } : undefined;
+      },
+    });
+    expect(await controller.waitForSync(5_000)).toBe(true);
+    await client.create(CONFIGMAPS, configMap('a'));
+    await eventually(() => expect(runs).toHaveLength(1));
+    // Failures during the outage: the next retry is 5 ms · 2^11 = 10.24 s away.
+    for (let failures = 1; failures < 12; failures++) {
+      await clock.advance(delays.at(-1) ?? 0);
+      await eventually(() => expect(runs).toHaveLength(failures + 1));
+    }
+    expect(delays.at(-1)).toBe(10_240);
+    failing = false;
+    // The informer's watch is refused once, then answered: the API server is back.
+    server.faults.failNext({ verb: 'watch', resource: 'configmaps' }, { code: 500 });
+    server.faults.dropWatches();
+    await eventually(() =>
+      expect(
+        server.requestLog.entries().filter((entry) => entry.query.watch === 'true' && entry.code === 200),
+      ).toHaveLength(2),
+    );
+    const before = runs.length;
+    await clock.advance(RECOVERY_RETRY_WINDOW_MS);
+    await eventually(() => expect(runs).toHaveLength(before + 1));
+    expect(runs.at(-1)! - runs.at(-2)!).toBeLessThan(10_240);
   });
 });
 

@@ -242,7 +242,7 @@ describe('SharedInformer against an API server', () => {
     ).toEqual(['list', 'watch from rv', 'watch from rv', 'list', 'watch from rv']);
   });
 
-  it('restarts a watch that stays open but falls silent, and sees what changed meanwhile', async () => {
+  it('resumes a watch that stays open but falls silent, and sees what changed meanwhile', async () => {
     const logs = captureLogs();
     // The in-memory server sends a bookmark every second: twice that is a generous silence bound.
     const cache = informer({ watchSilenceMs: 2000, logger: logs.logger });
@@ -259,7 +259,7 @@ describe('SharedInformer against an API server', () => {
 
     const restarts = logs
       .lines()
-      .filter((line) => line.msg === 'watch went silent; restarting with a fresh list');
+      .filter((line) => line.msg === 'watch went silent; watching again from its last resourceVersion');
     expect(restarts).toHaveLength(1);
     expect(restarts[0]).not.toHaveProperty('err');
     expect(restarts[0]).toMatchObject({
@@ -269,13 +269,14 @@ describe('SharedInformer against an API server', () => {
         /^the watch of \/api\/v1\/configmaps delivered no event or bookmark for \d+ ms$/,
       ),
     });
+    // The silent watch is resumed from the last resourceVersion it saw: it replays the change, no list.
     const reads = server.requestLog.entries().filter((entry) => entry.path === '/api/v1/configmaps');
     expect(reads.map((entry) => (entry.query.watch === 'true' ? 'watch' : 'list'))).toEqual([
       'list',
       'watch',
-      'list',
       'watch',
     ]);
+    expect(reads[2]?.query.resourceVersion).toMatch(/^\d+$/);
   });
 
   it('asks for bookmarks and a server-side timeout, so a healthy quiet watch is never restarted', async () => {

@@ -2,12 +2,14 @@
  * The real control plane: started once for this file from the built binaries (`npm run kube-binaries`).
  */
 import { readFileSync } from 'node:fs';
+import https from 'node:https';
 import {
   AppsV1Api,
   CoreV1Api,
   KubeConfig,
   RbacAuthorizationV1Api,
   VersionApi,
+  Watch,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -24,6 +26,24 @@ let admin: KubeConfig;
 function rssMiB(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB$/m);
   return line ? Number(line[1]) / 1024 : 0;
+}
+
+/** The status code kube-apiserver answers the admin for `path` (no body read). */
+async function statusOf(path: string): Promise<number> {
+  const options: https.RequestOptions = {};
+  await admin.applyToHTTPSOptions(options);
+  const url = new URL(path, plane.server);
+  return new Promise((resolve, reject) => {
+    const request = https.get(
+      { ...options, hostname: url.hostname, port: url.port, path: url.pathname },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      },
+    );
+    request.setTimeout(10_000, () => request.destroy(new Error(`GET ${path}: no answer within 10 s`)));
+    request.on('error', reject);
+  });
 }
 
 function alive(pid: number): boolean {
@@ -197,6 +217,95 @@ describe('the real control plane', () => {
     expect(Date.parse(entry!.stageTimestamp)).toBeGreaterThanOrEqual(
       Date.parse(entry!.requestReceivedTimestamp),
     );
+  });
+
+  it('kills kube-apiserver and starts it again on its port, with its certificates and data', async () => {
+    const core = admin.makeApiClient(CoreV1Api);
+    await core.createNamespace({ body: { metadata: { name: 'faults' } } });
+    await core.createNamespacedConfigMap({
+      namespace: 'faults',
+      body: { metadata: { name: 'before' }, data: { kept: 'yes' } },
+    });
+    const apiServer = plane.component('kube-apiserver');
+    const before = apiServer.pid;
+    await apiServer.kill();
+    expect(apiServer.running).toBe(false);
+    const refused = await core.readNamespace({ name: 'faults' }).catch((error: Error) => error);
+    expect(String(refused)).toMatch(/ECONNREFUSED/);
+    await apiServer.start();
+    expect(apiServer.pid).not.toBe(before);
+    expect(plane.pids).toContain(apiServer.pid);
+    const kept = await core.readNamespacedConfigMap({ namespace: 'faults', name: 'before' });
+    expect(kept.data).toEqual({ kept: 'yes' });
+  });
+
+  it('pauses kube-apiserver, which then answers nothing, and resumes it', async () => {
+    const core = admin.makeApiClient(CoreV1Api);
+    const apiServer = plane.component('kube-apiserver');
+    apiServer.pause();
+    try {
+      const answered = await Promise.race([
+        core.readNamespace({ name: 'faults' }).then(
+          () => 'answered',
+          () => 'failed',
+        ),
+        new Promise((resolve) => setTimeout(() => resolve('no answer'), 3_000)),
+      ]);
+      expect(answered).toBe('no answer');
+    } finally {
+      apiServer.resume();
+    }
+    const namespace = await eventually('an answer after resume', () =>
+      core.readNamespace({ name: 'faults' }),
+    );
+    expect(namespace.metadata?.name).toBe('faults');
+  });
+
+  it('kills etcd and starts it again with its data: the API server answers again', async () => {
+    const core = admin.makeApiClient(CoreV1Api);
+    const etcd = plane.component('etcd');
+    await etcd.kill();
+    // kube-apiserver's own check of its storage fails at once (a read would wait for etcd's timeout).
+    expect(await statusOf('/readyz/etcd')).toBe(500);
+    await etcd.start();
+    const kept = await eventually('the ConfigMap read again', () =>
+      core.readNamespacedConfigMap({ namespace: 'faults', name: 'before' }),
+    );
+    expect(kept.data).toEqual({ kept: 'yes' });
+  });
+
+  it('answers a watch from a compacted revision 410 Gone once its watch cache is off', async () => {
+    await plane.reconfigureApiServer({ watchCache: false, etcdCompactionIntervalSeconds: 1 });
+    const core = admin.makeApiClient(CoreV1Api);
+    const created = await core.createNamespacedConfigMap({
+      namespace: 'faults',
+      body: { metadata: { name: 'compacted' }, data: { n: '0' } },
+    });
+    const from = created.metadata!.resourceVersion!;
+    // kube-apiserver compacts to the revision it saw one interval earlier: a few intervals of writes.
+    for (let n = 1; n <= 4; n++) {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await core.replaceNamespacedConfigMap({
+        namespace: 'faults',
+        name: 'compacted',
+        body: { metadata: { name: 'compacted' }, data: { n: String(n) } },
+      });
+    }
+    const status = await eventually('a 410 from the watch', async () => {
+      const events: Array<{ type: string; object: { code?: number; reason?: string } }> = [];
+      await new Promise<void>((resolve, reject) => {
+        void new Watch(admin)
+          .watch(
+            '/api/v1/namespaces/faults/configmaps',
+            { resourceVersion: from, timeoutSeconds: 2 },
+            (type, object) => events.push({ type, object }),
+            () => resolve(),
+          )
+          .catch(reject);
+      });
+      return events.find((event) => event.type === 'ERROR')?.object;
+    });
+    expect(status).toMatchObject({ code: 410, reason: 'Expired' });
   });
 
   it('stops every process it started', async () => {

@@ -1,5 +1,8 @@
+import { appendFile, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { auditMicros, parseAuditLog } from '../../src/audit-log.ts';
+import { AuditTail, auditMicros, parseAuditLog } from '../../src/audit-log.ts';
 import { auditPolicy } from '../../src/audit-policy.ts';
 
 /** An event as kube-apiserver v1.34 writes it at level Metadata (one line of its JSON log). */
@@ -119,5 +122,60 @@ describe('the audit policy', () => {
         { level: 'None' },
       ],
     });
+  });
+
+  it('keeps the answered object of the writes of the resources asked for, without managedFields', () => {
+    const userGroups = ['system:serviceaccounts:scoby-ha'];
+    expect(auditPolicy('scoby-ha', [{ group: 'apps', resources: ['deployments'] }])).toEqual({
+      apiVersion: 'audit.k8s.io/v1',
+      kind: 'Policy',
+      omitStages: ['RequestReceived'],
+      omitManagedFields: true,
+      rules: [
+        {
+          level: 'Request',
+          userGroups,
+          resources: [{ group: 'coordination.k8s.io', resources: ['leases'] }],
+        },
+        {
+          level: 'RequestResponse',
+          userGroups,
+          verbs: ['create', 'update', 'patch'],
+          resources: [{ group: 'apps', resources: ['deployments'] }],
+        },
+        { level: 'Metadata', userGroups },
+        { level: 'None' },
+      ],
+    });
+  });
+
+  it('reads the answered object of an event', () => {
+    const line = JSON.stringify({
+      auditID: 'a',
+      stage: 'ResponseComplete',
+      verb: 'patch',
+      user: { username: 'system:serviceaccount:scoby-ha:replica-0' },
+      responseObject: { kind: 'Deployment', metadata: { resourceVersion: '42' } },
+    });
+    expect(parseAuditLog(`${line}\n`)[0]?.responseObject).toEqual({
+      kind: 'Deployment',
+      metadata: { resourceVersion: '42' },
+    });
+  });
+});
+
+describe('following the audit log', () => {
+  it('returns the events completed since the last read, and keeps an event being written for the next', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'audit-tail-'));
+    const path = join(dir, 'audit.log');
+    const event = (auditID: string) =>
+      JSON.stringify({ auditID, stage: 'ResponseComplete', verb: 'get', user: { username: 'u' } });
+    const tail = new AuditTail(path);
+    expect(await tail.read()).toEqual([]);
+    await writeFile(path, `${event('a')}\n${event('b')}\n${event('c').slice(0, 10)}`);
+    expect((await tail.read()).map((entry) => entry.auditID)).toEqual(['a', 'b']);
+    await appendFile(path, `${event('c').slice(10)}\n${event('d')}\n`);
+    expect((await tail.read()).map((entry) => entry.auditID)).toEqual(['c', 'd']);
+    expect(await tail.read()).toEqual([]);
   });
 });

@@ -9,7 +9,9 @@ import {
   KUBE_RELEASE,
   locateBinaries,
   locateHelm,
+  locateToxiproxy,
   nodeBinariesCacheFolder,
+  toxiproxyCacheFolder,
 } from '../../src/binaries.ts';
 
 async function folderWith(names: readonly string[]): Promise<string> {
@@ -68,5 +70,19 @@ describe('helm', () => {
     await mkdir(helmCacheFolder({ SCOBY_CACHE_DIR: cache }), { recursive: true });
     await writeFile(binary, '');
     expect(locateHelm({ SCOBY_CACHE_DIR: cache })).toEqual({ ok: true, path: binary });
+  });
+
+  it('keeps toxiproxy in a folder of its own, at the pinned version', async () => {
+    expect(KUBE_RELEASE.toxiproxy).toBe('v2.5.0');
+    const cache = await mkdtemp(join(tmpdir(), 'cache-'));
+    const binary = join(cache, 'toxiproxy', 'v2.5.0', 'toxiproxy-server');
+    expect(toxiproxyCacheFolder({ SCOBY_CACHE_DIR: cache })).toBe(join(cache, 'toxiproxy', 'v2.5.0'));
+    expect(locateToxiproxy({ SCOBY_CACHE_DIR: cache })).toEqual({
+      ok: false,
+      message: `toxiproxy is not built (${binary} is missing): run \`npm run kube-binaries\``,
+    });
+    await mkdir(toxiproxyCacheFolder({ SCOBY_CACHE_DIR: cache }), { recursive: true });
+    await writeFile(binary, '');
+    expect(locateToxiproxy({ SCOBY_CACHE_DIR: cache })).toEqual({ ok: true, path: binary });
   });
 });

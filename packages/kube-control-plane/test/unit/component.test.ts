@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, writeFile, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,4 +75,62 @@ describe('a control-plane component', () => {
     expect(component.running).toBe(false);
     expect(Date.now() - started).toBeGreaterThanOrEqual(4_000);
   }, 20_000);
+});
+
+/** The state letter of /proc/<pid>/stat: R running, S sleeping, T stopped. */
+function processState(pid: number): string {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+}
+
+describe('a control-plane component under faults', () => {
+  it('is killed with SIGKILL and started again with the same arguments, appending to its log', async () => {
+    const { binary, dir } = await script(
+      'echo "up $$ with $*"; trap "echo terminated; exit 0" TERM; while true; do sleep 0.1; done',
+    );
+    const log = join(dir, 'etcd.log');
+    const pids: Array<number | undefined> = [];
+    const component = new Component('etcd', binary, ['--data-dir=/kept'], log, (pid) => pids.push(pid));
+    try {
+      const first = component.pid;
+      await component.waitUntil('up', async () => readFileSync(log, 'utf8').includes('up'), 5_000);
+      await component.kill();
+      expect(component.running).toBe(false);
+      expect(() => component.assertRunning()).toThrow(/^etcd exited with SIGKILL;/);
+      component.start();
+      await component.waitUntil(
+        'up again',
+        async () => readFileSync(log, 'utf8').split('up').length === 3,
+        5_000,
+      );
+      expect(component.pid).not.toBe(first);
+      expect(pids).toEqual([first, component.pid]);
+      // No "terminated": SIGKILL gives the process no say.
+      expect(readFileSync(log, 'utf8')).toBe(
+        `up ${first} with --data-dir=/kept\nup ${component.pid} with --data-dir=/kept\n`,
+      );
+      expect(() => component.start()).toThrow(`etcd is still running (PID ${component.pid})`);
+    } finally {
+      await component.stop();
+    }
+  });
+
+  it('is paused with SIGSTOP and resumed with SIGCONT, and a paused one still stops', async () => {
+    const { binary, dir } = await script('echo up; while true; do sleep 0.1; done');
+    const component = new Component('kube-apiserver', binary, [], join(dir, 'kube-apiserver.log'));
+    const pid = component.pid!;
+    component.pause();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(processState(pid)).toBe('T');
+    expect(component.paused).toBe(true);
+    component.resume();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(['R', 'S']).toContain(processState(pid));
+    component.pause();
+    const started = Date.now();
+    await component.stop();
+    expect(component.running).toBe(false);
+    // SIGTERM reached it once resumed: no wait for the SIGKILL grace.
+    expect(Date.now() - started).toBeLessThan(4_000);
+  });
 });

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { AUDITED_NAMESPACE } from '@scoby/kube-control-plane';
 import type { KubeObject } from '@scoby/kube-objects';
-import { parseAllDocuments } from 'yaml';
+import { parseAllDocuments, stringify } from 'yaml';
 import type { ClusterVerbs } from '../../support/cluster.ts';
 
 const RBAC = new URL('../../../../../deploy/10-rbac.yaml', import.meta.url);
@@ -88,4 +88,30 @@ export async function replicaToken(admin: ClusterVerbs, name: string): Promise<s
   const token = answer.status?.token;
   if (!token) throw new Error(`TokenRequest for ${AUDITED_NAMESPACE}/${name} answered no token`);
   return token;
+}
+
+/**
+ * A replica's kubeconfig: the API server's CA, and the proxy in front of it as server. The proxy is
+ * 127.0.0.1 as the API server is, and its serving certificate names IP 127.0.0.1, so TLS verifies
+ * through the proxy.
+ */
+export function replicaKubeconfig(
+  proxy: { host: string; port: number },
+  caData: string,
+  user: string,
+  token: string,
+): string {
+  return stringify({
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [
+      {
+        name: 'real',
+        cluster: { server: `https://${proxy.host}:${proxy.port}`, 'certificate-authority-data': caData },
+      },
+    ],
+    users: [{ name: user, user: { token } }],
+    contexts: [{ name: 'real', context: { cluster: 'real', user } }],
+    'current-context': 'real',
+  });
 }

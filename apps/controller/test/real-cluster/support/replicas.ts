@@ -5,15 +5,11 @@
  * the API server, so a test can cut one replica off (`proxy.partition()`) and count every replica's
  * requests from the API server's audit log (`auditLog()`).
  *
- * Departures from a pod, and why: the ops server listens on 127.0.0.1 at a port of the kernel's choice
- * (replicas share the host's network), and KUBECONFIG names the replica's kubeconfig (a pod reads its
- * token from the mounted ServiceAccount volume).
+ * The process itself: replica-process.ts.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
 import {
   readAuditLog,
@@ -24,53 +20,25 @@ import {
   WRITE_VERBS,
 } from '@scoby/kube-control-plane';
 import { inject } from 'vitest';
-import { stringify } from 'yaml';
 import type { ClusterVerbs } from '../../support/cluster.ts';
-import { containerEnvironment, renderChartContainer, type ChartContainer } from './chart-container.ts';
-import { ensureReplicaIdentities, replicaToken, replicaUser } from './replica-identities.ts';
+import { renderChartContainer } from './chart-container.ts';
+import {
+  ensureReplicaIdentities,
+  replicaKubeconfig,
+  replicaToken,
+  replicaUser,
+} from './replica-identities.ts';
+import { startReplicaProcess, type ReplicaProcess } from './replica-process.ts';
 
-const BIN = fileURLToPath(new URL('../../../bin/scoby.js', import.meta.url));
-const REPOSITORY = fileURLToPath(new URL('../../../../../', import.meta.url));
+export type { Exit, LogRecord } from './replica-process.ts';
+
 const SCOBY_NAMESPACE = 'scoby-system';
-/** Three processes transpiling the sources at once on two loaded cores take a while. */
-const START_TIMEOUT_MS = 90_000;
 
-/** One line of the controller's JSON log (pino). */
-export interface LogRecord {
-  level: number;
-  time: number;
-  msg: string;
-  [field: string]: unknown;
-}
-
-export interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-}
-
-export interface Replica {
-  /** replica-0, replica-1, ...: its ServiceAccount's name. */
-  name: string;
+export interface Replica extends ReplicaProcess {
   /** The user the API server sees: system:serviceaccount:scoby-ha:<name>. */
   user: string;
   /** Between this replica and the API server: partition() cuts it off. */
   proxy: FaultProxy;
-  process: ChildProcess;
-  /** Every JSON log line so far, in order (the array grows). */
-  logs: LogRecord[];
-  /** What the process wrote to stderr, and stdout lines that were not JSON. */
-  otherOutput(): string;
-  /** http://127.0.0.1:<port>: /metrics, /healthz, /readyz. */
-  metricsUrl: string;
-  exited: Promise<Exit>;
-  /** The first log record (since `from`, an index into logs) that `match` accepts. */
-  waitForLog(
-    description: string,
-    match: (record: LogRecord) => boolean,
-    options?: { from?: number; timeoutMs?: number },
-  ): Promise<LogRecord>;
-  /** SIGTERM: the chart's graceful stop; SIGKILL: a crash. Resolves at exit. */
-  stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<Exit>;
 }
 
 export interface Replicas {
@@ -113,138 +81,6 @@ function apiServerOf(adminKubeconfigYaml: string): { host: string; port: number;
   if (!cluster?.caData) throw new Error('the admin kubeconfig has no inline CA');
   const url = new URL(cluster.server);
   return { host: url.hostname, port: Number(url.port), caData: cluster.caData };
-}
-
-/**
- * The replica's kubeconfig: the API server's CA, and the proxy as server. The proxy is 127.0.0.1 as the
- * API server is, and its serving certificate names IP 127.0.0.1, so TLS verifies through the proxy.
- */
-function replicaKubeconfig(proxy: FaultProxy, caData: string, user: string, token: string): string {
-  return stringify({
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: [
-      {
-        name: 'real',
-        cluster: { server: `https://${proxy.host}:${proxy.port}`, 'certificate-authority-data': caData },
-      },
-    ],
-    users: [{ name: user, user: { token } }],
-    contexts: [{ name: 'real', context: { cluster: 'real', user } }],
-    'current-context': 'real',
-  });
-}
-
-function waitForLog(
-  replica: Pick<Replica, 'name' | 'logs' | 'otherOutput'>,
-  exited: { exit?: Exit },
-  description: string,
-  match: (record: LogRecord) => boolean,
-  options: { from?: number; timeoutMs?: number } = {},
-): Promise<LogRecord> {
-  const timeoutMs = options.timeoutMs ?? 60_000;
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const poll = () => {
-      const found = replica.logs.slice(options.from ?? 0).find(match);
-      if (found) return resolve(found);
-      const tail = () =>
-        `; last log lines:\n${replica.logs
-          .slice(-10)
-          .map((record) => JSON.stringify(record))
-          .join('\n')}\n${replica.otherOutput().slice(-2000)}`;
-      if (exited.exit) {
-        return reject(
-          new Error(
-            `${replica.name} exited (${JSON.stringify(exited.exit)}) before: ${description}${tail()}`,
-          ),
-        );
-      }
-      if (Date.now() > deadline) {
-        return reject(
-          new Error(`${replica.name}: ${description}: not within ${timeoutMs / 1000} s${tail()}`),
-        );
-      }
-      setTimeout(poll, 50);
-    };
-    poll();
-  });
-}
-
-async function startReplica(
-  name: string,
-  container: ChartContainer,
-  kubeconfigPath: string,
-  proxy: FaultProxy,
-  reaper: Reaper,
-  options: ReplicaOptions,
-): Promise<Replica> {
-  const args = container.args.map((arg) =>
-    arg.startsWith('--metrics-bind-address=') ? '--metrics-bind-address=127.0.0.1:0' : arg,
-  );
-  const env = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '',
-    ...containerEnvironment(container.env, { name: `scoby-controller-${name}`, namespace: SCOBY_NAMESPACE }),
-    ...(options.logLevel === undefined ? {} : { LOG_LEVEL: options.logLevel }),
-    KUBECONFIG: kubeconfigPath,
-  };
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: REPOSITORY,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  reaper.watch(child.pid);
-  const logs: LogRecord[] = [];
-  let other = '';
-  let partial = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    const lines = (partial + chunk.toString()).split('\n');
-    partial = lines.pop() ?? '';
-    for (const line of lines) {
-      if (line.trim() === '') continue;
-      try {
-        logs.push(JSON.parse(line) as LogRecord);
-      } catch {
-        other += `${line}\n`;
-      }
-    }
-  });
-  child.stderr!.on('data', (chunk: Buffer) => (other += chunk.toString()));
-  const state: { exit?: Exit } = {};
-  const exited = new Promise<Exit>((resolve) =>
-    child.on('close', (code, signal) => {
-      state.exit = { code, signal };
-      resolve(state.exit);
-    }),
-  );
-  const view = { name, logs, otherOutput: () => other };
-  const started = await waitForLog(
-    view,
-    state,
-    'scoby controller started',
-    (record) => record.msg === 'scoby controller started',
-    {
-      timeoutMs: START_TIMEOUT_MS,
-    },
-  ).catch((error: unknown) => {
-    child.kill('SIGKILL');
-    throw error;
-  });
-  return {
-    ...view,
-    user: replicaUser(name),
-    proxy,
-    process: child,
-    metricsUrl: `http://127.0.0.1:${String(started.opsPort)}`,
-    exited,
-    waitForLog: (description, match, waitOptions) => waitForLog(view, state, description, match, waitOptions),
-    async stop(signal = 'SIGTERM') {
-      if (state.exit) return state.exit;
-      child.kill(signal);
-      return exited;
-    },
-  };
 }
 
 /**
@@ -291,7 +127,13 @@ export async function startReplicas(
     await writeFile(kubeconfigPath, replicaKubeconfig(proxy, apiServer.caData, user, token), {
       mode: 0o600,
     });
-    const replica = await startReplica(name, container, kubeconfigPath, proxy, reaper, options);
+    const replica: Replica = {
+      ...(await startReplicaProcess(name, container, kubeconfigPath, reaper, {
+        ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
+      })),
+      user,
+      proxy,
+    };
     replicas.push(replica);
     return replica;
   };

@@ -1,0 +1,233 @@
+/**
+ * The faults one at a time (then mixed), each while the churn keeps changing instances: per fault the
+ * recovery time (from the end of the fault until every instance is Ready with every change made
+ * meanwhile applied), what did not converge (lost updates, duplicate or orphaned children), the lists
+ * and watches per informer, the parked instances still parked, and each replica's RSS. Stale writes
+ * and finalizers removed without consent are judged from the audit log at the end, and counted
+ * against the fault whose window they fall in.
+ */
+import { DEFAULT_LEASE_DURATION_MS } from '@scoby/controller-runtime';
+import { sleep } from '../chaos/cluster.ts';
+import { countByKind, settle, type Settled } from '../chaos/invariants.ts';
+import { updatesLost } from '../chaos/soak-bookkeeping.ts';
+import type { AuditJudge, InformerActivity } from './audit-judge.ts';
+import { running } from './cluster.ts';
+import { FAULTS, type Fault, type FaultTimes } from './faults.ts';
+import { judgeRun, parkedState, worldJudge, type FaultWorld, type Outcome } from './setup.ts';
+import { WORKLOADS } from './world.ts';
+
+export interface FaultRunOptions extends FaultTimes {
+  only: readonly string[];
+  churnPerSecond: number;
+  patienceSeconds: number;
+  /** Recovery over its bound fails the run too (otherwise it is reported). */
+  enforceTargets: boolean;
+}
+
+/** Recovery bound after the API server answers again; after a replica dies, the lease duration more. */
+const API_BOUND_MS = 10_000;
+const REPLICA_BOUND_MS = DEFAULT_LEASE_DURATION_MS + 10_000;
+const WARM_UP_MS = 3_000;
+
+interface FaultResult {
+  fault: Fault;
+  startedAt: number;
+  endedAt: number;
+  settledAt: number;
+  settled: Settled;
+  activity: InformerActivity[];
+  parked: string[];
+  rssMiB: number[];
+  crashed: string[];
+  changes: number;
+  /** What was not converged yet when the recovery target passed. */
+  atBound: string | undefined;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+function boundOf(fault: Fault): number {
+  return fault.bound === 'api' ? API_BOUND_MS : REPLICA_BOUND_MS;
+}
+
+/** Lists above the watches an informer had to start again: more than one list per broken watch. */
+function relistStorms(activity: readonly InformerActivity[]): InformerActivity[] {
+  return activity.filter((each) => each.lists > Math.max(1, each.watches));
+}
+
+export async function runFaults(
+  world: FaultWorld,
+  options: FaultRunOptions,
+  log: (line: string) => void,
+): Promise<Outcome> {
+  const { cluster, churn } = world;
+  const judge = worldJudge();
+  judge.add(await cluster.audit.read());
+  const selected =
+    options.only.length === 0 ? FAULTS : FAULTS.filter((fault) => options.only.includes(fault.name));
+  const results: FaultResult[] = [];
+  const killed = new Set<string>();
+  for (const fault of selected) {
+    const updatesBefore = churn.counts.updates + churn.counts.creates + churn.counts.deletes;
+    churn.start({ paceMs: 1000 / options.churnPerSecond, live: churn.live().length });
+    await sleep(WARM_UP_MS);
+    const startedAt = Date.now();
+    log(`${fault.name}: ${fault.description}`);
+    const end = await fault.run(cluster, options, log);
+    if (fault.bound === 'replica') killed.add(cluster.replicas[0]!.name);
+    await churn.stop();
+    // What was still pending when the recovery target passed: the first check after it.
+    let atBound: string | undefined;
+    const onPending = (pending: { violations: Array<{ kind: string; object: string; detail: string }> }) => {
+      if (atBound !== undefined || Date.now() - end.endedAt < boundOf(fault)) return;
+      const first = pending.violations[0]!;
+      atBound = `${pending.violations.length} pending, e.g. ${first.kind} ${first.object}: ${first.detail}`;
+    };
+    const settled = await settle(
+      cluster.admin,
+      WORKLOADS,
+      churn.instances,
+      options.patienceSeconds * 1000,
+      250,
+      onPending,
+    );
+    const settledAt = Date.now();
+    judge.add(await cluster.audit.read());
+    const parked = (await Promise.all(world.parked.map((each) => parkedState(cluster, each))))
+      .map((state, index) => ({ state, each: world.parked[index]! }))
+      .filter(({ state }) => state !== 'parked')
+      .map(({ state, each }) => `${each.workload.kind} ${each.name} ${state}`);
+    const crashed = cluster.replicas
+      .filter((replica) => !killed.has(replica.name) && !running(replica))
+      .map(
+        (replica) =>
+          `${replica.name} exited ${replica.current.process.signalCode ?? replica.current.process.exitCode}`,
+      );
+    results.push({
+      fault,
+      startedAt,
+      endedAt: end.endedAt,
+      settledAt,
+      settled,
+      activity: judge.activity(startedAt, settledAt),
+      parked,
+      rssMiB: cluster.rssMiB(),
+      crashed,
+      atBound,
+      changes: churn.counts.updates + churn.counts.creates + churn.counts.deletes - updatesBefore,
+    });
+    log(
+      `${fault.name}: converged ${settled.violations.length === 0 ? 'yes' : 'NO'} ${seconds(settledAt - end.endedAt)} after its end`,
+    );
+    if (end.after) {
+      await end.after();
+      killed.delete(cluster.replicas[0]!.name);
+      await settle(cluster.admin, WORKLOADS, churn.instances, options.patienceSeconds * 1000, 1_000);
+      judge.add(await cluster.audit.read());
+    }
+  }
+
+  const end = await judgeRun(world, judge, options.patienceSeconds * 1000);
+  return report(results, { ...end, churn: churn.counts }, options, log);
+}
+
+function within(result: FaultResult, atMicros: number): boolean {
+  return atMicros >= result.startedAt * 1000 && atMicros <= result.settledAt * 1000;
+}
+
+function report(
+  results: readonly FaultResult[],
+  end: {
+    stale: Awaited<ReturnType<AuditJudge['staleWrites']>>;
+    unconsented: ReturnType<AuditJudge['unconsentedRemovals']>;
+    released: string[];
+    churn: { creates: number; updates: number; deletes: number; retries: number };
+  },
+  options: FaultRunOptions,
+  log: (line: string) => void,
+): Outcome {
+  const broken: string[] = [];
+  const missed: string[] = [];
+  console.log('');
+  for (const result of results) {
+    const { fault, settled } = result;
+    const counts = countByKind(settled.violations);
+    const lost = updatesLost(settled.violations);
+    const duplicates = counts.duplicate + counts.orphan;
+    const stale = end.stale.stale.filter((write) => within(result, write.atMicros));
+    const unconsented = end.unconsented.filter((removal) => within(result, removal.atMicros));
+    const recoveryMs = result.settledAt - result.endedAt;
+    const storms = relistStorms(result.activity);
+    const maxLists = Math.max(0, ...result.activity.map((each) => each.lists));
+    const maxWatches = Math.max(0, ...result.activity.map((each) => each.watches));
+    const totalLists = result.activity.reduce((sum, each) => sum + each.lists, 0);
+    const bound = boundOf(fault);
+    const converged = settled.violations.length === 0;
+    console.log(`${fault.name}: ${fault.description}`);
+    console.log(
+      `  fault lasted           ${seconds(result.endedAt - result.startedAt)}, ${result.changes} changes by the churn meanwhile`,
+    );
+    console.log(
+      `  recovery               ${converged ? seconds(recoveryMs) : `NOT CONVERGED after ${seconds(recoveryMs)}`} (target ≤ ${seconds(bound)} after ${fault.bound === 'api' ? 'the API server answers again' : 'the replica died'})`,
+    );
+    if (result.atBound !== undefined) console.log(`  at the target          ${result.atBound}`);
+    console.log(`  lost updates           ${lost} (target 0)`);
+    console.log(`  duplicate children     ${duplicates} (target 0; orphans ${counts.orphan})`);
+    console.log(`  stale writes           ${stale.length} (target 0)`);
+    console.log(
+      `  unconsented removals   ${unconsented.length} (target 0); parked still parked: ${result.parked.length === 0 ? 'all' : result.parked.join(', ')}`,
+    );
+    console.log(
+      `  lists per informer     max ${maxLists}, ${totalLists} over ${result.activity.length} informers; watches started per informer max ${maxWatches}; relist storms ${storms.length} (target 0: no informer listing more often than its watch broke)`,
+    );
+    console.log(`  RSS after              ${result.rssMiB.map((rss) => `${rss.toFixed(0)} MiB`).join(', ')}`);
+    for (const violation of settled.violations.slice(0, 5))
+      console.log(`    ${violation.kind} ${violation.object}: ${violation.detail}`);
+    for (const write of stale.slice(0, 5))
+      console.log(
+        `    stale ${write.object} by ${write.user}: desired state ${write.wrote} after ${write.after}`,
+      );
+    for (const storm of storms.slice(0, 5))
+      console.log(`    relist storm ${storm.informer}: ${storm.lists} lists, ${storm.watches} watches`);
+    const name = fault.name;
+    if (!converged) broken.push(`${name}: did not converge (${settled.violations.length} violations)`);
+    if (lost > 0) broken.push(`${name}: ${lost} lost updates`);
+    if (duplicates > 0) broken.push(`${name}: ${duplicates} duplicate or orphaned children`);
+    if (stale.length > 0) broken.push(`${name}: ${stale.length} stale writes`);
+    if (unconsented.length > 0)
+      broken.push(`${name}: ${unconsented.length} finalizers removed without consent`);
+    if (result.parked.length > 0)
+      broken.push(`${name}: parked instances not parked: ${result.parked.join(', ')}`);
+    if (result.crashed.length > 0) broken.push(`${name}: ${result.crashed.join(', ')}`);
+    if (storms.length > 0)
+      broken.push(`${name}: ${storms.length} informers listed more often than their watch broke`);
+    if (fault.forcesRelist && totalLists === 0)
+      broken.push(`${name}: no informer listed again after its history was compacted`);
+    if (converged && recoveryMs > bound)
+      missed.push(`${name}: recovery ${seconds(recoveryMs)} over ${seconds(bound)}`);
+  }
+  const outside = end.stale.stale.filter(
+    (write) => !results.some((result) => within(result, write.atMicros)),
+  );
+  const unconsentedOutside = end.unconsented.filter(
+    (removal) => !results.some((result) => within(result, removal.atMicros)),
+  );
+  console.log('');
+  console.log(
+    `whole run: churn ${end.churn.creates} creates, ${end.churn.updates} updates, ${end.churn.deletes} deletes (${end.churn.retries} retried); ` +
+      `writes judged for staleness ${end.stale.judged} (${end.stale.unjudged} carried no desired state the bench wrote); ` +
+      `stale outside fault windows ${outside.length}; unconsented removals outside ${unconsentedOutside.length}; parked instances released and gone: ${end.released.length === 0 ? 'all' : `NOT ${end.released.join(', ')}`}`,
+  );
+  if (outside.length > 0) broken.push(`${outside.length} stale writes outside the fault windows`);
+  if (unconsentedOutside.length > 0)
+    broken.push(`${unconsentedOutside.length} finalizers removed without consent outside the fault windows`);
+  if (end.released.length > 0)
+    broken.push(`parked instances not gone once released: ${end.released.join(', ')}`);
+  if (end.stale.judged === 0)
+    broken.push('no write could be judged for staleness (the audit log holds no child write)');
+  if (options.enforceTargets) broken.push(...missed);
+  log(
+    `done: ${broken.length === 0 ? 'every invariant held' : `${broken.length} broken`}${missed.length > 0 ? `; targets missed: ${missed.length}` : ''}`,
+  );
+  return { broken, missed };
+}
