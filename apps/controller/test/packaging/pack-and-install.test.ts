@@ -111,6 +111,12 @@ describe('the packed packages, installed for production', () => {
       expect(readme.startsWith(`# @scoby/${name}\n`)).toBe(true);
       expect(readme).toContain(`npm install @scoby/${name}`);
       expect(readme).toMatch(/^```(ts|sh)$/m);
+      // Links to files of the repository, which the package does not ship, lead to its web page.
+      const links = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1] ?? '');
+      expect({ name, relative: links.filter((link) => !/^(https:\/\/|#)/.test(link)) }).toEqual({
+        name,
+        relative: [],
+      });
     }
   });
 
@@ -243,6 +249,10 @@ describe('the packed packages, installed for production', () => {
     const help = await node([IMAGE_ENTRYPOINT, '--help'], consumer);
     expect(help).toMatchObject({ code: 0, stderr: '' });
     expect(help.stdout).toMatch(/^Usage: scoby \[options\] \[command\]/);
+    // npm scripts of the repository do not exist where the package is installed.
+    const runHelp = await node([IMAGE_ENTRYPOINT, 'run', '--help'], consumer);
+    expect(runHelp).toMatchObject({ code: 0, stderr: '' });
+    expect(runHelp.stdout.match(/.*npm run.*/g)).toBeNull();
     // The bundle finds its package's package.json, wherever esbuild put the module that reads it.
     expect(await node([IMAGE_ENTRYPOINT, '--version'], consumer)).toEqual({
       code: 0,
