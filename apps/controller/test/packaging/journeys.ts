@@ -86,7 +86,7 @@ export async function followGuide(
 
 /**
  * Runs `commands` in their own process group until a line of their output contains `ready`, then
- * stops the group with SIGTERM. Code 0 when the line came, else the code they exited with.
+ * stops the group with SIGTERM. Code 0 when the line came and they stopped; otherwise never 0.
  */
 async function runUntilReady(
   commands: string,
@@ -112,7 +112,20 @@ async function runUntilReady(
     void exited.then(() => resolve(false));
   });
   const ok = await sawReady;
-  if (ok && child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+  if (ok && child.pid !== undefined) {
+    const group = child.pid;
+    process.kill(-group, 'SIGTERM');
+    // A command that does not stop on SIGTERM fails the step instead of outliving the test.
+    const kill = setTimeout(() => process.kill(-group, 'SIGKILL'), 30_000);
+    const [, signal] = await exited;
+    clearTimeout(kill);
+    if (signal === 'SIGKILL') return { code: null, stdout, stderr: `${stderr}\ndid not stop on SIGTERM` };
+    return { code: 0, stdout, stderr };
+  }
   const [code] = await exited;
-  return { code: ok ? 0 : code, stdout, stderr };
+  return {
+    code: code === 0 ? null : code,
+    stdout,
+    stderr: `${stderr}\nexited before a line with "${ready}"`,
+  };
 }
