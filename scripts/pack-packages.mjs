@@ -12,13 +12,15 @@
  * Nx settings; none of those files ship, and a program that resolves with that condition (the
  * repository's `bin/scoby.js` loading a user's plugin) would follow the condition into the installed
  * package and find nothing. So each package is packed once by npm, unpacked, its package.json stripped
- * of the workspace-only parts (publishedManifest), and packed again from there.
+ * of the workspace-only parts (publishedManifest), its README's links to repository files made
+ * absolute (publishedReadme: the files are not in the package), and packed again from there.
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { publishedManifest } from './published-manifest.mjs';
+import { publishedReadme } from './published-readme.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const destination = process.argv[2];
@@ -64,6 +66,8 @@ try {
     const manifest = join(unpacked, 'package/package.json');
     const published = publishedManifest(JSON.parse(readFileSync(manifest, 'utf8')));
     writeFileSync(manifest, `${JSON.stringify(published, null, 2)}\n`);
+    const readme = join(unpacked, 'package/README.md');
+    writeFileSync(readme, publishedReadme(readFileSync(readme, 'utf8'), published.repository, 'main'));
     const [repacked] = JSON.parse(
       npm(
         ['pack', '--json', '--ignore-scripts', '--pack-destination', resolve(destination), './package'],

@@ -2,7 +2,8 @@
  * The code the guides show is code CI runs: a block annotated `file` is that file of docs/examples
  * verbatim (type-checked under strict by this project's typecheck, run from the packed packages by
  * the controller's packaging test), the guides' TypeScript is all such files, and every shell block
- * of the tested pages either runs (test/pages.kube.test.ts) or says why it cannot.
+ * of the tested pages either runs (test/pages.kube.test.ts, or the packaging test for a project of
+ * the reader's own) or says why it cannot.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,10 +31,22 @@ describe('the code of the guides', () => {
       expect(shell.filter((block) => block.annotation?.kind !== 'skip').length).toBeGreaterThan(0);
       for (const block of shell) {
         if (block.annotation?.kind === 'skip') expect(block.annotation.reason.length).toBeGreaterThan(10);
-        else expect([undefined, 'background'], `${page}:${block.line}`).toContain(block.annotation?.kind);
+        else
+          expect([undefined, 'background', 'project'], `${page}:${block.line}`).toContain(
+            block.annotation?.kind,
+          );
       }
     });
   }
+
+  for (const page of GUIDES_WITH_CODE)
+    it(`${page}: its project of your own is commands (run by the controller's packaging test), not prose`, () => {
+      const project = codeBlocks(page).filter((block) => block.annotation?.kind === 'project');
+      expect(project.filter(isShell).map((block) => block.body.split('\n')[0])).toContain('npm init -y');
+      expect(
+        project.some((block) => block.lang === 'json' && block.body.includes('"module": "nodenext"')),
+      ).toBe(true);
+    });
 
   for (const page of GUIDES_WITH_CODE)
     it(`${page}: its TypeScript is all in docs/examples, where CI type-checks and runs it`, () => {

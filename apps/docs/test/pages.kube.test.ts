@@ -3,7 +3,7 @@
  * on the in-memory embedded cluster, or on the real control plane (`--cluster kwok`) where the page
  * needs kube-apiserver's behaviour. A block fails the test when a command fails, or when the output
  * the page shows after it (a `text` block annotated `output`) no longer matches. A block annotated
- * `skip` is reported with its reason.
+ * `skip` is reported with its reason, one annotated `project` as run by the controller's packaging test.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,7 +29,7 @@ function stepsOf(page: string): { steps: Step[]; skipped: CodeBlock[] } {
   for (const [index, block] of blocks.entries()) {
     if (block.annotation?.kind === 'save') steps.push({ block });
     if (!isShell(block)) continue;
-    if (block.annotation?.kind === 'skip') {
+    if (block.annotation?.kind === 'skip' || block.annotation?.kind === 'project') {
       skipped.push(block);
       continue;
     }
@@ -55,16 +55,18 @@ function kubectlFolder(cluster: 'none' | 'memory' | 'kwok'): string {
 
 const where = (block: CodeBlock): string => `${block.page}:${block.line}`;
 
+function skipReason(block: CodeBlock): string {
+  if (block.annotation?.kind === 'skip') return block.annotation.reason;
+  return 'runs in a project of your own, outside the repository: apps/controller/test/packaging runs it against the packages published to a local registry';
+}
+
 for (const { page, cluster, sample = false } of TESTED_PAGES) {
   describe(`${page} (${cluster === 'none' ? 'the cluster it starts' : cluster})`, () => {
     const { steps, skipped } = stepsOf(page);
     let session: PageSession;
 
     beforeAll(async () => {
-      for (const block of skipped)
-        console.log(
-          `skipped ${where(block)}: ${block.annotation?.kind === 'skip' ? block.annotation.reason : ''}`,
-        );
+      for (const block of skipped) console.log(`skipped ${where(block)}: ${skipReason(block)}`);
       session = await openPageSession({
         kubectlFolder: kubectlFolder(cluster),
         cluster,

@@ -1,6 +1,6 @@
 /**
- * Loads a form-factor plugin from an ES module whose default export implements the contract, and the
- * default export of any module an operator names. The only I/O of the package: the dynamic import().
+ * Loads a form-factor plugin from a module (ES or CommonJS) whose default export implements the
+ * contract, and the default export of any module an operator names. The only I/O of the package: the dynamic import().
  */
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -54,5 +54,19 @@ export async function importDefaultExport(
     return { ok: false, message: `${label}: cannot be imported: ${(error as Error).message}` };
   }
   if (!('default' in module)) return { ok: false, message: `${label}: the module has no default export` };
-  return { ok: true, value: module['default'] };
+  return { ok: true, value: commonJsDefault(module) };
+}
+
+/**
+ * node gives a CommonJS module's `module.exports` as the default export, so the `exports.default`
+ * that tsc emits for `export default` in a CommonJS project sits one level down (docs/spec/hooks-v1.md
+ * §10.1): taken from there when `module.exports` carries `__esModule` (node lists it among the names
+ * it detects) or has `default` as its only property. An ES module's default export is as it is.
+ */
+function commonJsDefault(module: Record<string, unknown>): unknown {
+  const value = module['default'];
+  if (typeof value !== 'object' || value === null || !Object.hasOwn(value, 'default')) return value;
+  const exported = value as Record<string, unknown>;
+  const marked = module['__esModule'] === true || exported['__esModule'] === true;
+  return marked || Object.keys(exported).length === 1 ? exported['default'] : value;
 }

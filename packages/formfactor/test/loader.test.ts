@@ -1,10 +1,35 @@
+import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { loadFormFactorPlugin } from '../src/index.ts';
 
 const TEST_DIR = dirname(fileURLToPath(import.meta.url));
 const FIXTURES = join(TEST_DIR, 'fixtures');
+const LOADER = pathToFileURL(join(TEST_DIR, '../src/loader.ts')).href;
+
+/** The loaded plugin's name, or the refusal, as printed by loadFormFactorPlugin run by this test's node. */
+async function pluginNameUnderPlainNode(
+  specifier: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const script = [
+    `const { loadFormFactorPlugin } = await import(${JSON.stringify(LOADER)});`,
+    `const loaded = await loadFormFactorPlugin(${JSON.stringify(specifier)}, ${JSON.stringify(FIXTURES)});`,
+    'console.log(loaded.ok ? loaded.plugin.name : loaded.message);',
+  ].join('\n');
+  try {
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--no-warnings', '--conditions=@scoby/source', '--input-type=module', '--eval', script],
+      { encoding: 'utf8' },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? null, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
 
 describe('loadFormFactorPlugin: accepted modules', () => {
   it('loads a path relative to fromDir', async () => {
@@ -18,6 +43,19 @@ describe('loadFormFactorPlugin: accepted modules', () => {
     const fromUrl = await loadFormFactorPlugin(pathToFileURL(path).href);
     expect(fromPath.ok && fromPath.plugin.managedKinds).toEqual([{ apiVersion: 'v1', kind: 'ConfigMap' }]);
     expect(fromUrl.ok && fromUrl.plugin.name).toBe('configMapOnly');
+  });
+
+  // Under plain node: Vitest's own module loader unwraps a CommonJS `exports.default` where node does not.
+  it.each([
+    ['tsc-commonjs-plugin.cjs', 'exports.default beside __esModule, as tsc emits for CommonJS'],
+    ['module-exports-default.cjs', 'module.exports = {default: plugin}'],
+    ['commonjs-plugin.cjs', 'module.exports = plugin'],
+  ])('loads a CommonJS module under plain node: %s (%s)', async (file) => {
+    expect(await pluginNameUnderPlainNode(`./${file}`)).toEqual({
+      code: 0,
+      stdout: 'configMapOnly\n',
+      stderr: '',
+    });
   });
 });
 

@@ -110,6 +110,9 @@ export function locateBinaries(
   if (missing.length === 0) return { ok: true, folder };
   return {
     ok: false,
-    message: `the Kubernetes binaries are not built (${folder} lacks ${missing.join(', ')}): run \`npm run kube-binaries\``,
+    message:
+      `the Kubernetes binaries of release ${KUBE_RELEASE.kubernetes} are not found (${folder} lacks ${missing.join(', ')}): ` +
+      `set KUBEBUILDER_ASSETS to a folder holding ${REQUIRED_FILES.join(', ')}, ` +
+      'or build them into that folder from a clone of the Scoby repository with `npm run kube-binaries`',
   };
 }

@@ -52,7 +52,7 @@ function runCommand(program: Command, done: (code: Promise<number>) => void, io:
     .addOption(
       new Option(
         '--cluster <kind>',
-        'with --embedded: the in-memory API server, or the real control plane (npm run kube-binaries)',
+        'with --embedded: the in-memory API server, or the real control plane (kube-apiserver, etcd and kwok of the pinned release, from KUBEBUILDER_ASSETS)',
       ).choices(['memory', 'kwok']),
     )
     .option(

@@ -20,10 +20,16 @@ export interface Finished {
 }
 
 /** Runs a command to its end; a failure is an answer (code, output), not an exception. */
-export async function run(command: string, args: string[], cwd: string): Promise<Finished> {
+export async function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Finished> {
   try {
     const { stdout, stderr } = await promisify(execFile)(command, args, {
       cwd,
+      env,
       encoding: 'utf8',
       maxBuffer: 64 * 1024 * 1024,
     });

@@ -6,8 +6,19 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { INSTALLED_SCOBY, REPOSITORY_SCOBY, compileGuideExamples } from './authoring.ts';
-import { REPOSITORY, installConsumer, lineOf, node, packPackages, spawnNode } from './consumer.ts';
+import {
+  REPOSITORY,
+  installConsumer,
+  lineOf,
+  node,
+  packPackages,
+  run,
+  spawnNode,
+  type Finished,
+} from './consumer.ts';
 import { startEmbedded } from './embedded.ts';
+import { followGuide, type Journey } from './journeys.ts';
+import { publishAll, startLocalRegistry, type LocalRegistry } from './registry.ts';
 
 const PUBLISHED = [
   'address',
@@ -33,14 +44,21 @@ const IMAGE_ENTRYPOINT = (await readFile(join(REPOSITORY, 'Dockerfile'), 'utf8')
 
 let work: string;
 let consumer: string;
+let tarballs: string[];
+let registry: LocalRegistry | undefined;
+let published: Finished[];
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'scoby-packaging-'));
   consumer = join(work, 'consumer');
-  await installConsumer(consumer, await packPackages(join(work, 'packages')));
+  tarballs = await packPackages(join(work, 'packages'));
+  await installConsumer(consumer, tarballs);
+  registry = await startLocalRegistry(join(work, 'registry'));
+  published = await publishAll(registry, tarballs, work);
 });
 
 afterAll(async () => {
+  await registry?.stop();
   if (work) await rm(work, { recursive: true, force: true });
 });
 
@@ -93,6 +111,12 @@ describe('the packed packages, installed for production', () => {
       expect(readme.startsWith(`# @scoby/${name}\n`)).toBe(true);
       expect(readme).toContain(`npm install @scoby/${name}`);
       expect(readme).toMatch(/^```(ts|sh)$/m);
+      // Links to files of the repository, which the package does not ship, lead to its web page.
+      const links = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1] ?? '');
+      expect({ name, relative: links.filter((link) => !/^(https:\/\/|#)/.test(link)) }).toEqual({
+        name,
+        relative: [],
+      });
     }
   });
 
@@ -225,6 +249,10 @@ describe('the packed packages, installed for production', () => {
     const help = await node([IMAGE_ENTRYPOINT, '--help'], consumer);
     expect(help).toMatchObject({ code: 0, stderr: '' });
     expect(help.stdout).toMatch(/^Usage: scoby \[options\] \[command\]/);
+    // npm scripts of the repository do not exist where the package is installed.
+    const runHelp = await node([IMAGE_ENTRYPOINT, 'run', '--help'], consumer);
+    expect(runHelp).toMatchObject({ code: 0, stderr: '' });
+    expect(runHelp.stdout.match(/.*npm run.*/g)).toBeNull();
     // The bundle finds its package's package.json, wherever esbuild put the module that reads it.
     expect(await node([IMAGE_ENTRYPOINT, '--version'], consumer)).toEqual({
       code: 0,
@@ -403,4 +431,117 @@ describe('a plugin and a hook written from the guides, in an empty project, on t
       await embedded.stop();
     }
   });
+});
+
+/** A file of a packed package, as npm publish sends it. */
+async function packedFile(tarball: string, file: string): Promise<string> {
+  const { code, stdout, stderr } = await run('tar', ['-xzOf', tarball, `package/${file}`], work);
+  if (code !== 0) throw new Error(`${tarball}: ${file}: ${stderr}`);
+  return stdout;
+}
+
+describe('published with npm publish to a local registry', () => {
+  it("every publishable package, as packed: its workspace's version, exports, types, repository and README", async () => {
+    expect(published.map((finished) => finished.code)).toEqual(PUBLISHED.map(() => 0));
+    if (registry === undefined) return;
+    const fields = [
+      'name',
+      'version',
+      'exports',
+      'types',
+      'bin',
+      'files',
+      'repository',
+      'dependencies',
+      'engines',
+    ];
+    const names: string[] = [];
+    for (const tarball of tarballs) {
+      const packed = JSON.parse(await packedFile(tarball, 'package.json')) as Record<string, unknown>;
+      const name = String(packed.name);
+      names.push(name);
+      const folder = join(
+        REPOSITORY,
+        name === '@scoby/controller' ? 'apps' : 'packages',
+        name.slice('@scoby/'.length),
+      );
+      const workspace = JSON.parse(await readFile(join(folder, 'package.json'), 'utf8')) as Record<
+        string,
+        unknown
+      >;
+      expect({ name, version: packed.version, repository: packed.repository }).toEqual({
+        name,
+        version: workspace.version,
+        repository: workspace.repository,
+      });
+      const packument = await registry.packument(name);
+      expect(packument['dist-tags']).toEqual({ latest: workspace.version });
+      const manifest =
+        (packument.versions as Record<string, Record<string, unknown>>)[String(workspace.version)] ?? {};
+      expect(Object.fromEntries(fields.map((field) => [field, manifest[field]]))).toEqual(
+        Object.fromEntries(fields.map((field) => [field, packed[field]])),
+      );
+      expect(packument.readme).toBe(await packedFile(tarball, 'README.md'));
+    }
+    expect(names.sort()).toEqual(PUBLISHED.map((name) => `@scoby/${name}`));
+  });
+});
+
+const GUIDE_JOURNEYS = [
+  { page: 'docs/hooks.md', project: 'ES module', omitLines: [] },
+  { page: 'docs/plugins.md', project: 'ES module', omitLines: [] },
+  { page: 'docs/plugins.md', project: 'CommonJS', omitLines: ['npm pkg set type=module'] },
+] as const;
+
+/** What a failing journey shows: each step's commands and, for the failing one, its output. */
+function outline(journey: Journey): { at: string; code: number | null; output?: string }[] {
+  return [...journey.steps, ...journey.background].map(({ at, finished }) =>
+    finished.code === 0
+      ? { at, code: 0 }
+      : { at, code: finished.code, output: finished.stderr + finished.stdout },
+  );
+}
+
+describe("the guides' projects of your own, in an empty folder outside the repository, installed from the local registry", () => {
+  for (const { page, project, omitLines } of GUIDE_JOURNEYS) {
+    it(`${page}, as ${project === 'CommonJS' ? 'a CommonJS project (without `npm pkg set type=module`)' : 'written (an ES module project)'}`, async () => {
+      if (registry === undefined) throw new Error('the local registry did not start');
+      const folder = await mkdtemp(join(tmpdir(), 'scoby-guide-'));
+      try {
+        const journey = await followGuide(page, folder, registry.env, { omitLines });
+        expect(outline(journey).filter((step) => step.code !== 0)).toEqual([]);
+        const manifest = JSON.parse(await readFile(join(folder, 'package.json'), 'utf8')) as Record<
+          string,
+          unknown
+        >;
+        // npm 11's `npm init -y` writes "type": "commonjs"; npm 10's writes no type, which means the same.
+        expect(manifest.type ?? 'commonjs').toBe(project === 'CommonJS' ? 'commonjs' : 'module');
+        const lock = JSON.parse(await readFile(join(folder, 'package-lock.json'), 'utf8')) as {
+          packages: Record<string, { resolved?: string }>;
+        };
+        const scoby = Object.entries(lock.packages).filter(([path]) =>
+          path.startsWith('node_modules/@scoby/'),
+        );
+        expect(scoby.length).toBeGreaterThan(0);
+        expect(scoby.filter(([, entry]) => !entry.resolved?.startsWith(registry!.url))).toEqual([]);
+        const output = journey.steps.map((step) => step.finished.stdout).join('');
+        if (page === 'docs/hooks.md') {
+          expect(output).toContain('the hook answers as Scoby expects\n');
+          expect(journey.background.map((step) => step.finished.stdout)).toEqual([
+            'hook listening on http://0.0.0.0:8081/v1\n',
+          ]);
+        } else {
+          const worker = await readFile(join(folder, 'dist/worker.js'), 'utf8');
+          expect(worker.includes('exports.default =')).toBe(project === 'CommonJS');
+          expect(output).toContain('CRDRegistration "greeter" is valid\n');
+          expect(output).toMatch(/^kind: Deployment$/m);
+          expect(journey.background.map((step) => step.finished.stdout)).toEqual([
+            expect.stringContaining('scoby controller started'),
+          ]);
+        }
+      } finally {
+        await rm(folder, { recursive: true, force: true });
+      }
+    });
+  }
 });

@@ -1,5 +1,6 @@
 /**
- * The fenced code blocks of a documentation page, each with the `docs-test` annotation that may stand
+ * The fenced code blocks of a documentation page (read by the docs' tests, apps/docs/test, and by the
+ * controller's packaging test, which follows the guides' projects of your own), each with the `docs-test` annotation that may stand
  * in an HTML comment right before it (blank lines between are allowed):
  *
  * - `<!-- docs-test: skip REASON -->`: not run; the test prints the reason.
@@ -9,6 +10,11 @@
  *   page goes on once a line of its output contains READY, and it is stopped when the page ends.
  * - `<!-- docs-test: output -->` before a `text` block: the output of the shell block before it, as
  *   normalised by normaliseOutput.
+ * - `<!-- docs-test: project [background READY | FILE] -->`: a step of a project of the reader's own,
+ *   outside the repository, run by the controller's packaging test (apps/controller/test/packaging)
+ *   in an empty folder against the packages published to a local registry, not by the pages test: a
+ *   shell block run there (in the background until a line contains READY), or a block saved there as
+ *   FILE. That test also saves there every block annotated `file`, under the file's name.
  */
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -22,7 +28,8 @@ export type Annotation =
   | { kind: 'file'; path: string }
   | { kind: 'save'; name: string }
   | { kind: 'background'; ready: string }
-  | { kind: 'output' };
+  | { kind: 'output' }
+  | { kind: 'project'; ready?: string; save?: string };
 
 export interface CodeBlock {
   /** The page, relative to the repository. */
@@ -34,10 +41,15 @@ export interface CodeBlock {
   annotation?: Annotation;
 }
 
-const ANNOTATION = /^<!-- docs-test: (skip|file|save|background|output)\s*(.*?)\s*-->$/;
+const ANNOTATION = /^<!-- docs-test: (skip|file|save|background|output|project)\s*(.*?)\s*-->$/;
 
 function parseAnnotation(kind: string, argument: string, where: string): Annotation {
   if (kind === 'output') return { kind };
+  if (kind === 'project') {
+    if (argument === '') return { kind };
+    const background = /^background\s+(.+)$/.exec(argument);
+    return background === null ? { kind, save: argument } : { kind, ready: background[1] ?? '' };
+  }
   if (argument === '') throw new Error(`${where}: docs-test ${kind} needs an argument`);
   if (kind === 'skip') return { kind, reason: argument };
   if (kind === 'file') return { kind, path: argument };

@@ -49,7 +49,11 @@ describe('the binaries folder', () => {
     const located = locateBinaries({ KUBEBUILDER_ASSETS: envtest, SCOBY_CACHE_DIR: cache });
     expect(located).toEqual({
       ok: false,
-      message: `the Kubernetes binaries are not built (${binariesCacheFolder({ SCOBY_CACHE_DIR: cache })} lacks etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok, kubectl, kwok-stages.yaml): run \`npm run kube-binaries\``,
+      // The published packages run outside the repository: the way in there is KUBEBUILDER_ASSETS.
+      message:
+        `the Kubernetes binaries of release ${KUBE_RELEASE.kubernetes} are not found (${binariesCacheFolder({ SCOBY_CACHE_DIR: cache })} lacks etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok, kubectl, kwok-stages.yaml): ` +
+        'set KUBEBUILDER_ASSETS to a folder holding etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok, kubectl, kwok-stages.yaml, ' +
+        'or build them into that folder from a clone of the Scoby repository with `npm run kube-binaries`',
     });
   });
 });
