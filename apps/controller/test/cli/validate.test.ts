@@ -159,8 +159,30 @@ describe('scoby validate', () => {
         missing(9, 'key', 'spec.preferences.key'),
     });
     expect(
-      await validate(['kafkasource-registration.yaml', '--crd', 'kafkasource-crd.yaml', 'kuard-crd.yaml']),
+      await validate([
+        'kafkasource-registration.yaml',
+        '--crd',
+        'kafkasource-crd.yaml',
+        '--crd',
+        'kuard-crd.yaml',
+      ]),
     ).toEqual({ code: 0, stdout: 'CRDRegistration "kafkasource" is valid\n', stderr: '' });
+  });
+
+  it('takes --crd before the registration files, as often as there are CRDs', async () => {
+    expect(
+      await validate([
+        '--crd',
+        'kuard-crd.yaml',
+        '--crd',
+        'kafkasource-crd.yaml',
+        'kafkasource-registration.yaml',
+      ]),
+    ).toEqual({
+      code: 0,
+      stdout: 'CRDRegistration "kafkasource" is valid\n',
+      stderr: '',
+    });
   });
 
   it('with --crd, reports status paths the status schema lacks, and the CRD checks of the registration status', async () => {
