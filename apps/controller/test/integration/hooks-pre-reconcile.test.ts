@@ -250,8 +250,8 @@ describe('applying a pre-reconcile answer (docs/spec/hooks-v1.md §5)', () => {
     ]);
   });
 
-  it("takes the hook's entry for a repeated condition type, as docs/hooks.md's hook appends it, and says so", async () => {
-    // docs/hooks.md: the hook appends its QuotaChecked beside the Unknown one Scoby initialised.
+  it("takes the hook's entry for a repeated condition type, as a hook that appends its entry sends it, and says so", async () => {
+    // The hook appends its QuotaChecked beside the Unknown one Scoby initialised.
     behaviour.set('appended', (request) => {
       const status = { ...(request.body.object.status as Record<string, unknown>) };
       const conditions = status.conditions as unknown[];
