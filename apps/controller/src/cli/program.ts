@@ -5,7 +5,6 @@
  * load their code when chosen, so `--help` and `crds` start quickly.
  */
 import { Command, CommanderError, Option } from 'commander';
-import { crdManifestYaml } from '@scoby/registration';
 import { buildCommandLine, hookModuleOption } from '../config/command-line.ts';
 import { buildInfo } from '../config/build-info.ts';
 import { DEFAULT_KUBECONFIG_OUT, DEFAULT_RENDER_NAMESPACE, EMBEDDED_NAMESPACE } from './defaults.ts';
@@ -189,7 +188,14 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
     new Command('crds')
       .description('print the CRD manifests Scoby needs (pipe into kubectl apply -f -)')
       .copyInheritedSettings(program)
-      .action(() => io.stdout(crdManifestYaml())),
+      .action(() =>
+        done(
+          import('@scoby/registration').then(({ crdManifestYaml }) => {
+            io.stdout(crdManifestYaml());
+            return 0;
+          }),
+        ),
+      ),
   );
   try {
     await program.parseAsync([...args], { from: 'user' });
