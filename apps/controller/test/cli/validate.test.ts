@@ -10,6 +10,7 @@ import { stringify } from 'yaml';
 import { validateRegistration } from '@scoby/registration';
 import { builtInFormFactors } from '../../src/process/built-in-form-factors.ts';
 import { runCli } from '../../src/cli/program.ts';
+import { OUT_OF_RANGE, OUT_OF_RANGE_CAUSES, OUT_OF_SET, OUT_OF_SET_CAUSES } from '../support/closed-sets.ts';
 import { FIXTURES, recordingIo } from './cli-io.ts';
 
 const SAMPLES = join(FIXTURES, 'scoby-samples');
@@ -104,34 +105,26 @@ describe('scoby validate', () => {
     }
   });
 
-  it('reports in one run what kubectl apply refuses: a required field and out-of-range numbers together', async () => {
-    const file = await written('ranges.yaml', [
-      {
-        apiVersion: 'scoby.triggermesh.io/v1alpha1',
-        kind: 'CRDRegistration',
-        metadata: { name: 'ranges' },
-        spec: {
-          crd: 'kuards.extensions.triggermesh.io',
-          workload: {
-            fromImage: {},
-            formFactor: { deployment: { replicas: -1, service: { port: 99999 } } },
-          },
-        },
-      },
-    ]);
-    const deployment = 'spec.workload.formFactor.deployment';
-    expect(await validate([file])).toEqual({
-      code: 1,
-      stdout: '',
-      stderr: [
-        'spec.workload.fromImage.repo: Required value',
-        `${deployment}.replicas: Invalid value: -1: ${deployment}.replicas in body should be greater than or equal to 0`,
-        `${deployment}.service.port: Invalid value: 99999: ${deployment}.service.port in body should be less than or equal to 65535`,
-        `${deployment}.service.targetPort: Required value`,
-      ]
-        .map((line) => `${file}: ${line}\n`)
-        .join(''),
-    });
+  it('reports in one run the causes kube-apiserver gives for the same registrations (test/real-cluster/registration-closed-sets)', async () => {
+    for (const [registration, causes] of [
+      [OUT_OF_RANGE, OUT_OF_RANGE_CAUSES],
+      [OUT_OF_SET, OUT_OF_SET_CAUSES],
+    ] as const) {
+      const file = await written('refused.yaml', [registration]);
+      const result = await validate([file]);
+      expect(result.code).toBe(1);
+      const lines = result.stderr.split('\n').filter(Boolean);
+      expect(lines.every((line) => line.startsWith(`${file}: `))).toBe(true);
+      const apiServerWords = lines
+        .map((line) => line.slice(file.length + 2))
+        .filter(
+          (line) =>
+            line.includes(': Unsupported value: ') ||
+            line.includes(': Invalid value: ') ||
+            line.endsWith(': Required value'),
+        );
+      expect(apiServerWords.sort()).toEqual(causes);
+    }
   });
 
   it('checks selector and namespaceSelector as kube-apiserver checks a LabelSelector', async () => {
