@@ -192,3 +192,17 @@ describe('RBAC, as deploy/10-rbac.yaml grants it', () => {
     for (const verb of named) expect(instanceVerbs).toContain(verb);
   });
 });
+
+describe('samples of output', () => {
+  // A sample pasted from a maintainer's terminal carried the machine's paths (/work/main/…, /root/…),
+  // which a reader takes for where the files must be.
+  it('name no path of the machine they were taken on', async () => {
+    const { stdout } = await run('git', ['-C', REPOSITORY, 'ls-files', '*.md']);
+    const machinePath = /(?<![\w.~-])\/(?:work|root)\/[\w.-]+/g;
+    const found: string[] = [];
+    for (const path of stdout.split('\n').filter(Boolean))
+      for (const [index, line] of (await page(path)).split('\n').entries())
+        for (const match of line.matchAll(machinePath)) found.push(`${path}:${index + 1}: ${match[0]}`);
+    expect(found).toEqual([]);
+  });
+});

@@ -10,8 +10,9 @@ import {
 export function preReconcile(request: HookRequest): HookResponse {
   const status = { ...(request.object.status as JsonObject | undefined) };
   const conditions = Array.isArray(status.conditions) ? status.conditions : [];
+  // Replaces the entry of its type Scoby sent (Unknown at first): a second entry of a type is a warning.
   status.conditions = [
-    ...conditions,
+    ...conditions.filter((condition) => (condition as JsonObject).type !== 'QuotaChecked'),
     { type: 'QuotaChecked', status: 'True', reason: 'WithinQuota', message: '' },
   ];
   return { object: { status } };

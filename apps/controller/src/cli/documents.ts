@@ -85,6 +85,30 @@ export async function readSingleObject(file: string, cwd: string, what: string):
   return { ok: true, object };
 }
 
+export interface ObjectType {
+  apiVersion: string;
+  kind: string;
+}
+
+/**
+ * The one object of a type a file must hold: without the check, a Deployment given as the registration
+ * was read as a registration with no spec and failed later with a message about fields.
+ */
+export async function readSingleObjectOf(
+  file: string,
+  cwd: string,
+  type: ObjectType,
+): Promise<SingleReading> {
+  const reading = await readSingleObject(file, cwd, type.kind);
+  if (!reading.ok) return reading;
+  const { apiVersion, kind } = reading.object;
+  if (apiVersion === type.apiVersion && kind === type.kind) return reading;
+  return {
+    ok: false,
+    message: `${file}: expected a ${type.kind} (${type.apiVersion}), found ${String(kind)} (${String(apiVersion)})`,
+  };
+}
+
 /** The objects of every file, in order; the first problem is reported. */
 export async function readAllObjects(files: readonly string[], cwd: string): Promise<ObjectsReading> {
   const objects: KubeObject[] = [];

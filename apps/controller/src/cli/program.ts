@@ -5,7 +5,6 @@
  * load their code when chosen, so `--help` and `crds` start quickly.
  */
 import { Command, CommanderError, Option } from 'commander';
-import { crdManifestYaml } from '@scoby/registration';
 import { buildCommandLine, hookModuleOption } from '../config/command-line.ts';
 import { buildInfo } from '../config/build-info.ts';
 import { DEFAULT_KUBECONFIG_OUT, DEFAULT_RENDER_NAMESPACE, EMBEDDED_NAMESPACE } from './defaults.ts';
@@ -101,23 +100,31 @@ function renderCommand(done: (code: Promise<number>) => void, io: CliIo): Comman
 }
 
 function validateCommand(done: (code: Promise<number>) => void, io: CliIo): Command {
-  return new Command('validate')
-    .description(
-      'check CRDRegistrations before applying them, with the checks and messages of the controller; exit 1 with one line per problem',
-    )
-    .argument('<files...>', 'YAML or JSON files holding CRDRegistrations')
-    .option('--crd <files...>', 'the registered CRDs: check the registrations against their schemas too')
-    .addOption(
-      new Option(
-        '--form-factor-plugin <module>',
-        'form-factor plugin module to load; repeatable (default: SCOBY_FORM_FACTOR_PLUGINS)',
-      ).argParser(collect),
-    )
-    .action((files: string[], options: ValidateOptions) =>
-      done(
-        import('./validate/validate-command.ts').then((command) => command.runValidate(files, options, io)),
-      ),
-    );
+  return (
+    new Command('validate')
+      .description(
+        'check CRDRegistrations before applying them, with the checks and messages of the controller; exit 1 with one line per problem',
+      )
+      .argument('<files...>', 'YAML or JSON files holding CRDRegistrations')
+      // Repeatable rather than variadic: a variadic option swallows the registration files after it.
+      .addOption(
+        new Option(
+          '--crd <file>',
+          'a registered CRD: check the registrations against its schema too; repeatable',
+        ).argParser(collect),
+      )
+      .addOption(
+        new Option(
+          '--form-factor-plugin <module>',
+          'form-factor plugin module to load; repeatable (default: SCOBY_FORM_FACTOR_PLUGINS)',
+        ).argParser(collect),
+      )
+      .action((files: string[], options: ValidateOptions) =>
+        done(
+          import('./validate/validate-command.ts').then((command) => command.runValidate(files, options, io)),
+        ),
+      )
+  );
 }
 
 /** Usage errors of `scoby hook check` exit 2, so that a hook author's CI tells them from a failing hook. */
@@ -181,7 +188,14 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
     new Command('crds')
       .description('print the CRD manifests Scoby needs (pipe into kubectl apply -f -)')
       .copyInheritedSettings(program)
-      .action(() => io.stdout(crdManifestYaml())),
+      .action(() =>
+        done(
+          import('@scoby/registration').then(({ crdManifestYaml }) => {
+            io.stdout(crdManifestYaml());
+            return 0;
+          }),
+        ),
+      ),
   );
   try {
     await program.parseAsync([...args], { from: 'user' });

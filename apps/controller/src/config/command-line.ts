@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
-import { DEFAULT_API_RATE_LIMIT } from '@scoby/controller-runtime';
+// The subpath, not the package's index: `scoby --help` would load the whole runtime and client-node.
+import { DEFAULT_API_RATE_LIMIT } from '@scoby/controller-runtime/rate-limit';
 
 /** The command-line flags, as commander hands them over (before validation by loadConfig). */
 export interface CommandLineOptions {

@@ -336,6 +336,41 @@ describe('scoby render', () => {
     });
   });
 
+  it('refuses a --registration that is no CRDRegistration and a --crd that is no CRD, naming what the file holds', async () => {
+    expect(
+      await render([
+        'render',
+        '--registration',
+        'mailer-instance.yaml',
+        '--instance',
+        'mailer-instance.yaml',
+      ]),
+    ).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'error: mailer-instance.yaml: expected a CRDRegistration (scoby.triggermesh.io/v1alpha1), ' +
+        'found Mailer (notify.example.com/v1)\n',
+    });
+    expect(
+      await render([
+        'render',
+        '--registration',
+        'mailer-registration.yaml',
+        '--instance',
+        'mailer-instance.yaml',
+        '--crd',
+        'mailer-registration.yaml',
+      ]),
+    ).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'error: mailer-registration.yaml: expected a CustomResourceDefinition (apiextensions.k8s.io/v1), ' +
+        'found CRDRegistration (scoby.triggermesh.io/v1alpha1)\n',
+    });
+  });
+
   it('refuses an instance that is not of the registered CRD', async () => {
     expect(
       await render([

@@ -10,6 +10,7 @@ import { stringify } from 'yaml';
 import { validateRegistration } from '@scoby/registration';
 import { builtInFormFactors } from '../../src/process/built-in-form-factors.ts';
 import { runCli } from '../../src/cli/program.ts';
+import { OUT_OF_RANGE, OUT_OF_RANGE_CAUSES, OUT_OF_SET, OUT_OF_SET_CAUSES } from '../support/closed-sets.ts';
 import { FIXTURES, recordingIo } from './cli-io.ts';
 
 const SAMPLES = join(FIXTURES, 'scoby-samples');
@@ -69,28 +70,61 @@ describe('scoby validate', () => {
     });
   });
 
-  it('prints one `<path>: <message>` line per problem, the messages of the registration status, and exits 1', async () => {
-    const result = await validate([await written('broken.yaml', [BROKEN])]);
+  it("prints every problem at once, `<file>: <path>: <message>`: what kube-apiserver refuses, then the controller's findings on the other fields; exits 1", async () => {
+    const file = await written('broken.yaml', [BROKEN]);
+    const result = await validate([file]);
+    const refused = [
+      // kube-apiserver's words for the CRDRegistration schema (the in-memory API server reproduces them).
+      'spec.workload.parameterConfiguration.fromSpec.toEnv[1].valueFrom.builtInFunc.name: Unsupported value: "resolveAddres": supported values: "resolveAddress"',
+      'spec.hook.version: Unsupported value: "v2": supported values: "v1", "1", "1"',
+      'spec.hook.failurePolicy: Unsupported value: "Sometimes": supported values: "Fail", "Ignore"',
+    ];
+    const found = [
+      'spec.workload.formFactor: exactly one form factor may be set, found "deployment", "knativeService"',
+      'spec.workload.parameterConfiguration.fromSpec.toEnv[0].path: invalid path "variable1": must start with "spec."',
+      'spec.hook.address.uri: unsupported scheme "ftp" (supported: http, https)',
+      'spec.hook.timeout: "10s" is not an ISO 8601 duration (for example "PT10S")',
+      'spec.resyncPeriod: "PT10S" is shorter than the minimum PT30S',
+    ];
     expect(result).toEqual({
       code: 1,
       stdout: '',
-      stderr: [
-        'spec.workload.formFactor: exactly one form factor may be set, found "deployment", "knativeService"',
-        'spec.workload.parameterConfiguration.fromSpec.toEnv[0].path: invalid path "variable1": must start with "spec."',
-        'spec.workload.parameterConfiguration.fromSpec.toEnv[1].valueFrom.builtInFunc.name: unknown built-in function "resolveAddres" (available: "resolveAddress")',
-        'spec.hook.version: unsupported hooks API version "v2" (supported: "v1")',
-        'spec.hook.address.uri: unsupported scheme "ftp" (supported: http, https)',
-        'spec.hook.timeout: "10s" is not an ISO 8601 duration (for example "PT10S")',
-        'spec.hook.failurePolicy: unknown failure policy "Sometimes" (supported: "Fail", "Ignore")',
-        'spec.resyncPeriod: "PT10S" is shorter than the minimum PT30S',
-        '',
-      ].join('\n'),
+      stderr: [...refused, ...found].map((line) => `${file}: ${line}\n`).join(''),
     });
-    // One source: the controller's validation, whose message its Ready condition carries.
+    // One source: the controller's validation, whose message its Ready condition carries, less the
+    // fields the API server already refused.
     const validation = validateRegistration(BROKEN, builtInFormFactors([]));
     expect(validation.ok).toBe(false);
-    if (!validation.ok)
-      expect(result.stderr).toBe(validation.problems.map((found) => `${found.message}\n`).join(''));
+    if (!validation.ok) {
+      const refusedPaths = refused.map((line) => line.slice(0, line.indexOf(': ')));
+      expect(
+        validation.problems
+          .filter((problem) => !refusedPaths.includes(problem.path))
+          .map((problem) => problem.message),
+      ).toEqual(found);
+    }
+  });
+
+  it('reports in one run the causes kube-apiserver gives for the same registrations (test/real-cluster/registration-closed-sets)', async () => {
+    for (const [registration, causes] of [
+      [OUT_OF_RANGE, OUT_OF_RANGE_CAUSES],
+      [OUT_OF_SET, OUT_OF_SET_CAUSES],
+    ] as const) {
+      const file = await written('refused.yaml', [registration]);
+      const result = await validate([file]);
+      expect(result.code).toBe(1);
+      const lines = result.stderr.split('\n').filter(Boolean);
+      expect(lines.every((line) => line.startsWith(`${file}: `))).toBe(true);
+      const apiServerWords = lines
+        .map((line) => line.slice(file.length + 2))
+        .filter(
+          (line) =>
+            line.includes(': Unsupported value: ') ||
+            line.includes(': Invalid value: ') ||
+            line.endsWith(': Required value'),
+        );
+      expect(apiServerWords.sort()).toEqual(causes);
+    }
   });
 
   it('checks selector and namespaceSelector as kube-apiserver checks a LabelSelector', async () => {
@@ -112,42 +146,38 @@ describe('scoby validate', () => {
         ]),
       ]),
     ).toEqual({ code: 0, stdout: 'CRDRegistration "canary" is valid\n', stderr: '' });
-    expect(
-      await validate([
-        await written('bad.yaml', [
-          selecting(
-            'bad',
-            { matchExpressions: [{ key: 'track', operator: 'Exists', values: ['canary'] }] },
-            { matchLabels: { 'env/prod/x': 'yes' } },
-          ),
-        ]),
-      ]),
-    ).toEqual({
+    const bad = await written('bad.yaml', [
+      selecting(
+        'bad',
+        { matchExpressions: [{ key: 'track', operator: 'Exists', values: ['canary'] }] },
+        { matchLabels: { 'env/prod/x': 'yes' } },
+      ),
+    ]);
+    expect(await validate([bad])).toEqual({
       code: 1,
       stdout: '',
       stderr:
-        'spec.selector.matchExpressions[0].values: may not be specified when operator is "Exists" or "DoesNotExist"\n' +
-        'spec.namespaceSelector.matchLabels["env/prod/x"]: invalid label key "env/prod/x": ' +
+        `${bad}: spec.selector.matchExpressions[0].values: may not be specified when operator is "Exists" or "DoesNotExist"\n` +
+        `${bad}: spec.namespaceSelector.matchLabels["env/prod/x"]: invalid label key "env/prod/x": ` +
         // kube-apiserver's words for a key with two slashes.
         "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')\n",
     });
   });
 
   it('names the registration on each line when the files hold several', async () => {
-    const result = await validate([
-      'kuard-addressable-registration.yaml',
-      await written('broken.yaml', [BROKEN]),
-    ]);
+    const broken = await written('broken.yaml', [BROKEN]);
+    const result = await validate(['kuard-addressable-registration.yaml', broken]);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('CRDRegistration "kuard" is valid\n');
     expect(result.stderr.split('\n')[0]).toBe(
-      'CRDRegistration "broken": spec.workload.formFactor: exactly one form factor may be set, found "deployment", "knativeService"',
+      `${broken}: CRDRegistration "broken": spec.workload.parameterConfiguration.fromSpec.toEnv[1].valueFrom.builtInFunc.name: ` +
+        'Unsupported value: "resolveAddres": supported values: "resolveAddress"',
     );
   });
 
   it('with --crd, reports spec paths the CRD schema does not have (the Go Scoby httptarget sample)', async () => {
     const missing = (index: number, field: string, path: string) =>
-      `spec.workload.parameterConfiguration.fromSpec.toEnv[${index}].valueFrom.secretPath.${field}: ` +
+      `httptarget-registration.yaml: spec.workload.parameterConfiguration.fromSpec.toEnv[${index}].valueFrom.secretPath.${field}: ` +
       `"${path}" is not in the schema of CRD "httptargets.targets.triggermesh.io" version v1alpha1\n`;
     expect(await validate(['httptarget-registration.yaml', '--crd', 'httptarget-crd.yaml'])).toEqual({
       code: 1,
@@ -159,8 +189,30 @@ describe('scoby validate', () => {
         missing(9, 'key', 'spec.preferences.key'),
     });
     expect(
-      await validate(['kafkasource-registration.yaml', '--crd', 'kafkasource-crd.yaml', 'kuard-crd.yaml']),
+      await validate([
+        'kafkasource-registration.yaml',
+        '--crd',
+        'kafkasource-crd.yaml',
+        '--crd',
+        'kuard-crd.yaml',
+      ]),
     ).toEqual({ code: 0, stdout: 'CRDRegistration "kafkasource" is valid\n', stderr: '' });
+  });
+
+  it('takes --crd before the registration files, as often as there are CRDs', async () => {
+    expect(
+      await validate([
+        '--crd',
+        'kuard-crd.yaml',
+        '--crd',
+        'kafkasource-crd.yaml',
+        'kafkasource-registration.yaml',
+      ]),
+    ).toEqual({
+      code: 0,
+      stdout: 'CRDRegistration "kafkasource" is valid\n',
+      stderr: '',
+    });
   });
 
   it('with --crd, reports status paths the status schema lacks, and the CRD checks of the registration status', async () => {
@@ -184,7 +236,7 @@ describe('scoby validate', () => {
       code: 1,
       stdout: '',
       stderr:
-        'spec.workload.statusConfiguration.add[0].path: "status.sinkURL" is not in the status schema of ' +
+        `${registration}: spec.workload.statusConfiguration.add[0].path: "status.sinkURL" is not in the status schema of ` +
         'CRD "kuards.extensions.triggermesh.io" version v1: the controller does not write it\n',
     });
     const clusterScoped = await written('kuard-crd.yaml', [
@@ -203,13 +255,12 @@ describe('scoby validate', () => {
     expect(await validate([registration, '--crd', clusterScoped])).toEqual({
       code: 1,
       stdout: '',
-      stderr:
-        'spec.crd: CRD "kuards.extensions.triggermesh.io" is cluster scoped; only namespaced CRDs can be registered\n',
+      stderr: `${registration}: spec.crd: CRD "kuards.extensions.triggermesh.io" is cluster scoped; only namespaced CRDs can be registered\n`,
     });
     expect(await validate([registration, '--crd', 'httptarget-crd.yaml'])).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'spec.crd: CRD "kuards.extensions.triggermesh.io" is not in the --crd files\n',
+      stderr: `${registration}: spec.crd: CRD "kuards.extensions.triggermesh.io" is not in the --crd files\n`,
     });
   });
 
@@ -235,7 +286,7 @@ describe('scoby validate', () => {
     expect(await validate([both])).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'spec.hook: exactly one of address, module must be set\n',
+      stderr: `${both}: spec.hook: exactly one of address, module must be set\n`,
     });
   });
 

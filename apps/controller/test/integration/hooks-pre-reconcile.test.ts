@@ -250,8 +250,8 @@ describe('applying a pre-reconcile answer (docs/spec/hooks-v1.md §5)', () => {
     ]);
   });
 
-  it("takes the hook's entry for a repeated condition type, as docs/hooks.md's hook appends it, and says so", async () => {
-    // docs/hooks.md: the hook appends its QuotaChecked beside the Unknown one Scoby initialised.
+  it("takes the hook's entry for a repeated condition type, as a hook that appends its entry sends it, and says so", async () => {
+    // The hook appends its QuotaChecked beside the Unknown one Scoby initialised.
     behaviour.set('appended', (request) => {
       const status = { ...(request.body.object.status as Record<string, unknown>) };
       const conditions = status.conditions as unknown[];
@@ -270,7 +270,7 @@ describe('applying a pre-reconcile answer (docs/spec/hooks-v1.md §5)', () => {
       { type: 'ServiceReady', status: 'True', reason: 'ServiceExist', message: '' },
     ]);
     const message =
-      "pre-reconcile hook: status.conditions repeats type QuotaChecked; the hook's entry is used (the last that differs from the one Scoby sent)";
+      "pre-reconcile hook: status.conditions repeats type QuotaChecked; the last entry of each is used";
     // One Event while the answer keeps repeating the type, however many reconciles follow.
     expect(
       (await eventsOf(cluster, 'shop', 'appended')).filter(

@@ -38,7 +38,7 @@ describe('a namespaceSelector without Namespace access (in memory only)', () => 
         message:
           'the controller may not list namespaces (all namespaces); add to the ClusterRole scoby-controller ' +
           '(deploy/10-rbac.yaml) the rules {apiGroups: [""], resources: [namespaces], verbs: [get, list, watch]} ' +
-          '(see docs/migration.md)',
+          '(see https://github.com/scoby-ts/scoby/blob/main/docs/migration.md)',
       });
       await cluster.apply(crdFor({ group: 'open.example.com', kind: 'Gate', plural: 'gates' }));
       await cluster.apply(

@@ -60,7 +60,7 @@ describe('a registration whose controller lacks a permission', () => {
       'add to a ClusterRole labelled scoby.triggermesh.io/crdregistration: "true" the rules ' +
       '{apiGroups: ["extensions.triggermesh.io"], resources: [kuards], verbs: [get, list, watch]}, ' +
       '{apiGroups: ["extensions.triggermesh.io"], resources: [kuards/status], verbs: [patch]} ' +
-      '(see docs/migration.md)';
+      '(see https://github.com/scoby-ts/scoby/blob/main/docs/migration.md)';
     expect(conditionOf(refused, 'ControllerReady')).toEqual({
       type: 'ControllerReady',
       status: 'False',

@@ -213,6 +213,6 @@ export async function missingStatusWrite(cluster: ClusterVerbs, hook: ScriptedHo
     'the controller may not patch or update crates.primercrates.example.com/status (all namespaces); ' +
       'add to a ClusterRole labelled scoby.triggermesh.io/crdregistration: "true" the rules ' +
       '{apiGroups: ["primercrates.example.com"], resources: [crates/status], verbs: [patch]} ' +
-      '(see docs/migration.md)',
+      '(see https://github.com/scoby-ts/scoby/blob/main/docs/migration.md)',
   );
 }

@@ -8,9 +8,10 @@ import { loadClusterDomain } from '@scoby/address';
 import type { RenderLookups } from '@scoby/env';
 import type { FormFactorRegistry } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
+import { API_VERSION, KIND } from '@scoby/registration';
 import { loadConfig, type ControllerConfig } from '../../config/index.ts';
 import { DEFAULT_RENDER_NAMESPACE } from '../defaults.ts';
-import { readAllObjects, readSingleObject } from '../documents.ts';
+import { readAllObjects, readSingleObjectOf } from '../documents.ts';
 import type { CliIo } from '../io.ts';
 import { loadFormFactors } from '../plugins.ts';
 import { objectLookups } from './object-lookups.ts';
@@ -71,12 +72,18 @@ export async function readRenderInputs(
   );
   if (!settings.ok) return { ok: false, message: settings.errors.map((error) => error.message).join('; ') };
   const { config } = settings;
-  const registration = await readSingleObject(options.registration, io.cwd, 'CRDRegistration');
+  const registration = await readSingleObjectOf(options.registration, io.cwd, {
+    apiVersion: API_VERSION,
+    kind: KIND,
+  });
   if (!registration.ok) return registration;
   const crd =
     options.crd === undefined
       ? undefined
-      : await readSingleObject(options.crd, io.cwd, 'CustomResourceDefinition');
+      : await readSingleObjectOf(options.crd, io.cwd, {
+          apiVersion: 'apiextensions.k8s.io/v1',
+          kind: 'CustomResourceDefinition',
+        });
   if (crd && !crd.ok) return crd;
   const objects = await readAllObjects(options.objects ?? [], io.cwd);
   if (!objects.ok) return objects;

@@ -1,6 +1,6 @@
 /**
- * The problems `scoby validate` reports for one CRDRegistration: the registration controller's own
- * validation (docs/spec/registration.md §4, the messages of its status), and with CRDs given, the checks
+ * The problems `scoby validate` reports for one CRDRegistration: what kube-apiserver would refuse it
+ * with, else the registration controller's own validation (docs/spec/registration.md §4, the messages of its status), and with CRDs given, the checks
  * against the registered CRD.
  */
 import type { FormFactorCatalog } from '@scoby/registration';
@@ -11,6 +11,7 @@ import {
   type CRDRegistrationSpec,
 } from '@scoby/registration';
 import type { KubeObject } from '@scoby/kube-objects';
+import { apiServerProblems } from './api-server-problems.ts';
 import { crdProblems, type FieldProblem } from './crd-checks.ts';
 
 /** One line per problem: `<path>: <message>`. */
@@ -31,6 +32,7 @@ export function registrationProblems(
       },
     ];
   }
+  const refused = apiServerProblems(registration);
   const validation = validateRegistration(registration, catalog);
   const own = validation.ok
     ? []
@@ -42,6 +44,12 @@ export function registrationProblems(
   // The CRD checks walk the spec's lists, which only a spec of the schema's shape has.
   const shaped =
     validation.ok || validation.problems.every((found) => found.reason !== ValidationReason.InvalidSpec);
-  if (crds === undefined || !shaped) return own;
-  return [...own, ...crdProblems(registration.spec as CRDRegistrationSpec, crds)];
+  const checked =
+    crds === undefined || !shaped
+      ? own
+      : [...own, ...crdProblems(registration.spec as CRDRegistrationSpec, crds)];
+  // Everything at once: what the API server refuses, then the controller's findings on other fields
+  // (a field both reject is said once, in the API server's words, as kubectl apply shows it).
+  const refusedPaths = new Set(refused.map((found) => found.path));
+  return [...refused, ...checked.filter((found) => !refusedPaths.has(found.path))];
 }

@@ -41,27 +41,6 @@ function hookCondition(type: string, entry: Record<string, unknown>): Condition 
   };
 }
 
-function sameValue(entry: Record<string, unknown>, condition: Condition): boolean {
-  return (
-    entry.status === condition.status &&
-    entry.reason === condition.reason &&
-    entry.message === condition.message
-  );
-}
-
-/**
- * The hook's entry for a type among those it sent. A hook that builds on the status it received and
- * appends its own entry sends the type twice, Scoby's echo and its own: the last entry that differs
- * from Scoby's is the hook's; when none differs, the hook agreed with Scoby's.
- */
-function hookEntry(
-  entries: readonly Record<string, unknown>[],
-  scoby: Condition,
-): Record<string, unknown> | undefined {
-  const own = entries.filter((entry) => !sameValue(entry, scoby));
-  return own.at(-1) ?? entries.at(-1);
-}
-
 export interface HookStatusOutcome {
   status: Status;
   /** conditionsFromHook types the hook sent more than once, in type order. */
@@ -86,7 +65,9 @@ export function applyHookStatus(
     if (!hookConditionTypes.includes(condition.type)) return condition;
     const entries = sent.filter((candidate) => candidate.type === condition.type);
     if (entries.length > 1) repeatedTypes.push(condition.type);
-    const entry = hookEntry(entries, condition);
+    // The last entry, whatever Scoby sent: a choice that depended on it flipped at every reconcile
+    // between two entries of the hook's own (docs/spec/children-and-status.md §8.10).
+    const entry = entries.at(-1);
     return entry
       ? { ...hookCondition(condition.type, entry), lastTransitionTime: condition.lastTransitionTime }
       : condition;
@@ -99,7 +80,7 @@ export function applyHookStatus(
 /** The Warning Event `HookConditionRepeated`'s message (docs/spec/children-and-status.md §8.10). */
 export function repeatedConditionsMessage(types: readonly string[]): string {
   const names = types.join(', ');
-  return `pre-reconcile hook: status.conditions repeats type ${names}; the hook's entry is used (the last that differs from the one Scoby sent)`;
+  return `pre-reconcile hook: status.conditions repeats type ${names}; the last entry of each is used`;
 }
 
 /**

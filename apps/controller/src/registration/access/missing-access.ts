@@ -42,6 +42,9 @@ const ROLE: Record<Grantor, string> = {
   'scoby-controller': 'the ClusterRole scoby-controller (deploy/10-rbac.yaml)',
 };
 
+/** The published guide: a status is read far from any clone of the repository. */
+export const MIGRATION_GUIDE = 'https://github.com/scoby-ts/scoby/blob/main/docs/migration.md';
+
 export function missingAccessMessage(denials: readonly Denial[]): string {
   const refused = denials.map(
     ({ need, verb, namespace }) =>
@@ -54,5 +57,5 @@ export function missingAccessMessage(denials: readonly Denial[]): string {
       return rules.length === 0 ? undefined : `add to ${ROLE[grantor]} the rules ${rules.join(', ')}`;
     })
     .filter((grant) => grant !== undefined);
-  return `the controller may not ${refused.join(', ')}; ${grants.join('; ')} (see docs/migration.md)`;
+  return `the controller may not ${refused.join(', ')}; ${grants.join('; ')} (see ${MIGRATION_GUIDE})`;
 }

@@ -74,6 +74,17 @@ describe('scoby hook check: usage (exit 2)', () => {
     ).toMatchObject({ code: 2, stderr: 'error: CRDRegistration "kuard" declares no hook (spec.hook)\n' });
   });
 
+  it('exits 2 for a --registration that is no CRDRegistration, naming what the file holds', async () => {
+    const swapped = ['--registration', 'mailer-instance.yaml', '--instance', 'mailer-instance.yaml'];
+    expect(await hookCheck(['--url', 'http://127.0.0.1:1/', ...swapped])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: mailer-instance.yaml: expected a CRDRegistration (scoby.triggermesh.io/v1alpha1), ' +
+        'found Mailer (notify.example.com/v1)\n',
+    });
+  });
+
   it('exits 2 for an instance the registration cannot render, naming it', async () => {
     const result = await hookCheck([
       '--url',

@@ -104,7 +104,7 @@ describe('what a registration needs', () => {
         '{apiGroups: ["extensions.triggermesh.io"], resources: [kuards/status], verbs: [patch]}; ' +
         'add to the ClusterRole scoby-controller (deploy/10-rbac.yaml) the rules ' +
         '{apiGroups: ["apps"], resources: [deployments], verbs: [get, list, watch, create, patch, delete]} ' +
-        '(see docs/migration.md)',
+        '(see https://github.com/scoby-ts/scoby/blob/main/docs/migration.md)',
     );
   });
 });
