@@ -223,6 +223,9 @@ describe('work sharing edges', () => {
     const why = `the Lease ${LEGACY} is held by a replica in leader mode`;
     expect(a.events).toEqual(['acquired k1', 'acquired k2', `k1 released: ${why}`, `k2 released: ${why}`]);
     expect(a.sharing.mayWork()).toBe(false);
+    // The Leases of keys that still exist are kept, free, for whoever may work again.
+    await sleep(200);
+    expect(await holders()).toMatchObject({ 'scoby-registration-k1': '', 'scoby-registration-k2': '' });
     // At its stop it leaves the older replica's Lease alone.
     const before = a.calls.length;
     await a.sharing.stop();
@@ -326,6 +329,47 @@ describe('work sharing edges', () => {
     expect(logged(a, 'could not release the Lease; it will expire')).toEqual([
       { level: 'warn', identity: 'a_0e3c', registration: 'k2', code: 500 },
     ]);
+  });
+
+  it('claims a key that came back only once its hand-over has ended', async () => {
+    const stopping = deferred();
+    const a = replica('a', {
+      onStopping: async (key) => {
+        if (key === 'k2') await stopping.promise;
+      },
+    });
+    await owning(a, ['k1', 'k2']);
+    keys = ['k1'];
+    a.sharing.kick();
+    await owning(a, ['k1']);
+    keys = ['k1', 'k2'];
+    a.sharing.kick();
+    await sleep(200);
+    expect(a.sharing.owned()).toEqual(['k1']);
+    stopping.resolve();
+    await owning(a, ['k1', 'k2']);
+    // (This onStopping records nothing.)
+    expect(a.events).toEqual(['acquired k1', 'acquired k2', 'acquired k2']);
+  });
+
+  it('deletes the Lease of a gone key only as it listed it: not after someone wrote it', async () => {
+    let held = false;
+    const a = replica('a', {
+      delayOf: (call) => {
+        if (call !== 'delete scoby-registration-k2' || held) return undefined;
+        held = true;
+        return 300;
+      },
+    });
+    await owning(a, ['k1', 'k2']);
+    keys = ['k1'];
+    a.sharing.kick();
+    await eventually(() => expect(held).toBe(true), 5_000);
+    const lease = await admin.get(LEASES, 'scoby', 'scoby-registration-k2');
+    const spec = (lease as { spec: Record<string, unknown> }).spec;
+    await admin.update(LEASES, { ...lease, spec: { ...spec, holderIdentity: 'x_0e3c' } });
+    await sleep(350);
+    expect((await holders())['scoby-registration-k2']).toBe('x_0e3c');
   });
 
   it('waits at stop for a hand-over a tick began', async () => {
