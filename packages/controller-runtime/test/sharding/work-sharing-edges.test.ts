@@ -247,6 +247,7 @@ describe('work sharing edges', () => {
   it('loses its keys at the renew deadline when cut off, logging each', async () => {
     const a = replica('a');
     await owning(a, ['k1', 'k2']);
+    expect([a.sharing.owns('k1'), a.sharing.owns('k3')]).toEqual([true, false]);
     const heal = server.faults.blackHole({ user: 'a' });
     cleanups.push(async () => heal());
     const why = 'the Lease was not renewed within the renew deadline of 400 ms';
@@ -255,6 +256,10 @@ describe('work sharing edges', () => {
       5_000,
     );
     expect(a.sharing.owned()).toEqual([]);
+    expect([a.sharing.owns('k1'), a.sharing.owns('k2')]).toEqual([false, false]);
+    expect(a.sharing.memberRefusal()).toMatch(
+      /^the membership Lease was last renewed \d+ ms ago, past the renew deadline of 400 ms$/,
+    );
     expect(logged(a, 'lost the Lease of registration "k1"')).toEqual([
       { level: 'warn', identity: 'a_0e3c', registration: 'k1', reason: why },
     ]);
@@ -418,6 +423,9 @@ describe('work sharing edges', () => {
 
   it('deletes nothing when stopped before its first LIST answered', async () => {
     const a = replica('a', { delayOf: (call) => (call === 'list' ? 100 : undefined) });
+    expect(a.sharing.identity).toBe('a_0e3c');
+    expect(a.sharing.memberRefusal()).toBe('this replica has not joined yet');
+    expect(a.sharing.writeRefusal('k1')).toBe('this replica does not hold the Lease of registration "k1"');
     await a.sharing.stop();
     expect(a.calls).toEqual(['list']);
     expect(a.logs.lines()).toEqual([]);
