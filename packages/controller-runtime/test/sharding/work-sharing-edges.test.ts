@@ -17,7 +17,7 @@ import {
 } from '../../src/sharding/shard-leases.ts';
 import { WorkSharing, type WorkSharingOptions } from '../../src/sharding/work-sharing.ts';
 import { captureLogs } from '../../src/testing/log-capture.ts';
-import { deferred } from '../../src/testing/deferred.ts';
+import { type Deferred, deferred } from '../../src/testing/deferred.ts';
 import { eventually } from '../../src/testing/eventually.ts';
 import { holdersOf } from './lease-holders.ts';
 
@@ -143,6 +143,30 @@ async function owning(of: Replica, owned: string[]): Promise<void> {
   await eventually(() => expect(of.sharing.owned()).toEqual(owned), 10_000);
 }
 
+/** A replica holding k1 and k2 that is handing k2 over (k2 is gone), its onStopping held until `stopping` resolves. */
+async function handingOverK2Slowly(): Promise<{ a: Replica; stopping: Deferred<void> }> {
+  const stopping = deferred();
+  const a = replica('a', {
+    onStopping: async (key) => {
+      if (key === 'k2') await stopping.promise;
+    },
+  });
+  await owning(a, ['k1', 'k2']);
+  keys = ['k1'];
+  a.sharing.kick();
+  await owning(a, ['k1']);
+  return { a, stopping };
+}
+
+/** Writes the Lease `name` as held by `holder`, as another replica would (retried on a conflict with its holder's renewal). */
+async function writeHolder(name: string, holder: string): Promise<void> {
+  await eventually(async () => {
+    const lease = await admin.get(LEASES, 'scoby', name);
+    const spec = (lease as { spec: Record<string, unknown> }).spec;
+    await admin.update(LEASES, { ...lease, spec: { ...spec, holderIdentity: holder } });
+  }, 5_000);
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('work sharing edges', () => {
@@ -212,11 +236,7 @@ describe('work sharing edges', () => {
       ...TIMINGS,
     });
     // It writes the Lease over a's (as one whose clock says a's expired would), and keeps it.
-    await eventually(async () => {
-      const lease = await admin.get(LEASES, 'scoby', LEGACY);
-      const spec = (lease as { spec: Record<string, unknown> }).spec;
-      await admin.update(LEASES, { ...lease, spec: { ...spec, holderIdentity: 'old-leader' } });
-    }, 5_000);
+    await writeHolder(LEGACY, 'old-leader');
     oldLeader.start();
     cleanups.push(() => oldLeader.stop());
     await owning(a, []);
@@ -337,16 +357,7 @@ describe('work sharing edges', () => {
   });
 
   it('claims a key that came back only once its hand-over has ended', async () => {
-    const stopping = deferred();
-    const a = replica('a', {
-      onStopping: async (key) => {
-        if (key === 'k2') await stopping.promise;
-      },
-    });
-    await owning(a, ['k1', 'k2']);
-    keys = ['k1'];
-    a.sharing.kick();
-    await owning(a, ['k1']);
+    const { a, stopping } = await handingOverK2Slowly();
     keys = ['k1', 'k2'];
     a.sharing.kick();
     await sleep(200);
@@ -370,24 +381,13 @@ describe('work sharing edges', () => {
     keys = ['k1'];
     a.sharing.kick();
     await eventually(() => expect(held).toBe(true), 5_000);
-    const lease = await admin.get(LEASES, 'scoby', 'scoby-registration-k2');
-    const spec = (lease as { spec: Record<string, unknown> }).spec;
-    await admin.update(LEASES, { ...lease, spec: { ...spec, holderIdentity: 'x_0e3c' } });
+    await writeHolder('scoby-registration-k2', 'x_0e3c');
     await sleep(350);
     expect((await holders())['scoby-registration-k2']).toBe('x_0e3c');
   });
 
   it('waits at stop for a hand-over a tick began', async () => {
-    const stopping = deferred();
-    const a = replica('a', {
-      onStopping: async (key) => {
-        if (key === 'k2') await stopping.promise;
-      },
-    });
-    await owning(a, ['k1', 'k2']);
-    keys = ['k1'];
-    a.sharing.kick();
-    await owning(a, ['k1']);
+    const { a, stopping } = await handingOverK2Slowly();
     let stopped = false;
     const stop = a.sharing.stop().then(() => (stopped = true));
     await sleep(200);
