@@ -21,7 +21,7 @@ function errorEvent(status: Record<string, unknown>): WatchEvent {
 
 describe('RestartingListWatch edges', () => {
   it('ignores every callback of a watch it has given up', async () => {
-    const { clock, sent, watches, received, errors, listWatch } = scripted([], BACKOFF);
+    const { clock, sent, watches, received, errors, recovered, listWatch } = scripted([], BACKOFF);
     listWatch.start();
     await clock.advance(0);
     const first = watches.at(-1)!;
@@ -39,6 +39,8 @@ describe('RestartingListWatch edges', () => {
     expect(sent).toEqual(['list at 0', 'watch at 0', 'watch at 100']);
     expect(received).toEqual(['listed 0']);
     expect(errors).toHaveLength(1);
+    // Its opening says nothing about the API server answering the new one.
+    expect(recovered()).toBe(0);
     listWatch.stop();
   });
 
@@ -154,6 +156,11 @@ describe('RestartingListWatch edges', () => {
     expect(clock.pendingTimers).toBe(0);
     await clock.advance(10_000);
     expect(sent).toEqual(['list at 0']);
+    // Started again, it lists again.
+    listWatch.start();
+    await clock.advance(0);
+    expect(sent).toEqual(['list at 0', 'list at 10000', 'watch at 10000']);
+    listWatch.stop();
   });
 
   it('gives up a watch that stayed silent for its timeout, and only then, naming the silence', async () => {
