@@ -71,6 +71,20 @@ describe('RestartingListWatch edges', () => {
     listWatch.stop();
   });
 
+  it('lists again, not watches from the expired resourceVersion, when the list after a 410 fails', async () => {
+    const { clock, sent, watches, restarts, listWatch } = scripted(
+      [{ items: [], metadata: { resourceVersion: '10' } }, connectionReset()],
+      BACKOFF,
+    );
+    listWatch.start();
+    await clock.advance(0);
+    watches.at(-1)?.event(errorEvent({ code: 410, reason: 'Expired', message: 'too old resource version' }));
+    await clock.advance(100);
+    expect(restarts).toEqual(['list']);
+    expect(sent).toEqual(['list at 0', 'watch at 0', 'list at 0', 'list at 100', 'watch at 100']);
+    listWatch.stop();
+  });
+
   it('takes an ERROR event without reason or details as an API error of its code, and lists again', async () => {
     const { clock, sent, watches, errors, restarts, listWatch } = scripted([], BACKOFF);
     listWatch.start();
@@ -92,12 +106,10 @@ describe('RestartingListWatch edges', () => {
     await clock.advance(0);
     const object = configMapEvent('5').object;
     watches.at(-1)?.event({ type: 'BOOKMARK', object: { ...object, metadata: { resourceVersion: '6' } } });
-    watches
-      .at(-1)
-      ?.event({
-        type: 'DELETED',
-        object: { ...object, metadata: { ...object.metadata, resourceVersion: '7' } },
-      });
+    watches.at(-1)?.event({
+      type: 'DELETED',
+      object: { ...object, metadata: { ...object.metadata, resourceVersion: '7' } },
+    });
     expect(received).toEqual(['listed 0', 'removed 7']);
     listWatch.stop();
   });
