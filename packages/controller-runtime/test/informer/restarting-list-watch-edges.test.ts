@@ -100,6 +100,15 @@ describe('RestartingListWatch edges', () => {
     listWatch.stop();
   });
 
+  it('reports a watch refused for load as restarting with a watch', async () => {
+    const { clock, restarts, watches, listWatch } = scripted([], BACKOFF);
+    listWatch.start();
+    await clock.advance(0);
+    watches.at(-1)?.ended(new ApiError(429, 'TooManyRequests', 'too many requests', 1));
+    expect(restarts).toEqual(['watch']);
+    listWatch.stop();
+  });
+
   it('hands a bookmark to nobody, and a DELETED event to removed', async () => {
     const { clock, watches, received, listWatch } = scripted([], BACKOFF);
     listWatch.start();
