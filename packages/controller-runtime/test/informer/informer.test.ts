@@ -547,6 +547,8 @@ describe('SharedInformer edges', () => {
       { code: 500, count: 1_000 },
     );
     const cache = informer({ namespaces: ['shop', 'infra'], restartBackoff: { baseMs: 20, capMs: 50 } });
+    // Waiting before the start: the wait must outlast shop's list, which comes first.
+    const waiting = cache.waitForSync(1_000);
     cache.start();
     await eventually(() =>
       expect(
@@ -558,6 +560,7 @@ describe('SharedInformer edges', () => {
       ).toBeGreaterThan(2),
     );
     expect(cache.hasSynced()).toBe(false);
+    expect(await waiting).toBe(false);
     expect(await cache.waitForSync(200)).toBe(false);
     server.faults.reset();
     expect(await cache.waitForSync(5_000)).toBe(true);
