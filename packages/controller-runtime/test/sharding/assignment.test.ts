@@ -129,8 +129,8 @@ describe('assignOwners', () => {
     for (const [more, fewer] of [
       ['a', 'b'],
       ['b', 'a'],
-    ]) {
-      const holders = new Map([
+    ] as const) {
+      const holders = new Map<string, string>([
         ['k1', more],
         ['k2', more],
         ['k3', fewer],
