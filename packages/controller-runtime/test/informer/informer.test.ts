@@ -539,3 +539,170 @@ describe('InformerFactory', () => {
     configMaps.release();
   });
 });
+
+describe('SharedInformer edges', () => {
+  it('is synced only when every namespace has listed, and says so to a wait', async () => {
+    server.faults.failNext(
+      { verb: 'list', resource: 'configmaps', namespace: 'infra' },
+      { code: 500, count: 1_000 },
+    );
+    const cache = informer({ namespaces: ['shop', 'infra'], restartBackoff: { baseMs: 20, capMs: 50 } });
+    // Waiting before the start: the wait must outlast shop's list, which comes first.
+    const waiting = cache.waitForSync(1_000);
+    cache.start();
+    await eventually(() =>
+      expect(
+        server.requestLog
+          .entries()
+          .filter(
+            (entry) => entry.path === '/api/v1/namespaces/infra/configmaps' && entry.query.watch !== 'true',
+          ).length,
+      ).toBeGreaterThan(2),
+    );
+    expect(cache.hasSynced()).toBe(false);
+    expect(await waiting).toBe(false);
+    expect(await cache.waitForSync(200)).toBe(false);
+    server.faults.reset();
+    expect(await cache.waitForSync(5_000)).toBe(true);
+    // Once synced, a wait answers true at once.
+    expect(await cache.waitForSync(0)).toBe(true);
+  });
+
+  it('logs a failed list with the informer, its namespaces and selector, and a failing handler with its event', async () => {
+    const logs = captureLogs('warn');
+    server.faults.failNext({ verb: 'list', resource: 'configmaps', namespace: 'infra' }, { code: 500 });
+    await client.create(CONFIGMAPS, {
+      ...configMap('shop', 'a'),
+      metadata: { namespace: 'shop', name: 'a', labels: { app: 'x' } },
+    });
+    const cache = informer({
+      namespaces: ['shop', 'infra'],
+      labelSelector: 'app=x',
+      restartBackoff: { baseMs: 20, capMs: 50 },
+      logger: logs.logger,
+    });
+    const seen: string[] = [];
+    cache.addHandlers({ update: () => seen.push('update') });
+    cache.addHandlers({
+      add: () => {
+        throw new Error('handler broke');
+      },
+    });
+    cache.start();
+    expect(await cache.waitForSync(5_000)).toBe(true);
+    // An update and a delete reach handlers that take neither without a word.
+    await put('shop', 'a', 'v2');
+    await eventually(() => expect(seen).toEqual(['update']));
+    await remove('shop', 'a');
+    await eventually(() => expect(cache.get('shop', 'a')).toBeUndefined());
+    const lines = logs.lines().map(({ time: _time, err, ...line }): Record<string, unknown> => ({
+      ...line,
+      ...(err === undefined ? {} : { err: (err as { message?: string }).message }),
+    }));
+    // The two partitions answer in either order.
+    lines.sort((a, b) => String(a.level).localeCompare(String(b.level)));
+    expect(lines).toEqual([
+      {
+        level: 'error',
+        component: 'controller',
+        informer: 'configmaps.core',
+        namespaces: 'shop,infra',
+        labelSelector: 'app=x',
+        event: 'add',
+        err: 'handler broke',
+        msg: 'informer handler failed',
+      },
+      {
+        level: 'warn',
+        component: 'controller',
+        informer: 'configmaps.core',
+        namespaces: 'shop,infra',
+        labelSelector: 'app=x',
+        namespace: 'infra',
+        error: expect.stringContaining('injected fault'),
+        retryInMs: expect.any(Number),
+        msg: 'list-watch failed; restarting with a fresh list',
+      },
+    ]);
+    expect(seen).toEqual(['update']);
+  });
+
+  it('starts once when started twice, and resyncs no more once stopped', async () => {
+    await client.create(CONFIGMAPS, configMap('shop', 'a'));
+    const cache = informer({ resyncMs: 50 });
+    const events = recorder();
+    cache.addHandlers(events.handlers);
+    cache.start();
+    cache.start();
+    expect(await cache.waitForSync(5_000)).toBe(true);
+    await eventually(() => expect(events.log).toContain('update shop/a=v (was v)'));
+    cache.stop();
+    const after = events.log.length;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(events.log).toHaveLength(after);
+    expect(
+      server.requestLog
+        .entries()
+        .filter((entry) => entry.path === '/api/v1/configmaps' && entry.query.watch !== 'true'),
+    ).toHaveLength(1);
+  });
+
+  it('recaches nothing it does not hold, nor an object without uid', async () => {
+    await client.create(CONFIGMAPS, configMap('shop', 'a'));
+    const cache = informer();
+    cache.start();
+    expect(await cache.waitForSync(5_000)).toBe(true);
+    const cached = cache.get('shop', 'a')!;
+    expect(cache.recache({ ...cached, metadata: { ...cached.metadata, name: 'other' } })).toBe(false);
+    expect(cache.recache({ ...cached, metadata: { ...cached.metadata, uid: undefined } })).toBe(false);
+    expect(cache.get('shop', 'other')).toBeUndefined();
+  });
+});
+
+describe('InformerFactory edges', () => {
+  const SECRETS: ResourceRef = { group: '', version: 'v1', resource: 'secrets', namespaced: true };
+
+  it('reads the cache of the informer of that resource that holds the object', async () => {
+    const informers = new InformerFactory({ lister: client, workingNamespaces: ['shop'] });
+    stops.push(() => informers.stopAll());
+    await client.create(CONFIGMAPS, {
+      ...configMap('shop', 'a'),
+      metadata: { namespace: 'shop', name: 'a', labels: { app: 'y' } },
+    });
+    await client.create(SECRETS, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { namespace: 'shop', name: 'a' },
+    });
+    const handles = [
+      informers.acquire({ resource: CONFIGMAPS, labelSelector: 'app=x' }),
+      informers.acquire({ resource: CONFIGMAPS, labelSelector: 'app=y' }),
+      informers.acquire({ resource: SECRETS }),
+    ];
+    for (const handle of handles) expect(await handle.informer.waitForSync(5_000)).toBe(true);
+    expect(informers.cached(CONFIGMAPS, 'shop', 'a')?.metadata.labels).toEqual({ app: 'y' });
+    expect(informers.cached(SECRETS, 'shop', 'a')?.kind).toBe('Secret');
+  });
+
+  it('stops every informer at stopAll, and a handle released after it leaves the next informer alone', async () => {
+    const informers = new InformerFactory({ lister: client, workingNamespaces: ['shop'] });
+    stops.push(() => informers.stopAll());
+    await client.create(CONFIGMAPS, configMap('shop', 'early'));
+    const old = informers.acquire({ resource: CONFIGMAPS });
+    expect(await old.informer.waitForSync(5_000)).toBe(true);
+    informers.stopAll();
+    expect(informers.keys).toEqual([]);
+    await client.create(CONFIGMAPS, configMap('shop', 'late'));
+    const fresh = informers.acquire({ resource: CONFIGMAPS });
+    expect(await fresh.informer.waitForSync(5_000)).toBe(true);
+    expect(fresh.informer.get('shop', 'late')).toBeDefined();
+    expect(old.informer.get('shop', 'late')).toBeUndefined();
+    old.release();
+    expect(informers.keys).toEqual(['/v1/configmaps|shop|']);
+    expect(informers.acquire({ resource: CONFIGMAPS }).informer).toBe(fresh.informer);
+    // A released handle takes no more handlers: it would be handed the cache again.
+    const events = recorder();
+    old.addHandlers(events.handlers);
+    expect(events.log).toEqual([]);
+  });
+});

@@ -8,74 +8,9 @@
 import type { KubeObject } from '@scoby/kube-objects';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/client/api-error.ts';
-import type { WatchEvent, WatchHandlers } from '../../src/client/watch-request.ts';
-import { type Restart, RestartingListWatch } from '../../src/informer/restarting-list-watch.ts';
+import type { WatchEvent } from '../../src/client/watch-request.ts';
 import { DEFAULT_RESTART_BACKOFF } from '../../src/informer/shared-informer.ts';
-import type { BackoffPolicy } from '../../src/queue/backoff.ts';
-import { ManualClock } from '../../src/testing/manual-clock.ts';
-
-type ListAnswer = { items: KubeObject[]; metadata: { resourceVersion: string } } | Error;
-
-/** A list-watch over scripted answers; records when each list and watch was sent and each failure's delay. */
-function scripted(
-  lists: ListAnswer[],
-  backoff: BackoffPolicy = { baseMs: 100, capMs: 60_000 },
-  random: () => number = Math.random,
-) {
-  const clock = new ManualClock();
-  const sent: string[] = [];
-  const delays: number[] = [];
-  const restarts: Restart[] = [];
-  const watchedFrom: string[] = [];
-  const watches: WatchHandlers[] = [];
-  let recovered = 0;
-  const listWatch = new RestartingListWatch<KubeObject>({
-    path: '/api/v1/configmaps',
-    list: async () => {
-      sent.push(`list at ${clock.now()}`);
-      const answer = lists.shift() ?? { items: [], metadata: { resourceVersion: '1' } };
-      if (answer instanceof Error) throw answer;
-      return answer;
-    },
-    watch: (query, handlers) => {
-      sent.push(`watch at ${clock.now()}`);
-      watchedFrom.push(query.resourceVersion ?? '');
-      watches.push(handlers);
-      return { close: () => {} };
-    },
-    backoff,
-    silenceTimeoutMs: 3_600_000,
-    clock,
-    random,
-    sink: {
-      listed: () => {},
-      upserted: () => {},
-      removed: () => {},
-      failed: (_error, retryInMs, restart) => {
-        delays.push(retryInMs);
-        restarts.push(restart);
-      },
-      recovered: () => (recovered += 1),
-    },
-  });
-  return { clock, sent, delays, restarts, watchedFrom, watches, listWatch, recovered: () => recovered };
-}
-
-function configMapEvent(resourceVersion: string): WatchEvent {
-  return {
-    type: 'MODIFIED',
-    object: {
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: { name: 'a', namespace: 'shop', resourceVersion },
-    },
-  };
-}
-
-const connectionReset = () => Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
-
-const tooManyRequests = (retryAfterSeconds?: number) =>
-  new ApiError(429, 'TooManyRequests', 'too many requests, please try again later', retryAfterSeconds);
+import { configMapEvent, connectionReset, scripted, tooManyRequests } from './scripted-list-watch.ts';
 
 describe('RestartingListWatch and Retry-After', () => {
   it('lists again only after the Retry-After of a list refused for load', async () => {

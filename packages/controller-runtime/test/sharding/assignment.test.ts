@@ -123,4 +123,23 @@ describe('assignOwners', () => {
       'registration-7': a,
     });
   });
+
+  it('gives the place for one more key to the member that holds more now, whichever it is: no key moves', () => {
+    const keys = ['k1', 'k2', 'k3'];
+    for (const [more, fewer] of [
+      ['a', 'b'],
+      ['b', 'a'],
+    ] as const) {
+      const holders = new Map<string, string>([
+        ['k1', more],
+        ['k2', more],
+        ['k3', fewer],
+      ]);
+      expect(Object.fromEntries(assignOwners(['a', 'b'], keys, holders))).toEqual({
+        k1: more,
+        k2: more,
+        k3: fewer,
+      });
+    }
+  });
 });

@@ -125,3 +125,39 @@ describe('LeaseView', () => {
     ]);
   });
 });
+
+describe('LeaseView edges', () => {
+  it('forgets a Lease missing from a LIST: a later sight of it starts a new observation', () => {
+    const seen = view();
+    seen.absorb([lease('scoby-member-a', held('a'))], 0);
+    expect(seen.unchangedFor('scoby-member-a', 10)).toBe(10);
+    seen.absorb([], 1);
+    expect(seen.get('scoby-member-a')).toBeUndefined();
+    expect(seen.unchangedFor('scoby-member-a', 20)).toBe(0);
+    // Back with the very record it had: observed from now, not from its first life.
+    seen.absorb([lease('scoby-member-a', held('a'))], DURATION + 5);
+    expect(seen.unchangedFor('scoby-member-a', DURATION + 6)).toBe(1);
+    expect(seen.liveMembers(false, DURATION + 6, WALL)).toEqual(['a']);
+  });
+
+  it('judges a Lease that came back stale as seen for the first time: dead at once', () => {
+    const seen = view();
+    seen.absorb([lease('scoby-member-a', held('a'))], 0);
+    seen.absorb([], 1);
+    seen.absorb([lease('scoby-member-a', held('a', WALL - 3 * DURATION))], 2);
+    expect(seen.liveMembers(false, 3, WALL)).toEqual([]);
+  });
+
+  it('counts a membership Lease renewed exactly two lease durations before as live at first sight', () => {
+    const seen = view();
+    seen.absorb([lease('scoby-member-a', held('a', WALL - 2 * DURATION))], 0);
+    expect(seen.liveMembers(false, 1, WALL)).toEqual(['a']);
+  });
+
+  it('answers for a name it never saw: unchanged for 0 ms, free to take', () => {
+    const seen = view();
+    expect(seen.unchangedFor('scoby-registration-x', 5_000)).toBe(0);
+    expect(seen.isFree('scoby-registration-x', 5_000)).toBe(true);
+    expect(seen.get('scoby-registration-x')).toBeUndefined();
+  });
+});

@@ -11,6 +11,7 @@ import { dynamicShardLeaseClient } from '../../src/sharding/shard-leases.ts';
 import { WorkSharing, type WorkSharingOptions } from '../../src/sharding/work-sharing.ts';
 import { createLogger } from '../../src/log/logger.ts';
 import { eventually } from '../../src/testing/eventually.ts';
+import { holdersOf } from './lease-holders.ts';
 
 const LEASES: ResourceRef = {
   group: 'coordination.k8s.io',
@@ -109,15 +110,7 @@ function stopSampling(): void {
   clearInterval(sampler);
 }
 
-async function leaseHolders(): Promise<Record<string, string>> {
-  const list = await admin.list(LEASES, 'scoby');
-  return Object.fromEntries(
-    list.items.map((lease) => [
-      lease.metadata.name ?? '',
-      String((lease as { spec?: { holderIdentity?: string } }).spec?.holderIdentity ?? ''),
-    ]),
-  );
-}
+const leaseHolders = () => holdersOf(admin, 'scoby');
 
 describe('work sharing', () => {
   it('shares twelve keys four each between three replicas, a Lease per key and per member', async () => {
