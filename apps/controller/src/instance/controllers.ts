@@ -26,12 +26,11 @@ import type { EventSink } from './instance-events.ts';
 import type { HookDestination } from './hook-request.ts';
 import { releaseFinalizer } from './release-finalizer.ts';
 import type { ChildStore } from './children/write-children.ts';
-import type { ControllerOutcome } from '../registration/conditions.ts';
-import type { InstanceControllerHost } from '../registration/reconcile.ts';
+import type { ControllerOutcome, InstanceControllerHost } from './controller-host.ts';
 import type { ControllerMetrics } from '../config/index.ts';
 import { InstanceController, type ChildKind } from './controller.ts';
 import type { ChildCachePolicies } from './children/child-cache.ts';
-import type { InstanceSelection } from '../registration/instance-selection.ts';
+import type { SelectionDecider } from '../selection/selection-decision.ts';
 import type { SelectionGateOptions } from './selection-gate.ts';
 
 export interface InstanceControllersOptions {
@@ -63,7 +62,7 @@ export interface InstanceControllersOptions {
   /** What the child informers keep of each child kind. */
   childCaches: ChildCachePolicies;
   /** Which registration serves which instance (docs/spec/registration.md §6.8). */
-  selection?: InstanceSelection;
+  selection?: SelectionDecider;
   /** Says on the registration that an older registration serves an instance it selects. */
   servedByOther?(registrationName: string, instance: string, by: string): void;
   /** The registration's status.instances counts are due again. */

@@ -40,6 +40,7 @@ import type { InstanceConfig, WriteVerbs } from '../instance/instance-config.ts'
 import { instanceConditionSet } from '../instance/condition-set.ts';
 import type { EventSink } from '../instance/instance-events.ts';
 import { hookDestination, type HookDestination } from '../instance/hook-request.ts';
+import type { ControllerOutcome, InstanceControllerHost } from '../instance/controller-host.ts';
 import { checkRegistrationAccess, type AccessCheck } from './access/registration-access.ts';
 import { MISSING_PERMISSIONS_REASON } from './access/missing-access.ts';
 import type { HookTarget } from '../hook-modules/hook-target.ts';
@@ -50,7 +51,6 @@ import {
   restartOfStartedGeneration,
   SPEC_PATH_NOT_IN_SCHEMA,
   SPEC_PATHS_CONDITION,
-  type ControllerOutcome,
   type RegistrationFindings,
 } from './conditions.ts';
 
@@ -68,28 +68,6 @@ export const MISSING_PERMISSIONS_RECHECK_MS = 15_000;
 
 /** How soon a registration reconciled before the CRD cache synced is tried again. */
 export const CRD_CACHE_SYNC_POLL_MS = 100;
-
-/** The instance controllers, one per active registration. */
-export interface InstanceControllerHost {
-  /** Starts or reconfigures the controller; `started` once its informers have synced. */
-  ensure(config: InstanceConfig): Promise<ControllerOutcome>;
-  /** Stops reconciling the registration's instances; children and finalizers are left alone. */
-  pause(registrationName: string): Promise<void>;
-  /**
-   * Stops the controller and releases instance finalizers of `crd` (§6.6 steps 2–3, §6.7). The
-   * controller is gone from the host when the call returns, before the first await;
-   * `finalize` is asked for the hook to call after that.
-   */
-  release(
-    registrationName: string,
-    crdName: string,
-    finalize: () => Promise<HookDestination | undefined>,
-  ): Promise<void>;
-  /** The CRD the running controller serves, if any. */
-  crdOf(registrationName: string): string | undefined;
-  /** status.instances of a running, synced controller (docs/spec/registration.md §6.8). */
-  selectionCounts(registrationName: string): { served: number; servedByOthers: number } | undefined;
-}
 
 /** Instance selection as the registration reconcile needs it (docs/spec/registration.md §6.8). */
 export interface SelectionView {
