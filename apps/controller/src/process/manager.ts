@@ -31,7 +31,8 @@ import {
   FIELD_MANAGER,
   userAgent,
 } from '../config/index.ts';
-import { RegistrationController } from '../registration/controller.ts';
+import type { RegistrationController } from '../registration/controller.ts';
+import { wireRegistrationController } from './registration-wiring.ts';
 import { ChildCachePolicies } from '../instance/children/child-cache.ts';
 import { DEPLOYMENT_FIELDS_READ } from '../instance/status/unavailable-pods.ts';
 import { builtInFormFactors } from './built-in-form-factors.ts';
@@ -249,18 +250,17 @@ class Controller implements RunningController {
 
   #lead(): void {
     this.#leading = true;
-    this.#work = new RegistrationController(
-      this.#options,
-      this.client,
-      this.#formFactors,
-      this.#factory,
-      this.#events,
-      this.metrics,
-      this.#health,
-      this.#answerBudget,
-      this.#childCaches,
-      this.#sharing,
-    );
+    this.#work = wireRegistrationController(this.#options, {
+      client: this.client,
+      formFactors: this.#formFactors,
+      factory: this.#factory,
+      events: this.#events,
+      metrics: this.metrics,
+      health: this.#health,
+      answerBudget: this.#answerBudget,
+      childCaches: this.#childCaches,
+      sharing: this.#sharing,
+    });
   }
 
   cutHookCalls(): void {
