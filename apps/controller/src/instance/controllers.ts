@@ -49,7 +49,7 @@ export interface InstanceControllersOptions {
   logger: Logger;
   /** See WorkQueueOptions.reconcileTimeoutMs. */
   reconcileTimeoutMs?: number;
-  /** See the process's ControllerOptions.resyncPeriodDivisor. */
+  /** See the process's ProcessOptions.resyncPeriodDivisor. */
   resyncPeriodDivisor?: number;
   /** Watches each running controller's work queue. */
   health?: QueueHealth;
@@ -57,7 +57,7 @@ export interface InstanceControllersOptions {
   crdResource(crdName: string): ResourceRef | undefined;
   /** Called when a starting controller has synced: its registration reports ControllerReady. */
   onSynced(registrationName: string): void;
-  /** See the process's ControllerOptions.syncWarnAfterMs. */
+  /** See the process's ProcessOptions.syncWarnAfterMs. */
   syncWarnAfterMs?: number;
   /** What the child informers keep of each child kind. */
   childCaches: ChildCachePolicies;
@@ -92,7 +92,7 @@ async function forEachConcurrently<T>(
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-/** The fields of a registration controller's log lines. */
+/** The fields of an instance controller's log lines: the registration it runs for and what it serves. */
 function describeController(config: InstanceConfig): Record<string, unknown> {
   return {
     registration: config.registrationName,
@@ -128,7 +128,7 @@ export class InstanceControllers implements InstanceControllerHost {
         (childSelector !== undefined && childSelector !== existing.childSelector)
       ) {
         existing.reconfigure(config, childKinds, childSelector);
-        this.#options.logger.info(describeController(config), 'registration controller reconfigured');
+        this.#options.logger.info(describeController(config), 'instance controller reconfigured');
       }
     } else {
       if (existing) await this.pause(config.registrationName);
@@ -163,7 +163,7 @@ export class InstanceControllers implements InstanceControllerHost {
         childKinds,
       );
       this.#running.set(config.registrationName, controller);
-      this.#options.logger.info(describeController(config), 'registration controller started');
+      this.#options.logger.info(describeController(config), 'instance controller started');
     }
     const controller = this.#running.get(config.registrationName)!;
     if (controller.hasSynced()) return { kind: 'started' };
@@ -200,7 +200,7 @@ export class InstanceControllers implements InstanceControllerHost {
         this.#options.logger.warn(
           // Its configuration now: a reconfiguration may have come while this wait ran.
           { ...describeController(controller.config), waitedMs: waitMs },
-          'registration controller caches not synced yet; still waiting',
+          'instance controller caches not synced yet; still waiting',
         );
       }
     }
@@ -229,7 +229,7 @@ export class InstanceControllers implements InstanceControllerHost {
     if (!controller) return;
     this.#running.delete(registrationName);
     await controller.stop();
-    this.#options.logger.info({ registration: registrationName }, 'registration controller stopped');
+    this.#options.logger.info({ registration: registrationName }, 'instance controller stopped');
   }
 
   async release(

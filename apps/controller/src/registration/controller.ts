@@ -114,6 +114,7 @@ export class RegistrationController {
         });
       },
     });
+    logger.info({ activeActive: sharing !== undefined }, 'registration controller started');
   }
 
   /** The registration is reconciled again. */
@@ -203,6 +204,7 @@ export class RegistrationController {
     this.#parts.crds.release();
     this.#parts.configMaps.release();
     this.#parts.hookClient.close();
+    this.#parts.logger.info('registration controller stopped');
   }
 
   /** The registrations naming the CRD `crdName`. */
