@@ -23,7 +23,8 @@ import type { EventSink } from '../instance/instance-events.ts';
 import type { ControllerMetrics } from '../config/index.ts';
 import type { AccessReviewer } from './access/access-reviewer.ts';
 import { registrationEvents } from './events.ts';
-import { REGISTRATION_RESOURCE, type RegistrationReconciler } from './reconcile.ts';
+import type { RegistrationReconciler } from './reconcile.ts';
+import { REGISTRATION_RESOURCE } from './registration-world.ts';
 import type { InstanceSelection } from './instance-selection.ts';
 import { EventBudget } from './event-budget.ts';
 
