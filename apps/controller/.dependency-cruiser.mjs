@@ -15,14 +15,7 @@ const HERE = dirname(fileURLToPath(import.meta.url));
  * it is made. An entry whose arrow is gone, or no longer runs against the order, fails the check:
  * the list only shrinks.
  */
-const ALLOWED_AGAINST_ORDER = [
-  // InstanceControllerHost and FinalizeTarget move into instance/, the side that implements them.
-  { from: 'src/instance/controllers.ts', to: 'src/registration/reconcile.ts' },
-  // ControllerOutcome moves into instance/ with InstanceControllerHost, whose ensure() answers it.
-  { from: 'src/instance/controllers.ts', to: 'src/registration/conditions.ts' },
-  // The selection option is typed as selection/'s SelectionDecider (or InstanceSelection moves there).
-  { from: 'src/instance/controllers.ts', to: 'src/registration/instance-selection.ts' },
-];
+const ALLOWED_AGAINST_ORDER = [];
 
 /** The layers of README.md's import-layers block, highest first; each a list of `name/` or `file.ts`. */
 export function readLayers(readme) {

@@ -8,7 +8,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { loadFormFactorPlugin } from '@scoby/formfactor';
 import pino from 'pino';
 // The app exports no library entry point; the suite drives its manager directly (see README).
-import { startController, type RunningController } from '@scoby/controller';
+import { startProcess, type RunningProcess } from '@scoby/controller';
 import { SCOBY_NAMESPACE } from './settings.ts';
 import { waitFor } from './wait.ts';
 
@@ -16,7 +16,7 @@ export const PLUGIN_MODULE = '@scoby/formfactor-statefulset-example';
 export const LEASE_NAME = 'scoby-e2e-leader';
 
 export interface RunningScoby {
-  replicas: readonly RunningController[];
+  replicas: readonly RunningProcess[];
   stop(): Promise<void>;
 }
 
@@ -32,7 +32,7 @@ export async function startScoby(
   const replicas = Array.from({ length: replicaCount }, (_, index) => {
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromString(kubeconfigYaml);
-    return startController({
+    return startProcess({
       kubeConfig,
       scobyNamespace: SCOBY_NAMESPACE,
       clusterDomain: 'cluster.local',

@@ -6,7 +6,7 @@ import { forkBenchChild, type ProcessUsage } from './child-process.ts';
 import type { BenchLeaderElection, ControllerReply, ControllerRequest } from './controller-protocol.ts';
 import { REGISTRATION, SCOBY_NAMESPACE } from './world.ts';
 
-export interface ControllerProcess {
+export interface ControllerChild {
   /** RSS of the process with its code loaded, before the controller started. */
   readonly loadedRssMiB: number;
   /**
@@ -56,7 +56,7 @@ export const SHIPPED_NODE_OPTIONS = ((): string => {
   return controller?.env?.find((variable) => variable.name === 'NODE_OPTIONS')?.value ?? '';
 })();
 
-export async function startControllerProcess(): Promise<ControllerProcess> {
+export async function startControllerChild(): Promise<ControllerChild> {
   // BENCH_CONTROLLER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the controller.
   const child = await forkBenchChild<ControllerRequest, ControllerReply>(
     // The bundle of controller-process.ts that `node scripts/bundle.mjs bench` writes.

@@ -11,14 +11,14 @@ import process from 'node:process';
 import { writeHeapSnapshot } from 'node:v8';
 import { KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
-import { startController, type RunningController } from '../src/index.ts';
+import { startProcess, type RunningProcess } from '../src/index.ts';
 import { DEFAULT_LEASE_NAME } from '../src/config/index.ts';
 import { ownUsage } from './child-process.ts';
 import { noopHook, NOOP_HOOK_MODULE } from './noop-hook.ts';
 import type { ControllerReply, ControllerRequest } from './controller-protocol.ts';
 
 const reply = (message: ControllerReply) => process.send?.(message);
-let controller: RunningController | undefined;
+let controller: RunningProcess | undefined;
 let registration = '';
 let profiler: Session | undefined;
 
@@ -28,7 +28,7 @@ process.on('message', (message: ControllerRequest) => {
       const kubeConfig = new KubeConfig();
       kubeConfig.loadFromString(message.kubeconfig);
       registration = message.registration;
-      controller = startController({
+      controller = startProcess({
         kubeConfig,
         scobyNamespace: message.scobyNamespace,
         clusterDomain: 'cluster.local',

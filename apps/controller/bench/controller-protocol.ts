@@ -51,7 +51,7 @@ export type ControllerReply =
   | { kind: 'owned'; registrations: string[] | null }
   /** Reconciles so far by the metric's `controller` label (a registration's name for its instances). */
   | { kind: 'reconcile-counts'; counts: Record<string, number> }
-  /** Whether the controller's caches have synced (RunningController.isReady without leader election). */
+  /** Whether the controller's caches have synced (RunningProcess.isReady without leader election). */
   | { kind: 'synced'; synced: boolean }
   /** After full collections when the child runs with --expose-gc (`collected`): the live heap. */
   | { kind: 'heap'; heapUsedBytes: number; rssBytes: number; collected: boolean }

@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import type { KubeObject } from '@scoby/kube-objects';
 import { DynamicClient } from '@scoby/controller-runtime';
 import { startApiServerProcess } from './api-server-client.ts';
-import { startControllerProcess } from './controller-client.ts';
+import { startControllerChild } from './controller-client.ts';
 import { isReady } from './readiness.ts';
 import { createWorld, INSTANCES, NAMESPACE, registration } from './world.ts';
 
@@ -82,7 +82,7 @@ function notReadyBecause(instances: KubeObject[], hookUrl: string): Map<string, 
 
 async function run(shape: string): Promise<void> {
   const server = await startApiServerProcess();
-  const controller = await startControllerProcess();
+  const controller = await startControllerChild();
   const hook = await startHook(answer(shape));
   const client = new DynamicClient(server.kubeConfig());
   try {

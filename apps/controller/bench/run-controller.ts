@@ -6,7 +6,7 @@
 import { startHookServer, type HookServer } from '@scoby/hooks-v1';
 import { DynamicClient } from '@scoby/controller-runtime';
 import { startApiServerProcess } from './api-server-client.ts';
-import { startControllerProcess } from './controller-client.ts';
+import { startControllerChild } from './controller-client.ts';
 import { noopHook, NOOP_HOOK_MODULE, type BenchHook } from './noop-hook.ts';
 import { watchReadiness } from './readiness.ts';
 import { startMeasurement, type Measurement, type ProcessFigures } from './measure.ts';
@@ -56,7 +56,7 @@ export interface ControllerRunOptions {
 
 export async function runController(options: ControllerRunOptions): Promise<ControllerRun> {
   const server = await startApiServerProcess();
-  const controller = await startControllerProcess();
+  const controller = await startControllerChild();
   const hook: HookServer | undefined = options.hook === 'http' ? await startHookServer(noopHook) : undefined;
   const kubeConfig = server.kubeConfig();
   const client = new DynamicClient(kubeConfig);

@@ -8,7 +8,7 @@
 import { DynamicClient } from '@scoby/controller-runtime';
 import { startApiServerProcess } from './api-server-client.ts';
 import type { ProcessUsage } from './child-process.ts';
-import { startControllerProcess, type ControllerProcess } from './controller-client.ts';
+import { startControllerChild, type ControllerChild } from './controller-client.ts';
 import type { BenchLeaderElection } from './controller-protocol.ts';
 import type { ProcessFigures } from './measure.ts';
 import { watchReplicasWorld } from './replicas-readiness.ts';
@@ -90,8 +90,8 @@ export async function runReplicas(options: ReplicasRunOptions): Promise<Replicas
   await createReplicasWorld(client, registrations, perRegistration, options.concurrency * 4);
   const watch = await watchReplicasWorld(client, registrations, perRegistration);
 
-  const controllers: ControllerProcess[] = [];
-  for (let index = 0; index < options.replicas; index++) controllers.push(await startControllerProcess());
+  const controllers: ControllerChild[] = [];
+  for (let index = 0; index < options.replicas; index++) controllers.push(await startControllerChild());
   await Promise.all(
     controllers.map((controller) =>
       controller.start(kubeConfig, options.concurrency, false, options.leaderElection),
@@ -156,7 +156,7 @@ export async function runReplicas(options: ReplicasRunOptions): Promise<Replicas
  * until every edit is reconciled.
  */
 async function killOne(
-  controllers: ControllerProcess[],
+  controllers: ControllerChild[],
   client: DynamicClient,
   watch: Awaited<ReturnType<typeof watchReplicasWorld>>,
 ): Promise<KillFigures> {

@@ -4,7 +4,7 @@
  * package (bin/scoby.js) and the image (the Dockerfile's ENTRYPOINT) run. Why a bundle: the index of
  * @kubernetes/client-node imports all of its ~2,500 generated models and APIs, about 75 MiB of RSS
  * before the controller does anything; a bundle keeps only the modules the program uses. tsc's dist/
- * stays the package's library (`import { startController } from '@scoby/controller'`).
+ * stays the package's library (`import { startProcess } from '@scoby/controller'`).
  *
  * `node scripts/bundle.mjs bench` bundles the bench's controller child the same way instead
  * (bench/dist/controller-process.mjs), so the bench measures the code the image runs.

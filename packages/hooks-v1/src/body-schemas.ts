@@ -4,6 +4,7 @@
  */
 import type { Options, SchemaObject } from 'ajv';
 import type { FormFactorFormat } from './types.ts';
+import { hookPhases } from './phases.ts';
 
 const kubeObject: SchemaObject = {
   type: 'object',
@@ -32,7 +33,8 @@ export function hookRequestSchema(format: FormFactorFormat): SchemaObject {
     required: ['formFactor', 'phase', 'object'],
     properties: {
       formFactor: formFactorSchemas[format],
-      phase: { enum: ['pre-reconcile', 'finalize'] },
+      // The phases of the table (phases.ts); the generated validators hold the spec's.
+      phase: { enum: hookPhases().map((descriptor) => descriptor.phase) },
       object: kubeObject,
       children: childrenMap,
     },

@@ -27,3 +27,4 @@ export type { UrlTransport } from './http-transport.ts';
 export { createModuleTransport, type ModuleTransportOptions } from './module-transport.ts';
 export type { HookTransport, TransportCallOptions, TransportOutcome } from './transport.ts';
 export type { HookHandlers, HookCallContext } from './dispatch.ts';
+export { hookPhase, hookPhases, registerHookPhase, type HookPhaseDescriptor } from './phases.ts';

@@ -10,7 +10,7 @@ import type { FaultMatch } from '@scoby/in-memory-apiserver';
 import { NO_CHANGE, startScriptedHook } from '../../test/support/hooks-server.ts';
 import { sleep, startChaosCluster, type ChaosCluster } from './cluster.ts';
 import { Churn } from './churn.ts';
-import { ControllerProcess, STARTED } from './controller.ts';
+import { ScobyRunChild, STARTED } from './controller.ts';
 import { settle } from './invariants.ts';
 import { seededRandom } from './random.ts';
 import {
@@ -60,7 +60,7 @@ export const apiFaults: Scenario = async (options, report) => {
   const random = seededRandom(options.seed);
   const hook = await startScriptedHook(NO_CHANGE);
   const cluster = await startChaosCluster({ hookUrl: hook.url });
-  const controller = new ControllerProcess(CONTROLLER_USER, {
+  const controller = new ScobyRunChild(CONTROLLER_USER, {
     kubeconfigFile: await cluster.kubeconfigFile(CONTROLLER_USER),
     leaderElect: false,
     concurrency: options.concurrency,

@@ -48,7 +48,7 @@ interface LogLine {
   opsPort?: number;
 }
 
-export class ControllerProcess {
+export class ScobyRunChild {
   readonly name: string;
   readonly startedAt = Date.now();
   /** Error and fatal log lines by message and reason, with the first line's detail. */

@@ -6,7 +6,7 @@
  */
 import { startChaosCluster } from './cluster.ts';
 import { Churn, type TrackedInstance } from './churn.ts';
-import { ControllerProcess, STARTED, STARTED_LEADING, type ControllerSettings } from './controller.ts';
+import { ScobyRunChild, STARTED, STARTED_LEADING, type ControllerSettings } from './controller.ts';
 import { settle } from './invariants.ts';
 import { seededRandom } from './random.ts';
 import { reportControllers, reportSettled, type Scenario } from './scenario.ts';
@@ -21,15 +21,15 @@ export const failover: Scenario = async (options, report) => {
   const cluster = await startChaosCluster();
   const churn = new Churn(cluster.client, cluster.workloads, random);
   let generation = 0;
-  const controllers: ControllerProcess[] = [];
-  const startController = async (): Promise<ControllerProcess> => {
+  const controllers: ScobyRunChild[] = [];
+  const startController = async (): Promise<ScobyRunChild> => {
     const name = `scoby-${generation++}`;
     const settings: ControllerSettings = {
       kubeconfigFile: await cluster.kubeconfigFile(name),
       leaderElect: true,
       concurrency: options.concurrency,
     };
-    const controller = new ControllerProcess(name, settings);
+    const controller = new ScobyRunChild(name, settings);
     controllers.push(controller);
     return controller;
   };

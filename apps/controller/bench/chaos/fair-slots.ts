@@ -9,7 +9,7 @@
 import { NO_CHANGE, startScriptedHook } from '../../test/support/hooks-server.ts';
 import { MAILERS, sleep, startChaosCluster } from './cluster.ts';
 import { Churn } from './churn.ts';
-import { ControllerProcess, STARTED } from './controller.ts';
+import { ScobyRunChild, STARTED } from './controller.ts';
 import { createHangingRegistrations } from './hanging-registrations.ts';
 import { settle } from './invariants.ts';
 import { formatLatency, ReconcileLatency, summarize } from './latency.ts';
@@ -27,7 +27,7 @@ export const fairSlots: Scenario = async (options, report) => {
   const healthyHook = await startScriptedHook(NO_CHANGE);
   const hangingHook = await startScriptedHook(() => 'hang');
   const cluster = await startChaosCluster({ hookUrl: healthyHook.url });
-  const controller = new ControllerProcess('scoby', {
+  const controller = new ScobyRunChild('scoby', {
     kubeconfigFile: await cluster.kubeconfigFile('scoby'),
     leaderElect: false,
     concurrency: options.concurrency,

@@ -15,7 +15,7 @@ import { builtInFormFactors } from '../../src/process/built-in-form-factors.ts';
 import { crdFor } from '../../test/support/cluster.ts';
 import { REGISTRATIONS, sleep, startChaosCluster, type ChaosCluster, type Workload } from './cluster.ts';
 import { instanceObject, type TrackedInstance } from './churn.ts';
-import { ControllerProcess, STARTED } from './controller.ts';
+import { ScobyRunChild, STARTED } from './controller.ts';
 import { baseRegistrationSpec, FUZZ_GROUP, fuzzedSpecs, mutatedRegistrationSpecs } from './fuzz-inputs.ts';
 import { settle } from './invariants.ts';
 import { reportControllers, reportSettled, type Scenario } from './scenario.ts';
@@ -118,7 +118,7 @@ function judge(stored: KubeObject, judged: KubeObject): { outcome: string; probl
 export const fuzz: Scenario = async (options, report) => {
   const cluster = await startChaosCluster();
   const workloads = Array.from({ length: SLOTS }, (_, index) => slot(index));
-  const controller = new ControllerProcess('scoby', {
+  const controller = new ScobyRunChild('scoby', {
     kubeconfigFile: await cluster.kubeconfigFile('scoby'),
     leaderElect: false,
     concurrency: options.concurrency,

@@ -19,7 +19,7 @@ import {
 } from '../../test/support/hooks-server.ts';
 import { sleep, startChaosCluster } from './cluster.ts';
 import { Churn } from './churn.ts';
-import { ControllerProcess, STARTED } from './controller.ts';
+import { ScobyRunChild, STARTED } from './controller.ts';
 import { settle } from './invariants.ts';
 import { seededRandom } from './random.ts';
 import {
@@ -56,7 +56,7 @@ export const hookFaults: Scenario = async (options, report) => {
   const port = hook.port;
   let calls = 0;
   const cluster = await startChaosCluster({ hookUrl: hook.url });
-  const controller = new ControllerProcess('scoby', {
+  const controller = new ScobyRunChild('scoby', {
     kubeconfigFile: await cluster.kubeconfigFile('scoby'),
     leaderElect: false,
     concurrency: options.concurrency,

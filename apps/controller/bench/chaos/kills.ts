@@ -6,7 +6,7 @@
 import { NO_CHANGE, startScriptedHook } from '../../test/support/hooks-server.ts';
 import { startChaosCluster, sleep } from './cluster.ts';
 import { Churn } from './churn.ts';
-import { ControllerProcess, STARTED, type ControllerSettings } from './controller.ts';
+import { ScobyRunChild, STARTED, type ControllerSettings } from './controller.ts';
 import { settle } from './invariants.ts';
 import { seededRandom } from './random.ts';
 import { reportControllers, reportSettled, startHalfWriteSampler, type Scenario } from './scenario.ts';
@@ -25,7 +25,7 @@ export const kills: Scenario = async (options, report) => {
     concurrency: options.concurrency,
   };
   const churn = new Churn(cluster.client, cluster.workloads, random);
-  let controller = new ControllerProcess('scoby', settings);
+  let controller = new ScobyRunChild('scoby', settings);
   const controllers = [controller];
   let killed = 0;
   const startSeconds: number[] = [];
@@ -39,7 +39,7 @@ export const kills: Scenario = async (options, report) => {
       await sleep(random.int(0, MAX_LIFETIME_MS));
       await controller.kill();
       killed++;
-      controller = new ControllerProcess('scoby', settings);
+      controller = new ScobyRunChild('scoby', settings);
       controllers.push(controller);
     }
     await churn.stop();

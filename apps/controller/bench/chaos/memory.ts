@@ -7,7 +7,7 @@
 import { NO_CHANGE, startScriptedHook } from '../../test/support/hooks-server.ts';
 import { sleep, startChaosCluster } from './cluster.ts';
 import { Churn } from './churn.ts';
-import { ControllerProcess, STARTED } from './controller.ts';
+import { ScobyRunChild, STARTED } from './controller.ts';
 import { settle } from './invariants.ts';
 import { seededRandom } from './random.ts';
 import { reportControllers, reportSettled, type Scenario } from './scenario.ts';
@@ -34,7 +34,7 @@ export const memory: Scenario = async (options, report) => {
   const random = seededRandom(options.seed);
   const hook = await startScriptedHook(NO_CHANGE);
   const cluster = await startChaosCluster({ hookUrl: hook.url });
-  const controller = new ControllerProcess('scoby', {
+  const controller = new ScobyRunChild('scoby', {
     kubeconfigFile: await cluster.kubeconfigFile('scoby'),
     leaderElect: false,
     concurrency: options.concurrency,

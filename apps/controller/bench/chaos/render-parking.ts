@@ -9,7 +9,7 @@ import { crdFor } from '../../test/support/cluster.ts';
 import { NAMESPACE } from '../world.ts';
 import { REGISTRATIONS, sleep, startChaosCluster, type Workload } from './cluster.ts';
 import { instanceObject, type TrackedInstance } from './churn.ts';
-import { ControllerProcess, STARTED } from './controller.ts';
+import { ScobyRunChild, STARTED } from './controller.ts';
 import { settle } from './invariants.ts';
 import { reportControllers, reportSettled, type Scenario } from './scenario.ts';
 
@@ -65,7 +65,7 @@ function readyReason(instance: KubeObject): string | undefined {
 
 export const renderParking: Scenario = async (options, report) => {
   const cluster = await startChaosCluster();
-  const controller = new ControllerProcess('scoby', {
+  const controller = new ScobyRunChild('scoby', {
     kubeconfigFile: await cluster.kubeconfigFile('scoby'),
     leaderElect: false,
     concurrency: options.concurrency,

@@ -9,7 +9,7 @@ import type { RequestLogEntry } from '@scoby/in-memory-apiserver';
 import { DEPLOYMENTS, NAMESPACE } from '../world.ts';
 import { MAILERS, sleep, startChaosCluster, type ChaosCluster } from './cluster.ts';
 import { Churn } from './churn.ts';
-import { ControllerProcess, STARTED } from './controller.ts';
+import { ScobyRunChild, STARTED } from './controller.ts';
 import { settle } from './invariants.ts';
 import { seededRandom } from './random.ts';
 import { reportControllers, reportSettled, type Scenario } from './scenario.ts';
@@ -33,7 +33,7 @@ async function deploymentPaths(cluster: ChaosCluster): Promise<Map<string, strin
 export const retryAfter: Scenario = async (options, report) => {
   const random = seededRandom(options.seed);
   const cluster = await startChaosCluster();
-  const controller = new ControllerProcess(CONTROLLER_USER, {
+  const controller = new ScobyRunChild(CONTROLLER_USER, {
     kubeconfigFile: await cluster.kubeconfigFile(CONTROLLER_USER),
     leaderElect: false,
     concurrency: options.concurrency,

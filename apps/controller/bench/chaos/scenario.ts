@@ -1,6 +1,6 @@
 /** What every scenario shares: the run's options, and how it reports invariants and crashes. */
 import type { DynamicClient } from '@scoby/controller-runtime';
-import type { ControllerProcess } from './controller.ts';
+import type { ScobyRunChild } from './controller.ts';
 import {
   countByKind,
   sampleHalfWrites,
@@ -92,7 +92,7 @@ export function reportChurnUnderFaults(
 /** Crashes (exits nobody asked for) must be 0; error log lines are reported, the commonest in notes. */
 export function reportControllers(
   report: Report,
-  controllers: readonly ControllerProcess[],
+  controllers: readonly ScobyRunChild[],
   issue = '0',
 ): void {
   const crashes = controllers.flatMap((controller) => (controller.crash ? [controller.crash] : []));

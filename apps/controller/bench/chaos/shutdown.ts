@@ -15,7 +15,7 @@ import { NAMESPACE } from '../world.ts';
 import { RELAYS, sleep, startChaosCluster, type ChaosCluster } from './cluster.ts';
 import { Churn } from './churn.ts';
 import {
-  ControllerProcess,
+  ScobyRunChild,
   STARTED,
   STARTED_LEADING,
   type ControllerSettings,
@@ -35,7 +35,7 @@ const KILL_AFTER_GRACE_MS = 30_000;
 interface State {
   cluster: ChaosCluster;
   hook: ScriptedHook;
-  controllers: ControllerProcess[];
+  controllers: ScobyRunChild[];
 }
 
 async function eventually(what: string, probe: () => Promise<boolean> | boolean, timeoutMs: number) {
@@ -77,7 +77,7 @@ async function parkedInDeletion(options: ChaosOptions, report: Report, state: St
       ? errorReply(422, { message: 'the relay still holds messages', permanent: true })
       : NO_CHANGE(request),
   );
-  const controller = new ControllerProcess(
+  const controller = new ScobyRunChild(
     'scoby',
     settingsFor(options, await cluster.kubeconfigFile('scoby'), false),
   );
@@ -118,7 +118,7 @@ async function hooksHanging(options: ChaosOptions, report: Report, state: State)
       hookUrl: hanging.url,
       timeout: 'PT10M',
     });
-    const controller = new ControllerProcess(
+    const controller = new ScobyRunChild(
       'scoby',
       settingsFor(options, await cluster.kubeconfigFile('scoby'), false),
     );
@@ -144,7 +144,7 @@ async function hooksHanging(options: ChaosOptions, report: Report, state: State)
 async function replicasJoinedOneKilled(options: ChaosOptions, report: Report, state: State): Promise<void> {
   const { cluster } = state;
   const start = async (name: string) => {
-    const controller = new ControllerProcess(
+    const controller = new ScobyRunChild(
       name,
       settingsFor(options, await cluster.kubeconfigFile(name), true),
     );

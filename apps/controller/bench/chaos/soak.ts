@@ -13,7 +13,7 @@ import { NO_CHANGE, startScriptedHook } from '../../test/support/hooks-server.ts
 import { CODES, faultTargets } from './api-faults.ts';
 import { sleep, startChaosCluster } from './cluster.ts';
 import { Churn } from './churn.ts';
-import { ControllerProcess, STARTED, STARTED_LEADING } from './controller.ts';
+import { ScobyRunChild, STARTED, STARTED_LEADING } from './controller.ts';
 import { GARBAGE } from './hook-faults.ts';
 import { settle } from './invariants.ts';
 import { formatLatency, ReconcileLatency, summarize } from './latency.ts';
@@ -49,10 +49,10 @@ export const soak: Scenario = async (options, report) => {
   const cluster = await startChaosCluster({ hookUrl: hook.url });
   const patienceMs = options.patienceSeconds * 1000;
   const durationMs = options.soakMinutes * 60_000;
-  const controllers: ControllerProcess[] = [];
-  const startController = async (): Promise<ControllerProcess> => {
+  const controllers: ScobyRunChild[] = [];
+  const startController = async (): Promise<ScobyRunChild> => {
     const name = `${CONTROLLER_USER_PREFIX}${controllers.length}`;
-    const controller = new ControllerProcess(name, {
+    const controller = new ScobyRunChild(name, {
       kubeconfigFile: await cluster.kubeconfigFile(name),
       leaderElect: true,
       concurrency: options.concurrency,
@@ -89,7 +89,7 @@ export const soak: Scenario = async (options, report) => {
     served += tickServed;
     return tickServed;
   };
-  let leader: ControllerProcess | undefined;
+  let leader: ScobyRunChild | undefined;
   let sampler: ReturnType<typeof startHalfWriteSampler> | undefined;
   try {
     leader = await startController();

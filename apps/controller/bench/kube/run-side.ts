@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DynamicClient } from '@scoby/controller-runtime';
-import { startControllerProcess } from '../controller-client.ts';
+import { startControllerChild } from '../controller-client.ts';
 import { watchReadiness, isReady } from '../readiness.ts';
 import { INSTANCES, DEPLOYMENTS, NAMESPACE, registration } from '../world.ts';
 import type { Interference } from '../protocol/cpu-ledger.ts';
@@ -133,7 +133,7 @@ async function prepareSide(
       };
     }
     case 'controller': {
-      const controller = await startControllerProcess();
+      const controller = await startControllerChild();
       const before = await controller.usage();
       const name = `controller-N${options.count}-round${options.round}`;
       const cpuProfilePath = options.profileDir && join(options.profileDir, `${name}.cpuprofile`);
@@ -269,7 +269,7 @@ const STEADY_QUIET_MS = 5_000;
  * the steady state: every instance reconciled once, then no reconcile for STEADY_QUIET_MS.
  */
 async function measureRestart(cluster: BenchCluster, options: SideOptions): Promise<RestartRun> {
-  const controller = await startControllerProcess();
+  const controller = await startControllerChild();
   const before = await controller.usage();
   const requestsBefore = measuredRequestCounts(await scrapeMetrics(cluster.adminKubeConfig));
   const started = performance.now();

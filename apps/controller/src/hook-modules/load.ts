@@ -4,14 +4,12 @@
  * registrations naming it say why (hook-target.ts), the others run.
  */
 import { importDefaultExport } from '@scoby/formfactor';
-import type { HookHandlers } from '@scoby/hooks-v1/client';
+import { hookPhases, type HookHandlers } from '@scoby/hooks-v1/client';
 
 export type HookModuleLoad = { ok: true; handlers: HookHandlers } | { ok: false; message: string };
 
 /** Every allowed module by the name a registration gives in spec.hook.module: its specifier as written. */
 export type HookModules = ReadonlyMap<string, HookModuleLoad>;
-
-const HANDLER_NAMES = ['preReconcile', 'finalize'] as const;
 
 /** Relative specifiers are taken from `cwd`. */
 export async function loadHookModules(specifiers: readonly string[], cwd: string): Promise<HookModules> {
@@ -30,17 +28,14 @@ async function loadHookModule(specifier: string, cwd: string): Promise<HookModul
     : { ok: false, message: `${label}: default export ${defects}` };
 }
 
-/** The SDK's HookHandlers: an object with a preReconcile or a finalize function, or both. */
+/** The SDK's HookHandlers: an object with a function for one phase at least (preReconcile, finalize). */
 function handlerDefects(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return 'is not an object of hook handlers';
   const handlers = value as Record<string, unknown>;
-  const wrong = HANDLER_NAMES.filter(
-    (name) => handlers[name] !== undefined && typeof handlers[name] !== 'function',
-  );
+  const names = hookPhases().map((descriptor) => descriptor.handler);
+  const wrong = names.filter((name) => handlers[name] !== undefined && typeof handlers[name] !== 'function');
   if (wrong.length > 0) return `${wrong.join(', ')} must be a function`;
-  if (HANDLER_NAMES.every((name) => handlers[name] === undefined)) {
-    return 'has neither preReconcile nor finalize';
-  }
+  if (names.every((name) => handlers[name] === undefined)) return `has neither ${names.join(' nor ')}`;
   return undefined;
 }
 

@@ -52,7 +52,7 @@ export interface InstanceControllerOptions {
   logger: Logger;
   /** See WorkQueueOptions.reconcileTimeoutMs. */
   reconcileTimeoutMs?: number;
-  /** See the process's ControllerOptions.resyncPeriodDivisor. */
+  /** See the process's ProcessOptions.resyncPeriodDivisor. */
   resyncPeriodDivisor?: number;
   /** Watches this controller's work queue while it runs. */
   health?: QueueHealth;

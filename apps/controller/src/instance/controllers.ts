@@ -26,12 +26,11 @@ import type { EventSink } from './instance-events.ts';
 import type { HookDestination } from './hook-request.ts';
 import { releaseFinalizer } from './release-finalizer.ts';
 import type { ChildStore } from './children/write-children.ts';
-import type { ControllerOutcome } from '../registration/conditions.ts';
-import type { InstanceControllerHost } from '../registration/reconcile.ts';
+import type { ControllerOutcome, InstanceControllerHost } from './controller-host.ts';
 import type { ControllerMetrics } from '../config/index.ts';
 import { InstanceController, type ChildKind } from './controller.ts';
 import type { ChildCachePolicies } from './children/child-cache.ts';
-import type { InstanceSelection } from '../registration/instance-selection.ts';
+import type { SelectionDecider } from '../selection/selection-decision.ts';
 import type { SelectionGateOptions } from './selection-gate.ts';
 
 export interface InstanceControllersOptions {
@@ -50,7 +49,7 @@ export interface InstanceControllersOptions {
   logger: Logger;
   /** See WorkQueueOptions.reconcileTimeoutMs. */
   reconcileTimeoutMs?: number;
-  /** See the process's ControllerOptions.resyncPeriodDivisor. */
+  /** See the process's ProcessOptions.resyncPeriodDivisor. */
   resyncPeriodDivisor?: number;
   /** Watches each running controller's work queue. */
   health?: QueueHealth;
@@ -58,12 +57,12 @@ export interface InstanceControllersOptions {
   crdResource(crdName: string): ResourceRef | undefined;
   /** Called when a starting controller has synced: its registration reports ControllerReady. */
   onSynced(registrationName: string): void;
-  /** See the process's ControllerOptions.syncWarnAfterMs. */
+  /** See the process's ProcessOptions.syncWarnAfterMs. */
   syncWarnAfterMs?: number;
   /** What the child informers keep of each child kind. */
   childCaches: ChildCachePolicies;
   /** Which registration serves which instance (docs/spec/registration.md §6.8). */
-  selection?: InstanceSelection;
+  selection?: SelectionDecider;
   /** Says on the registration that an older registration serves an instance it selects. */
   servedByOther?(registrationName: string, instance: string, by: string): void;
   /** The registration's status.instances counts are due again. */
@@ -93,7 +92,7 @@ async function forEachConcurrently<T>(
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-/** The fields of a registration controller's log lines. */
+/** The fields of an instance controller's log lines: the registration it runs for and what it serves. */
 function describeController(config: InstanceConfig): Record<string, unknown> {
   return {
     registration: config.registrationName,
@@ -129,7 +128,7 @@ export class InstanceControllers implements InstanceControllerHost {
         (childSelector !== undefined && childSelector !== existing.childSelector)
       ) {
         existing.reconfigure(config, childKinds, childSelector);
-        this.#options.logger.info(describeController(config), 'registration controller reconfigured');
+        this.#options.logger.info(describeController(config), 'instance controller reconfigured');
       }
     } else {
       if (existing) await this.pause(config.registrationName);
@@ -164,7 +163,7 @@ export class InstanceControllers implements InstanceControllerHost {
         childKinds,
       );
       this.#running.set(config.registrationName, controller);
-      this.#options.logger.info(describeController(config), 'registration controller started');
+      this.#options.logger.info(describeController(config), 'instance controller started');
     }
     const controller = this.#running.get(config.registrationName)!;
     if (controller.hasSynced()) return { kind: 'started' };
@@ -201,7 +200,7 @@ export class InstanceControllers implements InstanceControllerHost {
         this.#options.logger.warn(
           // Its configuration now: a reconfiguration may have come while this wait ran.
           { ...describeController(controller.config), waitedMs: waitMs },
-          'registration controller caches not synced yet; still waiting',
+          'instance controller caches not synced yet; still waiting',
         );
       }
     }
@@ -235,7 +234,7 @@ export class InstanceControllers implements InstanceControllerHost {
     if (!controller) return;
     this.#running.delete(registrationName);
     await controller.stop();
-    this.#options.logger.info({ registration: registrationName }, 'registration controller stopped');
+    this.#options.logger.info({ registration: registrationName }, 'instance controller stopped');
   }
 
   async release(

@@ -31,13 +31,14 @@ import {
   FIELD_MANAGER,
   userAgent,
 } from '../config/index.ts';
-import { RegistrationController } from '../registration/controller.ts';
+import type { RegistrationController } from '../registration/controller.ts';
+import { wireRegistrationController } from './registration-wiring.ts';
 import { ChildCachePolicies } from '../instance/children/child-cache.ts';
 import { DEPLOYMENT_FIELDS_READ } from '../instance/status/unavailable-pods.ts';
 import { builtInFormFactors } from './built-in-form-factors.ts';
-import type { ControllerOptions, RunningController } from './options.ts';
+import type { ProcessOptions, RunningProcess } from './options.ts';
 
-export type { ControllerOptions, RunningController } from './options.ts';
+export type { ProcessOptions, RunningProcess } from './options.ts';
 
 /**
  * How much longer than the reconcile deadline a queue may go without a finished reconcile before
@@ -51,10 +52,11 @@ const SHARING_LEASE_PREFIX = 'scoby-';
 /** Who the controller's writes are from: its field manager, and a User-Agent with its version. */
 const CLIENT_IDENTITY = { fieldManager: FIELD_MANAGER, userAgent: userAgent() };
 
-class Controller implements RunningController {
+/** The Scoby controller process (see the file's comment); started by startProcess. */
+class ControllerProcess implements RunningProcess {
   readonly client: DynamicClient;
   readonly metrics: ControllerMetrics;
-  readonly #options: ControllerOptions;
+  readonly #options: ProcessOptions;
   readonly #formFactors: FormFactorRegistry;
   /** What the child informers keep of each kind: the factory's informers outlive a leadership term. */
   readonly #childCaches: ChildCachePolicies;
@@ -73,7 +75,7 @@ class Controller implements RunningController {
   readonly #stopping = new Set<RegistrationController>();
   #leading = false;
 
-  constructor(options: ControllerOptions) {
+  constructor(options: ProcessOptions) {
     this.#options = options;
     const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.metrics = options.metrics ?? createMetrics();
@@ -249,18 +251,17 @@ class Controller implements RunningController {
 
   #lead(): void {
     this.#leading = true;
-    this.#work = new RegistrationController(
-      this.#options,
-      this.client,
-      this.#formFactors,
-      this.#factory,
-      this.#events,
-      this.metrics,
-      this.#health,
-      this.#answerBudget,
-      this.#childCaches,
-      this.#sharing,
-    );
+    this.#work = wireRegistrationController(this.#options, {
+      client: this.client,
+      formFactors: this.#formFactors,
+      factory: this.#factory,
+      events: this.#events,
+      metrics: this.metrics,
+      health: this.#health,
+      answerBudget: this.#answerBudget,
+      childCaches: this.#childCaches,
+      sharing: this.#sharing,
+    });
   }
 
   cutHookCalls(): void {
@@ -282,8 +283,8 @@ class Controller implements RunningController {
   }
 }
 
-export function startController(options: ControllerOptions): RunningController {
-  const controller = new Controller(options);
-  controller.start();
-  return controller;
+export function startProcess(options: ProcessOptions): RunningProcess {
+  const started = new ControllerProcess(options);
+  started.start();
+  return started;
 }

@@ -9,7 +9,7 @@ import type { ControllerMetrics, LeaderElectionConfig } from '../config/index.ts
 import type { RegistrationControllerOptions } from '../registration/options.ts';
 
 /** The registration controller's options and the process's own. */
-export interface ControllerOptions extends RegistrationControllerOptions {
+export interface ProcessOptions extends RegistrationControllerOptions {
   plugins?: readonly FormFactorPlugin[];
   leaderElection: LeaderElectionConfig;
   leaseDurationMs?: number;
@@ -23,7 +23,7 @@ export interface ControllerOptions extends RegistrationControllerOptions {
   metrics?: ControllerMetrics;
 }
 
-export interface RunningController {
+export interface RunningProcess {
   readonly client: DynamicClient;
   readonly metrics: ControllerMetrics;
   /** The identity Lease holders name this process by (`<hostname>_<uuid>`); undefined without leader election. */

@@ -13,13 +13,13 @@ import { type Logger, startOpsServer } from '@scoby/controller-runtime';
 import { checkCluster } from '../config/cluster-check.ts';
 import { type ControllerConfig, createMetrics, type Environment } from '../config/index.ts';
 import type { HookModules } from '../hook-modules/load.ts';
-import { startController } from './manager.ts';
+import { startProcess } from './manager.ts';
 import { delay, waitForCluster } from './startup.ts';
 
 const READINESS_INTERVAL_MS = 500;
 const STARTUP_REQUEST_TIMEOUT_MS = 10_000;
 
-export interface ProcessOptions {
+export interface RunProcessOptions {
   config: ControllerConfig;
   plugins: readonly FormFactorPlugin[];
   /** The in-process hooks allowed, loaded or not (docs/spec/hooks-v1.md §10); default none. */
@@ -43,7 +43,7 @@ export interface ProcessOptions {
 }
 
 /** Runs until a termination signal; the exit code is 0 after a graceful stop, 1 when start-up fails. */
-export async function runProcess(options: ProcessOptions): Promise<number> {
+export async function runProcess(options: RunProcessOptions): Promise<number> {
   const { config, logger } = options;
   const { stopRequested } = options;
   const cleanup = async () => options.cleanup?.();
@@ -79,7 +79,7 @@ export async function runProcess(options: ProcessOptions): Promise<number> {
     return options.fail([`--metrics-bind-address: ${(error as Error).message}`]);
   }
   const clusterDomain = config.clusterDomain ?? (await loadClusterDomain({ environment: options.env }));
-  const controller = startController({
+  const controller = startProcess({
     kubeConfig,
     scobyNamespace: config.scobyNamespace,
     workingNamespaces: config.workingNamespaces,

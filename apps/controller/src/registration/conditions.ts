@@ -10,12 +10,9 @@ import {
 import type { FieldProblem } from '../crd/spec-paths.ts';
 import type { WriteVerbs } from '../instance/instance-config.ts';
 import type { ConditionValue } from '../status/conditions.ts';
+import type { ControllerOutcome } from '../instance/controller-host.ts';
 
 export type CrdLookup = { kind: 'found'; servesVersion: boolean } | { kind: 'missing'; message: string };
-
-/** Outcome of the checks that need the CRD (§4 second table) and of starting the controller. */
-export type ControllerOutcome =
-  { kind: 'failed'; reason: string; message: string } | { kind: 'starting' } | { kind: 'started' };
 
 export interface RegistrationFindings {
   crdName: string;

@@ -1,6 +1,7 @@
 /**
- * What the registration controller is started with: the part of the process's options
- * (process/options.ts, ControllerOptions) it and the instance controllers it runs read.
+ * What the registration controller is started with (read by its composition root,
+ * process/registration-wiring.ts): the part of the process's options
+ * (process/options.ts, ProcessOptions) it and the instance controllers it runs read.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { FormFactorFormat } from '@scoby/hooks-v1/client';

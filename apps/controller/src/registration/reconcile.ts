@@ -2,9 +2,8 @@
  * The registration reconcile (docs/spec/registration.md §6.1): validate, find the CRD, check scope, ownership and
  * the hook address, run the instance controller, and report status. Writes only differences.
  */
-import { unservedApiMessage, type FormFactorRegistry } from '@scoby/formfactor';
-import { compactJson, type KubeObject } from '@scoby/kube-objects';
-import type { Logger } from 'pino';
+import { unservedApiMessage } from '@scoby/formfactor';
+import { compactJson } from '@scoby/kube-objects';
 import {
   crdAlreadyRegisteredMessage,
   crdClusterScopedMessage,
@@ -12,24 +11,14 @@ import {
   parsePath,
   validateRegistration,
   type CRDRegistration,
-  type NormalizedHook,
   type NormalizedRegistrationSpec,
 } from '@scoby/registration';
 import { inspectCrd, type CrdInfo } from '../crd/inspect.ts';
 import { specPathProblems } from '../crd/spec-paths.ts';
 import { takeOverLegacyFields } from '../field-manager/take-over.ts';
 import { statusPathAllowed } from '../crd/status-paths.ts';
+import { formatTime, type ConditionValue } from '../status/conditions.ts';
 import {
-  formatTime,
-  initializeConditions,
-  setConditionValues,
-  settleConditions,
-  type ConditionValue,
-} from '../status/conditions.ts';
-import {
-  type DynamicClient,
-  errorMessage,
-  type ResourceRef,
   setFinalizer,
   SupersededVersions,
   writeStatus,
@@ -38,94 +27,25 @@ import {
 } from '@scoby/controller-runtime';
 import type { InstanceConfig, WriteVerbs } from '../instance/instance-config.ts';
 import { instanceConditionSet } from '../instance/condition-set.ts';
-import type { EventSink } from '../instance/instance-events.ts';
-import { hookDestination, type HookDestination } from '../instance/hook-request.ts';
-import { checkRegistrationAccess, type AccessCheck } from './access/registration-access.ts';
+import type { ControllerOutcome } from '../instance/controller-host.ts';
+import { checkRegistrationAccess } from './access/registration-access.ts';
 import { MISSING_PERMISSIONS_REASON } from './access/missing-access.ts';
-import type { HookTarget } from '../hook-modules/hook-target.ts';
 import { blockedBy, claimsOf } from './selection.ts';
-import { BackgroundJobs } from './background-jobs.ts';
+import { FinalizerReleases } from './finalizer-releases.ts';
+import { controllerRuns, desiredRegistrationStatus } from './registration-status.ts';
+import { REGISTRATION_RESOURCE, type RegistrationWorld } from './registration-world.ts';
 import {
-  registrationConditions,
   restartOfStartedGeneration,
   SPEC_PATH_NOT_IN_SCHEMA,
   SPEC_PATHS_CONDITION,
-  type ControllerOutcome,
   type RegistrationFindings,
 } from './conditions.ts';
-
-export const REGISTRATION_RESOURCE: ResourceRef = {
-  group: 'scoby.triggermesh.io',
-  version: 'v1alpha1',
-  resource: 'crdregistrations',
-  namespaced: false,
-};
-
-const CONDITION_TYPES = ['CRDExists', 'ControllerReady', 'Ready'];
 
 /** Nothing announces a new grant (aggregated ClusterRoles change without an event Scoby watches). */
 export const MISSING_PERMISSIONS_RECHECK_MS = 15_000;
 
 /** How soon a registration reconciled before the CRD cache synced is tried again. */
 export const CRD_CACHE_SYNC_POLL_MS = 100;
-
-/** The instance controllers, one per active registration. */
-export interface InstanceControllerHost {
-  /** Starts or reconfigures the controller; `started` once its informers have synced. */
-  ensure(config: InstanceConfig): Promise<ControllerOutcome>;
-  /** Stops reconciling the registration's instances; children and finalizers are left alone. */
-  pause(registrationName: string): Promise<void>;
-  /**
-   * Stops the controller and releases instance finalizers of `crd` (§6.6 steps 2–3, §6.7). The
-   * controller is gone from the host when the call returns, before the first await;
-   * `finalize` is asked for the hook to call after that.
-   */
-  release(
-    registrationName: string,
-    crdName: string,
-    finalize: () => Promise<HookDestination | undefined>,
-  ): Promise<void>;
-  /** The CRD the running controller serves, if any. */
-  crdOf(registrationName: string): string | undefined;
-  /** status.instances of a running, synced controller (docs/spec/registration.md §6.8). */
-  selectionCounts(registrationName: string): { served: number; servedByOthers: number } | undefined;
-}
-
-/** Instance selection as the registration reconcile needs it (docs/spec/registration.md §6.8). */
-export interface SelectionView {
-  /** Changes whenever who serves which instance of the CRD may change. */
-  fingerprint(crd: string): string;
-  readsNamespaces(crd: string): boolean;
-  inPlay(name: string, crd: string): boolean;
-}
-
-export interface RegistrationWorld {
-  client: DynamicClient;
-  events: EventSink;
-  formFactors: FormFactorRegistry;
-  controllers: InstanceControllerHost;
-  crd(name: string): KubeObject | undefined;
-  /** Whether `crd` answers from a complete list: before that, a CRD it lacks may well exist. */
-  crdsSynced(): boolean;
-  registrations(): CRDRegistration[];
-  /** Served group/versions as apiVersion strings (`v1` for the core group, `apps/v1`, …). */
-  servedGroupVersions(): Promise<ReadonlySet<string>>;
-  /** The hook's URL: its resolved address, or `module:<name>` for an allowed, loaded module. */
-  resolveHook(hook: NormalizedHook): Promise<HookTarget>;
-  resourceForCrd(info: CrdInfo & { version: string }): ResourceRef;
-  /** Whether the controller may do what a registration needs (SelfSubjectAccessReviews). */
-  access: AccessCheck;
-  /**
-   * Period of re-resolving a hook address given by `ref`: referenced objects are not watched
-   * (docs/spec/address.md §2), so a changed address is picked up within this bound. Absent: never.
-   */
-  hookRefreshMs?: number;
-  selection?: SelectionView;
-  /** A release started by a reconcile of the registration has ended: reconcile it again. */
-  releaseSettled(registrationName: string): void;
-  now(): Date;
-  logger?: Logger;
-}
 
 function apiErrorNotFound(name: string): string {
   return `customresourcedefinitions.apiextensions.k8s.io "${name}" not found`;
@@ -143,10 +63,11 @@ export class RegistrationReconciler {
   /** Configuration revision already warned about per registration (one Event per configuration). */
   readonly #warnedRevision = new Map<string, string>();
   /** Finalizer releases, off the registration work path: their hooks may hang for their timeout. */
-  readonly #releases = new BackgroundJobs();
+  readonly #releases: FinalizerReleases;
 
   constructor(world: RegistrationWorld) {
     this.#world = world;
+    this.#releases = new FinalizerReleases(world);
   }
 
   /** Resolves once the finalizer releases under way have ended. */
@@ -197,7 +118,7 @@ export class RegistrationReconciler {
     const running = world.controllers.crdOf(name);
     // The old CRD's instances are released beside the new controller (§6.2): other CRD, other instances.
     if (running !== undefined && running !== crdName) {
-      this.#releases.run(`${name}\u0000${running}`, this.#releaseJob(current, running));
+      this.#releases.start(current, running);
     }
     const crdObject = crdName === '' ? undefined : world.crd(crdName);
     const info = crdObject ? inspectCrd(crdObject) : undefined;
@@ -385,52 +306,12 @@ export class RegistrationReconciler {
     const crdName = world.controllers.crdOf(name) ?? String(registration.spec?.crd ?? '');
     if (crdName !== '' && blocker(world.registrations(), crdName, name) === undefined) {
       // The release's end enqueues the registration again.
-      if (this.#release(registration, crdName) === 'running') return undefined;
+      if (this.#releases.poll(registration, crdName) === 'running') return undefined;
     } else {
       await world.controllers.pause(name);
     }
     await setFinalizer(world.client, REGISTRATION_RESOURCE, registration, FINALIZER, false, call);
     return undefined;
-  }
-
-  /**
-   * §6.6 steps 2–3 of a deletion, in the background: `running` until the release has ended, then
-   * `done` once, or its failure thrown once (retried by the caller's backoff).
-   */
-  #release(registration: CRDRegistration, crdName: string): 'running' | 'done' {
-    const name = registration.metadata.name ?? '';
-    return this.#releases.poll(`${name}\u0000${crdName}`, this.#releaseJob(registration, crdName), () =>
-      this.#world.releaseSettled(name),
-    );
-  }
-
-  /** Releases the instance finalizers of `crdName`; a failure is reported on the registration. */
-  #releaseJob(registration: CRDRegistration, crdName: string): () => Promise<void> {
-    const world = this.#world;
-    return async () => {
-      try {
-        await world.controllers.release(registration.metadata.name ?? '', crdName, () =>
-          this.#finalizeTarget(registration),
-        );
-      } catch (error) {
-        world.events.emit(registration, 'Warning', 'FinalizerReleaseFailed', errorMessage(error));
-        throw error;
-      }
-    };
-  }
-
-  /** The hook of a valid registration with a resolvable address: where the release's one best-effort finalize call goes (§6.7). */
-  async #finalizeTarget(registration: CRDRegistration): Promise<HookDestination | undefined> {
-    const world = this.#world;
-    const validation = validateRegistration(registration, world.formFactors);
-    if (!validation.ok || !validation.spec.hook) return undefined;
-    const resolved = await world.resolveHook(validation.spec.hook);
-    const formFactor = world.formFactors.resolve(registration.spec.workload.formFactor);
-    if (!resolved.ok || !formFactor.ok) return undefined;
-    return hookDestination(formFactor.formFactor.plugin, {
-      url: resolved.url,
-      timeoutMs: validation.spec.hook.timeoutMs,
-    });
   }
 
   /** §5: conditions, observedGeneration and annotations.hookURL (null = remove, undefined = keep). */
@@ -441,38 +322,15 @@ export class RegistrationReconciler {
     call: CallOptions,
   ) {
     const world = this.#world;
-    const now = formatTime(world.now());
     const stored = (registration.status ?? {}) as Record<string, unknown>;
-    const values = registrationConditions(findings);
-    const types = values.SpecPathsInSchema ? [...CONDITION_TYPES, SPEC_PATHS_CONDITION] : CONDITION_TYPES;
-    const conditions = settleConditions(
-      setConditionValues(initializeConditions(stored.conditions, types, now), { ...values }),
-      stored.conditions,
-      now,
-    );
-    this.#warnOfSpecPaths(registration, stored.conditions, values.SpecPathsInSchema);
-    const annotations = { ...((stored.annotations as Record<string, string> | undefined) ?? {}) };
-    if (hookUrl === null) delete annotations.hookURL;
-    else if (hookUrl !== undefined) annotations.hookURL = hookUrl;
-    const desired: Record<string, unknown> = {
-      ...stored,
-      conditions,
-      observedGeneration: registration.metadata.generation,
-    };
-    if (Object.keys(annotations).length > 0) desired.annotations = annotations;
-    else delete desired.annotations;
-    // §5.1: present while the permission check passes.
-    const running = findings.controller?.kind === 'starting' || findings.controller?.kind === 'started';
-    if (running && findings.writeVerbs !== undefined) desired.writeVerbs = findings.writeVerbs;
-    else delete desired.writeVerbs;
-    // §5.1: instance counts while the controller runs and selection is in play for its CRD.
     const name = registration.metadata.name ?? '';
-    const counts =
-      running && world.selection?.inPlay(name, findings.crdName)
-        ? world.controllers.selectionCounts(name)
-        : undefined;
-    if (counts !== undefined) desired.instances = counts;
-    else if (!running || !world.selection?.inPlay(name, findings.crdName)) delete desired.instances;
+    const countsDue = controllerRuns(findings) && world.selection?.inPlay(name, findings.crdName) === true;
+    const { status: desired, specPathsWarning } = desiredRegistrationStatus(registration, findings, hookUrl, {
+      now: formatTime(world.now()),
+      counts: countsDue ? world.controllers.selectionCounts(name) : undefined,
+      countsDue,
+    });
+    this.#warnOfSpecPaths(registration, stored.conditions, specPathsWarning);
     const written = await writeStatus(world.client, REGISTRATION_RESOURCE, registration, desired, call);
     if (!written) return;
     this.#superseded.wrote(

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
-import type { RunningController } from '../../src/process/manager.ts';
+import type { RunningProcess } from '../../src/process/manager.ts';
 import {
   crdFor,
   startClusterController,
@@ -41,7 +41,7 @@ const deployment = (name: string) => cluster.get('apps/v1', 'Deployment', 'shop'
 const DEPLOYMENTS = { group: 'apps', version: 'v1', resource: 'deployments', namespaced: true };
 
 let cluster: TestCluster;
-let second: RunningController;
+let second: RunningProcess;
 
 /** The user of the replica holding `registration`. */
 function holderOf(registration: string): string | undefined {

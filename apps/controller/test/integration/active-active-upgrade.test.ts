@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
-import type { RunningController } from '../../src/process/manager.ts';
+import type { RunningProcess } from '../../src/process/manager.ts';
 import {
   startClusterController,
   startTestCluster,
@@ -32,8 +32,8 @@ const instance = (index: number, message: string): KubeObject => ({
 });
 
 let cluster: TestCluster;
-let oldStandby: RunningController;
-const members: RunningController[] = [];
+let oldStandby: RunningProcess;
+const members: RunningProcess[] = [];
 
 /** Writes other than Lease renewals and access reviews, by user, since the log was last cleared. */
 function writesBy(user: string): string[] {

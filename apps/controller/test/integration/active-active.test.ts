@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
-import type { RunningController } from '../../src/process/manager.ts';
+import type { RunningProcess } from '../../src/process/manager.ts';
 import {
   startClusterController,
   startTestCluster,
@@ -39,9 +39,9 @@ const instance = (index: number, number: number, message: string): KubeObject =>
 });
 
 let cluster: TestCluster;
-const replicas = new Map<string, RunningController>();
+const replicas = new Map<string, RunningProcess>();
 
-function start(user: string): RunningController {
+function start(user: string): RunningProcess {
   const controller = startClusterController(cluster.server, options(user));
   replicas.set(user, controller);
   return controller;
@@ -121,7 +121,7 @@ async function everyEditReconciled(message: string): Promise<void> {
 }
 
 /** The values of one of a replica's metrics, by its labels' values joined with `/`. */
-async function metricValues(controller: RunningController, name: string): Promise<Record<string, number>> {
+async function metricValues(controller: RunningProcess, name: string): Promise<Record<string, number>> {
   return Object.fromEntries(
     (await metricSamples(controller.metrics, name)).map((value) => [
       Object.values(value.labels).join('/'),
@@ -131,7 +131,7 @@ async function metricValues(controller: RunningController, name: string): Promis
 }
 
 /** Hand-overs a replica counted in `direction`, by registration. */
-async function handovers(controller: RunningController, direction: string): Promise<string[]> {
+async function handovers(controller: RunningProcess, direction: string): Promise<string[]> {
   const values = await metricValues(controller, 'scoby_registration_handovers_total');
   return Object.entries(values)
     .filter(([labels, count]) => labels.endsWith(`/${direction}`) && count > 0)

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
-import type { RunningController } from '../../src/process/manager.ts';
+import type { RunningProcess } from '../../src/process/manager.ts';
 import { crdFor, startTestCluster, type TestCluster } from '../support/cluster.ts';
 import { conditionsOf, REGISTRATION_API, waitForCondition, registrationTarget } from '../support/scoby.ts';
 import {
@@ -20,7 +20,7 @@ const API = 'notify.example.com/v1';
 const CRD = 'mailers.notify.example.com';
 
 let cluster: TestCluster;
-let replacement: RunningController | undefined;
+let replacement: RunningProcess | undefined;
 let first: ScriptedHook;
 let second: ScriptedHook;
 

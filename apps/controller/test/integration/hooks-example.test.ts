@@ -8,7 +8,7 @@ import type { KubeObject } from '@scoby/kube-objects';
 import { FINALIZER } from '@scoby/registration';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the example hook app is a test fixture here, not a dependency of the controller
 import { createExampleHook } from '@scoby/example-hook';
-import type { RunningController } from '../../src/process/manager.ts';
+import type { RunningProcess } from '../../src/process/manager.ts';
 import { crdFor, startTestCluster, type TestCluster } from '../support/cluster.ts';
 import {
   adapterOf,
@@ -29,7 +29,7 @@ import { NO_CHANGE, startScriptedHook, type ScriptedHook } from '../support/hook
 const API = 'greet.example.com/v1';
 
 let cluster: TestCluster;
-let replacement: RunningController | undefined;
+let replacement: RunningProcess | undefined;
 const hooks: { close(): Promise<void> }[] = [];
 
 beforeAll(async () => {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
-import type { RunningController } from '../../src/process/manager.ts';
+import type { RunningProcess } from '../../src/process/manager.ts';
 import {
   startClusterController,
   startTestCluster,
@@ -28,10 +28,10 @@ const worker = (name: string): KubeObject => ({
 });
 
 let cluster: TestCluster;
-let first: RunningController;
-const extra: RunningController[] = [];
+let first: RunningProcess;
+const extra: RunningProcess[] = [];
 
-function startStandby(): RunningController {
+function startStandby(): RunningProcess {
   const controller = startClusterController(cluster.server, options);
   extra.push(controller);
   return controller;

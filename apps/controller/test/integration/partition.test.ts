@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
-import type { RunningController } from '../../src/process/manager.ts';
+import type { RunningProcess } from '../../src/process/manager.ts';
 import {
   startClusterController,
   startTestCluster,
@@ -33,8 +33,8 @@ const sensor = (name: string): KubeObject => ({
 });
 
 let cluster: TestCluster;
-let leader: RunningController;
-let standby: RunningController;
+let leader: RunningProcess;
+let standby: RunningProcess;
 
 beforeAll(async () => {
   cluster = await startTestCluster(options('controller-a'));

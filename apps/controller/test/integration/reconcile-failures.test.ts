@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
-import type { RunningController } from '../../src/process/manager.ts';
+import type { RunningProcess } from '../../src/process/manager.ts';
 import { crdFor, startTestCluster, type TestCluster } from '../support/cluster.ts';
 import {
   eventsOf,
@@ -24,7 +24,7 @@ const API = 'notify.example.com/v1';
 const RELAY_API = 'relay.example.com/v1';
 
 let cluster: TestCluster;
-let controller: RunningController;
+let controller: RunningProcess;
 let hook: ScriptedHook;
 let logs: CapturedLogs;
 /** The hook's behaviour per instance name; NO_CHANGE for the others. */

@@ -60,7 +60,7 @@ describe('an instance controller slower to sync than one wait', () => {
     await waitForCondition(cluster, registrationTarget('kettle'), 'Ready', 'True', undefined, 15_000);
     const waiting = logs
       .lines()
-      .filter((line) => line.msg === 'registration controller caches not synced yet; still waiting');
+      .filter((line) => line.msg === 'instance controller caches not synced yet; still waiting');
     expect(waiting.length).toBeGreaterThanOrEqual(1);
     expect(waiting[0]).toMatchObject({ level: 'warn', registration: 'kettle', waitedMs: SYNC_WARN_AFTER_MS });
   });
@@ -98,7 +98,7 @@ describe('an instance controller reconfigured to a child kind it has not listed 
     heal();
 
     await waitForCondition(cluster, registrationTarget('teapot'), 'Ready', 'True', undefined, 15_000);
-    expect(logs.lines().filter((line) => line.msg === 'registration controller reconfigured')).toEqual([
+    expect(logs.lines().filter((line) => line.msg === 'instance controller reconfigured')).toEqual([
       expect.objectContaining({ registration: 'teapot', formFactor: 'knativeService' }),
     ]);
   });
@@ -123,7 +123,7 @@ describe('an instance controller reconfigured while its first sync is awaited', 
         .lines()
         .filter(
           (line) =>
-            line.msg === 'registration controller caches not synced yet; still waiting' &&
+            line.msg === 'instance controller caches not synced yet; still waiting' &&
             line.registration === 'mug',
         );
     await cluster.waitFor('a first wait run out', async () => waitingLines().length > 0);
@@ -135,7 +135,7 @@ describe('an instance controller reconfigured while its first sync is awaited', 
     await cluster.waitFor('the controller reconfigured', async () =>
       logs
         .lines()
-        .some((line) => line.msg === 'registration controller reconfigured' && line.registration === 'mug'),
+        .some((line) => line.msg === 'instance controller reconfigured' && line.registration === 'mug'),
     );
     const before = waitingLines().length;
     await cluster.waitFor('another wait run out', async () => waitingLines().length > before);

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deploymentFormFactor } from '@scoby/formfactor-deployment';
-import type { RunningController } from '../../src/process/options.ts';
+import type { RunningProcess } from '../../src/process/options.ts';
 import type { ClusterVerbs } from '../support/cluster.ts';
 import {
   containerEnv,
@@ -26,7 +26,7 @@ const NAMESPACE = 'child-cache-real';
 const CHILD = 'greeter-cache-real-main';
 
 let admin: ClusterVerbs;
-let controller: RunningController | undefined;
+let controller: RunningProcess | undefined;
 
 beforeAll(async () => {
   admin = realClusterAdmin();

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
-import type { RunningController } from '../../src/index.ts';
+import type { RunningProcess } from '../../src/index.ts';
 import { crdFor } from '../support/cluster.ts';
 import { hookedRegistration } from '../support/hooks-fixtures.ts';
 import { startScriptedHook, type ScriptedHook } from '../support/hooks-server.ts';
@@ -20,7 +20,7 @@ const API = `${GROUP}/v1`;
 const NAMESPACE = 'why';
 const IMAGE = 'registry.example.com/adapter:1.0';
 const admin = realClusterAdmin();
-let controller: RunningController;
+let controller: RunningProcess;
 let hook: ScriptedHook;
 
 beforeAll(async () => {

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
 import { FINALIZER } from '@scoby/registration';
-import type { RunningController } from '../../src/index.ts';
+import type { RunningProcess } from '../../src/index.ts';
 import { crdFor } from '../support/cluster.ts';
 import { conditionOf, namespaceObject, registrationObject } from '../support/scoby.ts';
 import { registeredKindRole } from './support/grants.ts';
@@ -20,7 +20,7 @@ const GROUP = 'legacy.real.example.com';
 const API = `${GROUP}/v1`;
 const REGISTRATION_API = 'scoby.triggermesh.io/v1alpha1';
 const admin = realClusterAdmin();
-let controller: RunningController | undefined;
+let controller: RunningProcess | undefined;
 
 interface ManagedFieldsEntry {
   manager: string;

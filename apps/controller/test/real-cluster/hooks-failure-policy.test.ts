@@ -5,7 +5,7 @@
  * and a malformed answer fail as under Fail; finalize stays gated.
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import type { RunningController } from '../../src/index.ts';
+import type { RunningProcess } from '../../src/index.ts';
 import {
   FAILING_AS_TODAY,
   failsAsToday,
@@ -23,7 +23,7 @@ import { registeredKindRole } from './support/grants.ts';
 import { realClusterAdmin, startRealController } from './support/real-cluster.ts';
 
 const admin = realClusterAdmin();
-let controller: RunningController;
+let controller: RunningProcess;
 let hook: ScriptedHook;
 const scripts = new Map<string, HookScript>();
 

@@ -6,7 +6,7 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe } from 'vitest';
-import type { RunningController } from '../../src/process/manager.ts';
+import type { RunningProcess } from '../../src/process/manager.ts';
 import { loadHookModules } from '../../src/hook-modules/load.ts';
 import type { ClusterVerbs } from '../support/cluster.ts';
 import type { ScriptedModule } from '../support/hook-modules/scripted-module.ts';
@@ -24,7 +24,7 @@ const BROKEN = './test/support/hook-modules/missing.mjs';
 const GROUP = 'inprocess.real.example.com';
 
 let admin: ClusterVerbs;
-let controller: RunningController;
+let controller: RunningProcess;
 let setup: InProcessHookSetup;
 
 beforeAll(async () => {

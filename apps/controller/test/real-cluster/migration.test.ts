@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHookServer, type HookRequest, type HookServer } from '@scoby/hooks-v1';
 import type { KubeObject } from '@scoby/kube-objects';
-import type { RunningController } from '../../src/process/manager.ts';
+import type { RunningProcess } from '../../src/process/manager.ts';
 import { crdFor, type ClusterVerbs } from '../support/cluster.ts';
 import {
   conditionOf,
@@ -41,7 +41,7 @@ const SINCE = '2026-01-02T03:04:05Z';
 let admin: ClusterVerbs;
 let goScoby: GoScobyWriter;
 let hook: HookServer;
-let controller: RunningController | undefined;
+let controller: RunningProcess | undefined;
 const finalized: string[] = [];
 /** uid of each child Go Scoby created, by `<Kind>/<name>`. */
 const goChildren = new Map<string, string>();

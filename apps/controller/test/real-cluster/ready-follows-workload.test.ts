@@ -10,7 +10,7 @@
  */
 import type { KubeObject } from '@scoby/kube-objects';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningController } from '../../src/index.ts';
+import type { RunningProcess } from '../../src/index.ts';
 import { formatLags, readyLags } from '../../bench/ready-lag.ts';
 import { crdFor } from '../support/cluster.ts';
 import { hookedRegistration } from '../support/hooks-fixtures.ts';
@@ -31,7 +31,7 @@ const HOOK_MS = 250;
 const LAG_BOUND_S = 5;
 
 const admin = realClusterAdmin();
-let controller: RunningController | undefined;
+let controller: RunningProcess | undefined;
 let hook: ScriptedHook;
 
 function beacon(index: number): KubeObject {

@@ -4,14 +4,14 @@
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { captureLogs } from '@scoby/controller-runtime/testing';
-import type { RunningController } from '../../src/index.ts';
+import type { RunningProcess } from '../../src/index.ts';
 import { SPEC_PATHS_GROUP, typoInEnvPath } from '../support/spec-paths-scenario.ts';
 import { registeredKindRole } from './support/grants.ts';
 import { realClusterAdmin, startRealController } from './support/real-cluster.ts';
 
 const logs = captureLogs('info');
 const admin = realClusterAdmin();
-let controller: RunningController;
+let controller: RunningProcess;
 
 beforeAll(async () => {
   await admin.apply(registeredKindRole(SPEC_PATHS_GROUP, 'greeters'));

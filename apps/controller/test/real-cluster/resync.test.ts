@@ -6,7 +6,7 @@
  * written at the next resync.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningController } from '../../src/index.ts';
+import type { RunningProcess } from '../../src/index.ts';
 import { startScriptedHook, type ScriptedHook } from '../support/hooks-server.ts';
 import {
   GROUP,
@@ -26,7 +26,7 @@ const PERIOD_MS = RESYNC_PERIOD_MS / DIVISOR;
 const PERIODS = 3;
 
 const admin = realClusterAdmin();
-let controller: RunningController;
+let controller: RunningProcess;
 let hook: ScriptedHook;
 const world: HookWorld = { colour: 'amber', refused: new Set() };
 

@@ -6,7 +6,7 @@
  * wrote kept, and no write of status or finalizers is refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningController } from '../../src/index.ts';
+import type { RunningProcess } from '../../src/index.ts';
 import type { ScriptedHook } from '../support/hooks-server.ts';
 import {
   crateRole,
@@ -20,7 +20,7 @@ import {
 import { realClusterAdmin, startRealController } from './support/real-cluster.ts';
 
 const admin = realClusterAdmin();
-let controller: RunningController;
+let controller: RunningProcess;
 let hook: ScriptedHook;
 
 beforeAll(async () => {

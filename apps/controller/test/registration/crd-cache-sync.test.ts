@@ -4,11 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CRDRegistration } from '@scoby/registration';
-import {
-  CRD_CACHE_SYNC_POLL_MS,
-  RegistrationReconciler,
-  type RegistrationWorld,
-} from '../../src/registration/reconcile.ts';
+import { CRD_CACHE_SYNC_POLL_MS, RegistrationReconciler } from '../../src/registration/reconcile.ts';
+import type { RegistrationWorld } from '../../src/registration/registration-world.ts';
 
 const untouchable = new Proxy(
   {},

@@ -8,7 +8,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningController } from '../../src/process/options.ts';
+import type { RunningProcess } from '../../src/process/options.ts';
 import type { ClusterVerbs } from './cluster.ts';
 import { adapterOf, metricSamples, registerKind, sleep, waitForCondition } from './scoby.ts';
 import { startThrottlingProxy, type ThrottlingProxy } from './throttling-proxy.ts';
@@ -27,7 +27,7 @@ export interface BackPressureBackend {
   /** How the controller reaches the API server directly (on the real control plane, as Scoby's ServiceAccount). */
   controllerKubeConfig: KubeConfig;
   /** Starts the controller, reaching the API server through `kubeConfig` (the proxy) as the same user. */
-  startController(kubeConfig: KubeConfig): RunningController;
+  startController(kubeConfig: KubeConfig): RunningProcess;
   /**
    * The server holds other files' registrations, which this controller reconciles too (the real
    * control plane the suite shares): their refusals are not this test's.
@@ -43,7 +43,7 @@ export function apiBackPressureScenario(on: string, start: () => Promise<BackPre
   let backend: BackPressureBackend;
   let cluster: ClusterVerbs;
   let proxy: ThrottlingProxy;
-  let controller: RunningController;
+  let controller: RunningProcess;
 
   async function roundOf(name: string): Promise<string | undefined> {
     const deployment = await cluster.get('apps/v1', 'Deployment', NAMESPACE, `sender-${name}`);

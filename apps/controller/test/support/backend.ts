@@ -3,7 +3,7 @@
  * in-memory API server (test/integration) or the real control plane (test/real-cluster). Each backend's
  * test file is a thin runner that starts this and hands it to the scenario, which declares the tests.
  */
-import type { RunningController } from '../../src/process/options.ts';
+import type { RunningProcess } from '../../src/process/options.ts';
 import type { ClusterVerbs, TestCluster } from './cluster.ts';
 import { writesIn } from './scoby.ts';
 
@@ -11,7 +11,7 @@ export interface ScenarioBackend {
   /** The cluster as its admin. */
   cluster: ClusterVerbs;
   /** The controller under test (on the real control plane, as Scoby's ServiceAccount under the shipped RBAC). */
-  controller: RunningController;
+  controller: RunningProcess;
   /** Stops what the runner started. */
   stop(): Promise<void>;
 }

@@ -5,7 +5,7 @@
 import { expect } from 'vitest';
 import type { ResourceRef } from '@scoby/controller-runtime';
 import type { KubeObject } from '@scoby/kube-objects';
-import type { RunningController } from '../../src/process/options.ts';
+import type { RunningProcess } from '../../src/process/options.ts';
 import { crdFor, type ClusterVerbs } from './cluster.ts';
 import { namespaceObject, registrationObject, registrationTarget, waitForCondition } from './scoby.ts';
 
@@ -131,7 +131,7 @@ export function expectSharedEmpties(children: readonly KubeObject[]): void {
 /** Waits until the controller caches the child slim, and returns it. */
 export function waitForSlim(
   cluster: ClusterVerbs,
-  controller: RunningController,
+  controller: RunningProcess,
   resource: ResourceRef,
   namespace: string,
   name: string,

@@ -10,9 +10,9 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import pino from 'pino';
 import { DynamicClient, type ResourceRef } from '@scoby/controller-runtime';
 import {
-  startController,
-  type ControllerOptions,
-  type RunningController,
+  startProcess,
+  type ProcessOptions,
+  type RunningProcess,
 } from '../../src/process/manager.ts';
 
 /** One object, by what a test knows of it. */
@@ -58,14 +58,14 @@ export interface ClusterVerbs {
 
 export interface TestCluster extends ClusterVerbs {
   server: InMemoryApiServer;
-  controller: RunningController;
+  controller: RunningProcess;
 }
 
 export interface ClusterOptions {
   server?: ApiServerOptions;
   plugins?: FormFactorPlugin[];
   /** The in-process hooks the operator allowed (docs/spec/hooks-v1.md §10). */
-  hookModules?: ControllerOptions['hookModules'];
+  hookModules?: ProcessOptions['hookModules'];
   scobyNamespace?: string;
   workingNamespaces?: string[];
   concurrency?: number;
@@ -75,7 +75,7 @@ export interface ClusterOptions {
   user?: string;
   /** Timeouts and bounds of the controller process. */
   limits?: Pick<
-    ControllerOptions,
+    ProcessOptions,
     | 'requestTimeoutMs'
     | 'watchSilenceMs'
     | 'reconcileTimeoutMs'
@@ -83,7 +83,7 @@ export interface ClusterOptions {
     | 'resyncPeriodDivisor'
     | 'syncWarnAfterMs'
   >;
-  logger?: ControllerOptions['logger'];
+  logger?: ProcessOptions['logger'];
 }
 
 export async function startTestCluster(options: ClusterOptions = {}): Promise<TestCluster> {
@@ -230,10 +230,10 @@ export function startClusterController(
   server: InMemoryApiServer,
   options: ClusterOptions = {},
   kubeConfig: KubeConfig = server.kubeConfig(options.user),
-): RunningController {
+): RunningProcess {
   const scobyNamespace = options.scobyNamespace ?? 'scoby-system';
   const election = options.leaderElection;
-  return startController({
+  return startProcess({
     kubeConfig,
     scobyNamespace,
     workingNamespaces: options.workingNamespaces,

@@ -8,7 +8,7 @@
 import { expect } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
 import { FINALIZER } from '@scoby/registration';
-import type { RunningController } from '../../src/process/options.ts';
+import type { RunningProcess } from '../../src/process/options.ts';
 import { crdFor, type ClusterVerbs } from './cluster.ts';
 import {
   countsSince,
@@ -90,7 +90,7 @@ const READY_CHILDREN = [
  */
 export async function ignoredUntilRecovered(
   cluster: ClusterVerbs,
-  controller: RunningController,
+  controller: RunningProcess,
   hook: ScriptedHook,
   scripts: Map<string, HookScript>,
   name: string,

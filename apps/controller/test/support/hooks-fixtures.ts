@@ -2,9 +2,9 @@
 import type { KubeObject } from '@scoby/kube-objects';
 import pino from 'pino';
 import {
-  startController,
-  type ControllerOptions,
-  type RunningController,
+  startProcess,
+  type ProcessOptions,
+  type RunningProcess,
 } from '../../src/process/manager.ts';
 import { crdFor, type ClusterVerbs, type ObjectTarget, type TestCluster } from './cluster.ts';
 import { eventViews, REGISTRATION_API, registrationTarget, waitForCondition } from './scoby.ts';
@@ -74,7 +74,7 @@ export type EventView = ReturnType<typeof eventViews>[number];
 
 /** A counter of Scoby's with the label `controller` (the registration), 0 before its first count. */
 async function registrationCounter(
-  controller: RunningController,
+  controller: RunningProcess,
   metricName: string,
   registration: string,
 ): Promise<number> {
@@ -83,15 +83,15 @@ async function registrationCounter(
 }
 
 /** scoby_hook_failures_total{controller}. */
-export const hookFailures = (controller: RunningController, registration: string): Promise<number> =>
+export const hookFailures = (controller: RunningProcess, registration: string): Promise<number> =>
   registrationCounter(controller, 'scoby_hook_failures_total', registration);
 
 /** scoby_hook_failures_ignored_total{controller}. */
-export const hookFailuresIgnored = (controller: RunningController, registration: string): Promise<number> =>
+export const hookFailuresIgnored = (controller: RunningProcess, registration: string): Promise<number> =>
   registrationCounter(controller, 'scoby_hook_failures_ignored_total', registration);
 
 /** The controller's API requests by method, from rest_client_requests_total (watches are not counted). */
-export async function requestsByMethod(controller: RunningController): Promise<Record<string, number>> {
+export async function requestsByMethod(controller: RunningProcess): Promise<Record<string, number>> {
   const metric = await controller.metrics.registry.getSingleMetric('rest_client_requests_total')?.get();
   const requests: Record<string, number> = {};
   for (const { labels, value } of metric?.values ?? []) {
@@ -133,10 +133,10 @@ export function instanceWhere(
  */
 export async function replaceController(
   cluster: TestCluster,
-  overrides: Partial<ControllerOptions>,
-): Promise<RunningController> {
+  overrides: Partial<ProcessOptions>,
+): Promise<RunningProcess> {
   await cluster.controller.stop();
-  return startController({
+  return startProcess({
     kubeConfig: cluster.server.kubeConfig(),
     scobyNamespace: 'scoby-system',
     clusterDomain: 'cluster.local',

@@ -100,13 +100,42 @@ export function observabilityScenario(on: string, start: () => Promise<Observabi
           message: `started the controller of ${PLURAL}.${GROUP}`,
         },
       ]);
-      expect(infoLines('registration controller started')).toEqual([
-        expect.objectContaining({
+      // Each line names its own controller: the registration controller's start, then the start of
+      // the instance controller it runs for the registration.
+      const startLine = (line: Record<string, unknown>) =>
+        line.level === 'info' &&
+        String(line.msg).endsWith('controller started') &&
+        line.msg !== 'scoby controller started';
+      expect(
+        backend.logs
+          .lines()
+          .filter(startLine)
+          .filter((line) => line.registration === undefined || line.registration === REGISTRATION)
+          .map(({ msg, registration, crd, version, formFactor, activeActive }) => ({
+            msg,
+            registration,
+            crd,
+            version,
+            formFactor,
+            activeActive,
+          })),
+      ).toEqual([
+        {
+          msg: 'registration controller started',
+          registration: undefined,
+          crd: undefined,
+          version: undefined,
+          formFactor: undefined,
+          activeActive: false,
+        },
+        {
+          msg: 'instance controller started',
           registration: REGISTRATION,
           crd: `${PLURAL}.${GROUP}`,
           version: 'v1',
           formFactor: 'deployment',
-        }),
+          activeActive: undefined,
+        },
       ]);
     });
 
@@ -133,7 +162,7 @@ export function observabilityScenario(on: string, start: () => Promise<Observabi
       await cluster().waitFor('the Service pruned', async () => (await normalEvents()).length === 3);
       expect((await normalEvents())[2]).toEqual({ reason: 'Pruned', message: `pruned ${SERVICE}` });
       expect(infoLines('child pruned').map(({ child }) => child)).toEqual([SERVICE]);
-      expect(infoLines('registration controller reconfigured')).toEqual([
+      expect(infoLines('instance controller reconfigured')).toEqual([
         expect.objectContaining({ registration: REGISTRATION }),
       ]);
     });
@@ -190,9 +219,9 @@ export function observabilityScenario(on: string, start: () => Promise<Observabi
     it('stops its controller and says so', async () => {
       await cluster().remove(registrationObject(REGISTRATION, {}));
       await cluster().waitFor('the stop line', async () =>
-        infoLines('registration controller stopped').length > 0 ? true : undefined,
+        infoLines('instance controller stopped').length > 0 ? true : undefined,
       );
-      expect(infoLines('registration controller stopped').map(({ registration }) => registration)).toEqual([
+      expect(infoLines('instance controller stopped').map(({ registration }) => registration)).toEqual([
         REGISTRATION,
       ]);
     });

@@ -6,7 +6,7 @@
  */
 import { expect } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
-import type { RunningController } from '../../src/process/options.ts';
+import type { RunningProcess } from '../../src/process/options.ts';
 import { crdFor, type ClusterVerbs } from './cluster.ts';
 import { countsSince, hookedRegistration, instanceWhere, requestsByMethod } from './hooks-fixtures.ts';
 import { errorReply, type HookRequestRecord, type ScriptedHook } from './hooks-server.ts';
@@ -107,7 +107,7 @@ async function writtenState(cluster: ClusterVerbs): Promise<string> {
  */
 export async function resyncWindow(
   cluster: ClusterVerbs,
-  controller: RunningController,
+  controller: RunningProcess,
   hook: ScriptedHook,
   world: HookWorld,
   options: { periodMs: number; periods: number; timeoutMs?: number },

@@ -4,7 +4,7 @@
  */
 import type { GroupVersionKind } from '@scoby/formfactor';
 import { type DynamicClient, errorMessage } from '@scoby/controller-runtime';
-import type { ControllerOutcome } from '../conditions.ts';
+import type { ControllerOutcome } from '../../instance/controller-host.ts';
 import { registrationAccessNeeds, type ChildResource, type ResourceNeed } from './access-needs.ts';
 import { MISSING_PERMISSIONS_REASON, missingAccessMessage, type Denial } from './missing-access.ts';
 import type { WriteVerbs } from '../../instance/instance-config.ts';

@@ -6,15 +6,15 @@ import { KubeConfig } from '@kubernetes/client-node';
 import pino from 'pino';
 import { inject } from 'vitest';
 import {
-  startController,
-  type ControllerOptions,
-  type RunningController,
+  startProcess,
+  type ProcessOptions,
+  type RunningProcess,
 } from '../../../src/process/manager.ts';
 import { DynamicClient } from '@scoby/controller-runtime';
 import { clusterVerbs, type ClusterVerbs } from '../../support/cluster.ts';
 
 export interface RealCluster extends ClusterVerbs {
-  controller: RunningController;
+  controller: RunningProcess;
 }
 
 function kubeConfigOf(yaml: string): KubeConfig {
@@ -44,8 +44,8 @@ export function realClusterAdmin(): ClusterVerbs {
 }
 
 /** The controller as Scoby's ServiceAccount. */
-export function startRealController(options: Partial<ControllerOptions> = {}): RunningController {
-  return startController({
+export function startRealController(options: Partial<ProcessOptions> = {}): RunningProcess {
+  return startProcess({
     kubeConfig: kubeConfigOf(inject('realCluster').controllerKubeconfigYaml),
     scobyNamespace: 'scoby-system',
     clusterDomain: 'cluster.local',
