@@ -62,5 +62,14 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // CommonJS modules (the loader's test fixtures: what tsc emits for a CommonJS project).
+    files: ['**/*.cjs'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { module: 'writable', exports: 'writable', require: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
   prettier,
 );
