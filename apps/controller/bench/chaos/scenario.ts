@@ -90,11 +90,7 @@ export function reportChurnUnderFaults(
 }
 
 /** Crashes (exits nobody asked for) must be 0; error log lines are reported, the commonest in notes. */
-export function reportControllers(
-  report: Report,
-  controllers: readonly ScobyRunChild[],
-  issue = '0',
-): void {
+export function reportControllers(report: Report, controllers: readonly ScobyRunChild[], issue = '0'): void {
   const crashes = controllers.flatMap((controller) => (controller.crash ? [controller.crash] : []));
   report.zero('controller crashes', crashes.length, issue);
   for (const crash of crashes) {

@@ -188,14 +188,7 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
     new Command('crds')
       .description('print the CRD manifests Scoby needs (pipe into kubectl apply -f -)')
       .copyInheritedSettings(program)
-      .action(() =>
-        done(
-          import('@scoby/registration').then(({ crdManifestYaml }) => {
-            io.stdout(crdManifestYaml());
-            return 0;
-          }),
-        ),
-      ),
+      .action(() => done(import('./crds-command.ts').then((command) => command.runCrds(io)))),
   );
   try {
     await program.parseAsync([...args], { from: 'user' });

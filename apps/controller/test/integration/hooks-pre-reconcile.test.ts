@@ -270,7 +270,7 @@ describe('applying a pre-reconcile answer (docs/spec/hooks-v1.md §5)', () => {
       { type: 'ServiceReady', status: 'True', reason: 'ServiceExist', message: '' },
     ]);
     const message =
-      "pre-reconcile hook: status.conditions repeats type QuotaChecked; the last entry of each is used";
+      'pre-reconcile hook: status.conditions repeats type QuotaChecked; the last entry of each is used';
     // One Event while the answer keeps repeating the type, however many reconciles follow.
     expect(
       (await eventsOf(cluster, 'shop', 'appended')).filter(

@@ -9,11 +9,7 @@ import { crdManifest } from '@scoby/registration';
 import type { KubeConfig } from '@kubernetes/client-node';
 import pino from 'pino';
 import { DynamicClient, type ResourceRef } from '@scoby/controller-runtime';
-import {
-  startProcess,
-  type ProcessOptions,
-  type RunningProcess,
-} from '../../src/process/manager.ts';
+import { startProcess, type ProcessOptions, type RunningProcess } from '../../src/process/manager.ts';
 
 /** One object, by what a test knows of it. */
 export interface ObjectTarget {

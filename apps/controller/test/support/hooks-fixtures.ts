@@ -1,11 +1,7 @@
 /** Registrations with hooks, and readers for what hook tests assert on (conditions, Events, metrics). */
 import type { KubeObject } from '@scoby/kube-objects';
 import pino from 'pino';
-import {
-  startProcess,
-  type ProcessOptions,
-  type RunningProcess,
-} from '../../src/process/manager.ts';
+import { startProcess, type ProcessOptions, type RunningProcess } from '../../src/process/manager.ts';
 import { crdFor, type ClusterVerbs, type ObjectTarget, type TestCluster } from './cluster.ts';
 import { eventViews, REGISTRATION_API, registrationTarget, waitForCondition } from './scoby.ts';
 

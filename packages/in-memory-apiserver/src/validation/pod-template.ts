@@ -17,7 +17,6 @@ const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const LABEL_MESSAGE =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 
-
 const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
 
 function terminationMessagePolicyCauses(policy: unknown, field: string): Cause[] {

@@ -5,11 +5,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import pino from 'pino';
 import { inject } from 'vitest';
-import {
-  startProcess,
-  type ProcessOptions,
-  type RunningProcess,
-} from '../../../src/process/manager.ts';
+import { startProcess, type ProcessOptions, type RunningProcess } from '../../../src/process/manager.ts';
 import { DynamicClient } from '@scoby/controller-runtime';
 import { clusterVerbs, type ClusterVerbs } from '../../support/cluster.ts';
 
