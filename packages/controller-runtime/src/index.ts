@@ -147,7 +147,7 @@ export {
 
 // metrics and the ops server
 export { createRuntimeMetrics, type MetricsOptions, type RuntimeMetrics } from './metrics/metrics.ts';
-export { startOpsServer, type OpsServer, type OpsServerOptions } from './ops/ops-server.ts';
+export { bindOpsPort, startOpsServer, type OpsServer, type OpsServerOptions } from './ops/ops-server.ts';
 
 // reconciles: results, concurrency shared between controllers, queue health, stale-cache tracking
 export { CappedShare } from './queue/capped-share.ts';

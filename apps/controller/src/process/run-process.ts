@@ -6,6 +6,7 @@
  * period, with an immediate exit on a second signal. The CLI
  * (`scoby run`) parses flags and settings and calls this.
  */
+import type { Server } from 'node:net';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { loadClusterDomain } from '@scoby/address';
 import type { FormFactorPlugin } from '@scoby/formfactor';
@@ -36,6 +37,11 @@ export interface RunProcessOptions {
   terminationSignal(): Promise<string>;
   /** Started once the controller runs, aborted when it stops (the embedded sample). */
   whileRunning?(signal: AbortSignal): void;
+  /**
+   * The ops address, bound by the caller before it started anything (`scoby run --embedded` binds it
+   * before its cluster writes the kubeconfig); the ops server takes it over.
+   */
+  opsListener?: Server;
   /** Stops what the caller started for this process (an embedded cluster), last. */
   cleanup?(): Promise<void>;
   /** Reports start-up failures (one line each); answers the exit code. */
@@ -53,6 +59,7 @@ export async function runProcess(options: RunProcessOptions): Promise<number> {
     stopRequested,
   );
   if (!checked.ok) {
+    options.opsListener?.close();
     await cleanup();
     if ('signal' in checked) {
       logger.info({ signal: checked.signal }, 'stopped before the controller started');
@@ -70,6 +77,7 @@ export async function runProcess(options: RunProcessOptions): Promise<number> {
   try {
     ops = await startOpsServer({
       ...config.opsAddress,
+      ...(options.opsListener ? { listener: options.opsListener } : {}),
       registry: metrics.registry,
       healthProblems: () => healthProblems(),
       healthNotes: () => healthNotes(),

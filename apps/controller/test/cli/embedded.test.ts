@@ -1,4 +1,5 @@
-import { access, mkdtemp } from 'node:fs/promises';
+import { access, mkdtemp, readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig, KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
@@ -173,6 +174,42 @@ describe('scoby run --embedded', () => {
       ['released the leader lease', 'stopped'],
     );
   }, 90_000);
+
+  // A second `npx scoby run --embedded` in the same folder, default flags, wrote the kubeconfig and
+  // only then failed on the taken ops port: the first session's kubectl got connection refused.
+  it('stops before starting anything when its ops port is taken: the first run keeps its kubeconfig and its cluster', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'scoby-embedded-twice-'));
+    const kubeconfig = join(dir, 'kubeconfig');
+    const free = createServer();
+    await new Promise<void>((resolve) => free.listen(0, '127.0.0.1', resolve));
+    const { port } = free.address() as { port: number };
+    await new Promise((resolve) => free.close(resolve));
+    const args = [
+      'run',
+      '--embedded',
+      '--kubeconfig-out',
+      kubeconfig,
+      '--metrics-bind-address',
+      `127.0.0.1:${port}`,
+    ];
+    running = startScoby(args, { cwd: dir, env: { CLUSTER_DOMAIN: 'cluster.local' } });
+    const first = running;
+    await eventually('the first kubeconfig', async () => (first.stderr() === '' ? undefined : true));
+    const written = await readFile(kubeconfig, 'utf8');
+
+    const second = startScoby(args, { cwd: dir, env: { CLUSTER_DOMAIN: 'cluster.local' } });
+    const ended = await second.exited;
+    expect(ended.code).toBe(1);
+    expect(ended.stderr).toMatch(
+      /^scoby run: --metrics-bind-address: listen EADDRINUSE: .*; nothing was started\n$/,
+    );
+    expect(await readFile(kubeconfig, 'utf8')).toBe(written);
+    const kc = new KubeConfig();
+    kc.loadFromFile(kubeconfig);
+    const api = KubernetesObjectApi.makeApiClient(kc);
+    const namespace = await api.read({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
+    expect(namespace.metadata?.name).toBe('default');
+  });
 
   it('applies the sample with --sample and logs the children and the Ready condition', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'scoby-embedded-'));

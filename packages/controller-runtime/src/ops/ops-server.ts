@@ -1,10 +1,15 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createListener, type AddressInfo, type Server } from 'node:net';
 import type { Registry } from 'prom-client';
 
 export interface OpsServerOptions {
   port: number;
   host?: string;
+  /**
+   * A listener bound beforehand (bindOpsPort): the server takes it over and port and host are not
+   * used. A program that must not start anything while its port is taken binds first.
+   */
+  listener?: Server;
   registry: Registry;
   /** What keeps the process from being healthy, one sentence each; /healthz fails while there is any. */
   healthProblems?: () => readonly string[];
@@ -60,10 +65,12 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host, () => {
+    const listening = () => {
       server.off('error', reject);
       resolve();
-    });
+    };
+    if (options.listener) server.listen(options.listener, listening);
+    else server.listen(options.port, options.host, listening);
   });
   return {
     port: (server.address() as AddressInfo).port,
@@ -76,4 +83,17 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
         server.closeAllConnections();
       }),
   };
+}
+
+/** Binds the ops address now, for startOpsServer's `listener`; rejects as listen does (EADDRINUSE). */
+export async function bindOpsPort(port: number, host?: string): Promise<Server> {
+  const listener = createListener();
+  await new Promise<void>((resolve, reject) => {
+    listener.once('error', reject);
+    listener.listen(port, host, () => {
+      listener.off('error', reject);
+      resolve();
+    });
+  });
+  return listener;
 }

@@ -3,10 +3,11 @@
  * loaded, the logger made, and with --embedded an API server of its own (and a sample); then the
  * controller process runs (process/run-process.ts) until a termination signal.
  */
+import type { Server } from 'node:net';
 import { resolve } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { COMPONENT, type CommandLineOptions, type Environment, loadConfig } from '../../config/index.ts';
-import { createLogger, loadKubeConfig } from '@scoby/controller-runtime';
+import { bindOpsPort, createLogger, loadKubeConfig } from '@scoby/controller-runtime';
 import { startedByNpm, watchParent } from '../../process/parent-exit.ts';
 import { runProcess } from '../../process/run-process.ts';
 import { DEFAULT_KUBECONFIG_OUT, EMBEDDED_NAMESPACE } from '../defaults.ts';
@@ -72,6 +73,16 @@ async function run(options: RunOptions, io: CliIo, parentExited?: Promise<string
 
   let embedded: EmbeddedCluster | undefined;
   let loadCluster: () => KubeConfig;
+  // Bound before the embedded cluster starts: a second `run --embedded` in the same folder whose ops
+  // port is taken must stop before it overwrites the kubeconfig the first one's users hold.
+  let opsListener: Server | undefined;
+  if (options.embedded) {
+    try {
+      opsListener = await bindOpsPort(config.opsAddress.port, config.opsAddress.host);
+    } catch (error) {
+      return fail([`--metrics-bind-address: ${(error as Error).message}; nothing was started`]);
+    }
+  }
   try {
     if (options.embedded) {
       const kubeconfigPath = resolve(io.cwd, options.kubeconfigOut ?? DEFAULT_KUBECONFIG_OUT);
@@ -93,6 +104,7 @@ async function run(options: RunOptions, io: CliIo, parentExited?: Promise<string
       loadCluster = () => loadKubeConfig(config.kube, io.env);
     }
   } catch (error) {
+    opsListener?.close();
     await embedded?.stop();
     return fail([`cannot start the embedded cluster: ${(error as Error).message}`]);
   }
@@ -108,6 +120,7 @@ async function run(options: RunOptions, io: CliIo, parentExited?: Promise<string
     stopRequested,
     terminationSignal: () => io.terminationSignal(),
     fail,
+    ...(opsListener ? { opsListener } : {}),
     ...(started
       ? {
           cleanup: () => started.stop(),
