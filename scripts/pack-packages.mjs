@@ -16,7 +16,7 @@
  * absolute (publishedReadme: the files are not in the package), and packed again from there.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { publishedManifest } from './published-manifest.mjs';
@@ -67,7 +67,10 @@ try {
     const published = publishedManifest(JSON.parse(readFileSync(manifest, 'utf8')));
     writeFileSync(manifest, `${JSON.stringify(published, null, 2)}\n`);
     const readme = join(unpacked, 'package/README.md');
-    writeFileSync(readme, publishedReadme(readFileSync(readme, 'utf8'), published.repository, 'main'));
+    // The image's build context leaves Markdown out (.dockerignore): a package without its README
+    // there is packed as it is.
+    if (existsSync(readme))
+      writeFileSync(readme, publishedReadme(readFileSync(readme, 'utf8'), published.repository, 'main'));
     const [repacked] = JSON.parse(
       npm(
         ['pack', '--json', '--ignore-scripts', '--pack-destination', resolve(destination), './package'],
