@@ -41,6 +41,14 @@ export interface Violation {
   kind: ViolationKind;
   object: string;
   detail: string;
+  /**
+   * What is left for kube-controller-manager (and kwok's pods) rather than Scoby, which the fault bench
+   * times apart from Scoby's recovery: `garbage-collector`, a child whose controlling instance is gone
+   * (its ownerReference hands its removal to the garbage collector); `workload-controllers`, an
+   * instance not Ready for its current generation only because a Deployment it controls has not
+   * become available yet (the deployment controller's and the pods' work).
+   */
+  awaits?: 'garbage-collector' | 'workload-controllers';
 }
 
 export interface CheckResult {
@@ -74,6 +82,18 @@ function observedGeneration(instance: KubeObject): number | undefined {
 function claimsReady(instance: KubeObject): boolean {
   return (
     observedGeneration(instance) === instance.metadata.generation && readyOf(instance)?.status === 'True'
+  );
+}
+
+/** A Deployment its controller has seen at its generation and reports Available. */
+function isAvailable(deployment: KubeObject): boolean {
+  const status = deployment.status as
+    { observedGeneration?: number; conditions?: Array<{ type?: string; status?: string }> } | undefined;
+  return (
+    status?.observedGeneration === deployment.metadata.generation &&
+    (status?.conditions ?? []).some(
+      (condition) => condition.type === 'Available' && condition.status === 'True',
+    )
   );
 }
 
@@ -157,9 +177,14 @@ export async function checkInvariants(
 
   for (const child of children) {
     const owner = controllerUid(child);
-    if (owner === undefined || !uids.has(owner)) {
-      violation('orphan', describe(child), owner ? `its controller (uid ${owner}) is gone` : 'no controller');
-    }
+    if (owner === undefined) violation('orphan', describe(child), 'no controller');
+    else if (!uids.has(owner))
+      result.violations.push({
+        kind: 'orphan',
+        object: describe(child),
+        detail: `its controller (uid ${owner}) is gone`,
+        awaits: 'garbage-collector',
+      });
   }
   for (const expected of tracked) {
     const key = `${expected.workload.kind}/${expected.name}`;
@@ -194,11 +219,18 @@ export async function checkInvariants(
       }
     }
     if (!claimsReady(instance)) {
-      violation(
-        'lost-status',
-        key,
-        `observedGeneration ${String(observedGeneration(instance))} of generation ${String(instance.metadata.generation)}, Ready=${ready?.status ?? 'absent'} ${ready?.reason ?? ''}: ${ready?.message ?? ''}`,
-      );
+      const uid = instance.metadata.uid;
+      const workloadsPending =
+        observedGeneration(instance) === instance.metadata.generation &&
+        children.some(
+          (child) => controllerUid(child) === uid && child.kind === 'Deployment' && !isAvailable(child),
+        );
+      result.violations.push({
+        kind: 'lost-status',
+        object: key,
+        detail: `observedGeneration ${String(observedGeneration(instance))} of generation ${String(instance.metadata.generation)}, Ready=${ready?.status ?? 'absent'} ${ready?.reason ?? ''}: ${ready?.message ?? ''}`,
+        ...(workloadsPending ? { awaits: 'workload-controllers' as const } : {}),
+      });
     }
     const rendering = await (render.get(expected.workload.kind) as Renderer)(instance);
     if ('error' in rendering) {
