@@ -233,14 +233,23 @@ describe('what a slim child holds', () => {
 
   it("shares its strings with the other children's: a text many hold costs about once", () => {
     const count = 2_000;
-    const sameText = heapPerChild(() => slimChildren(count, (base) => base));
-    // Each child's own strings of the same lengths: what every child cost before they were shared.
-    const ownText = heapPerChild(() =>
-      slimChildren(count, (base, index) =>
-        `${base.slice(0, Math.max(0, base.length - 4))}${index % 10_000}`.padEnd(base.length, '-'),
-      ),
-    );
+    // Three rounds of both, their medians compared: one measure moved by what else the worker
+    // allocated meanwhile (a loaded run measured 90 bytes once) does not decide.
+    const sameText: number[] = [];
+    const ownText: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      sameText.push(heapPerChild(() => slimChildren(count, (base) => base)));
+      // Each child's own strings of the same lengths: what every child cost before they were shared.
+      ownText.push(
+        heapPerChild(() =>
+          slimChildren(count, (base, index) =>
+            `${base.slice(0, Math.max(0, base.length - 4))}${index % 10_000}`.padEnd(base.length, '-'),
+          ),
+        ),
+      );
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[1]!;
     // Six strings of 4 to 36 characters: about 140 bytes with their headers.
-    expect(ownText - sameText).toBeGreaterThan(100);
+    expect(median(ownText) - median(sameText)).toBeGreaterThan(100);
   }, 120_000);
 });
