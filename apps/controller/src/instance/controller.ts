@@ -28,7 +28,7 @@ import { InstanceReconcileError, type ReconcileFailure } from './reconcile-failu
 import type { ChildStore } from './children/write-children.ts';
 import { LabelIndex } from './label-index.ts';
 import type { ChildCachePolicies, ChildCachePolicy } from './children/child-cache.ts';
-import { SelectionGate, type SelectionGateOptions } from './selection-gate.ts';
+import { namespaceWatch, SelectionGate, type SelectionGateOptions } from './selection-gate.ts';
 
 /** How soon an instance is judged again while Namespace labels are not known yet. */
 const NAMESPACES_SYNC_POLL_MS = 200;
@@ -111,6 +111,8 @@ export class InstanceController {
     }
   >();
   #childSelector: string;
+  /** The Namespaces' informer this controller watches, and how to stop. */
+  #namespaces: { handle: InformerHandle; unwatch: () => void } | undefined;
 
   constructor(options: InstanceControllerOptions, config: InstanceConfig, childKinds: readonly ChildKind[]) {
     this.#options = options;
@@ -150,6 +152,7 @@ export class InstanceController {
       });
     }
     this.#watchChildren(childKinds);
+    this.#watchNamespaces();
   }
 
   get config(): InstanceConfig {
@@ -175,6 +178,7 @@ export class InstanceController {
     if (childSelector !== undefined) this.#childSelector = childSelector;
     this.#controller.setResync(resyncPolicy(config, this.#options.resyncPeriodDivisor));
     this.#watchChildren(childKinds);
+    this.#watchNamespaces();
     this.enqueueAll();
   }
 
@@ -200,12 +204,29 @@ export class InstanceController {
     return this.#controller.informer.informer.list();
   }
 
-  /** Every instance in `namespace` is judged again (its Namespace's labels changed), at `priority`. */
-  enqueueNamespace(namespace: string, priority: number): void {
-    for (const instance of this.instances()) {
-      if (instance.metadata.namespace === namespace)
-        this.#controller.enqueue(this.#controller.keyFor(namespace, instance.metadata.name ?? ''), priority);
-    }
+  /**
+   * Watches the Namespaces while a candidate of the CRD selects by their labels, as a reconfiguration
+   * finds (the candidates are part of the configuration's revision); stops watching when none does.
+   */
+  #watchNamespaces(): void {
+    const namespaces = this.#options.selection?.selection.namespaces(this.config.crd.name);
+    if (namespaces === this.#namespaces?.handle) return;
+    this.#namespaces?.unwatch();
+    this.#namespaces =
+      namespaces === undefined
+        ? undefined
+        : {
+            handle: namespaces,
+            unwatch: this.#controller.watch(
+              namespaceWatch(namespaces, (namespace) => this.#instanceKeysIn(namespace)),
+            ),
+          };
+  }
+
+  #instanceKeysIn(namespace: string): ObjectKey[] {
+    return this.instances()
+      .filter((instance) => instance.metadata.namespace === namespace)
+      .map((instance) => this.#controller.keyFor(namespace, instance.metadata.name ?? ''));
   }
 
   /** The counts of status.instances (docs/spec/registration.md §5.1), from the instance cache. */

@@ -219,11 +219,6 @@ export class InstanceControllers implements InstanceControllerHost {
         };
   }
 
-  /** The instances of `namespace` are judged again by every running controller (docs/spec/registration.md §6.8). */
-  namespaceChanged(namespace: string, priority: number): void {
-    for (const controller of this.#running.values()) controller.enqueueNamespace(namespace, priority);
-  }
-
   selectionCounts(registrationName: string): { served: number; servedByOthers: number } | undefined {
     const controller = this.#running.get(registrationName);
     return controller?.hasSynced() ? controller.selectionCounts() : undefined;

@@ -4,7 +4,8 @@
  * counts of status.instances.
  */
 import { labelValue } from '@scoby/formfactor';
-import type { KubeObject } from '@scoby/kube-objects';
+import type { ObjectKey, Watch } from '@scoby/controller-runtime';
+import { compactJson, type KubeObject } from '@scoby/kube-objects';
 import type { SelectionDecider, SelectionDecision } from '../selection/selection-decision.ts';
 import type { ChildStore } from './children/write-children.ts';
 import { instanceHolders } from './holders.ts';
@@ -76,4 +77,24 @@ export class SelectionGate {
     if (decision.kind === 'other' && decision.selected) this.#options.servedByOther?.(key, decision.by);
     if (this.#options.selection.inPlay(name, crd)) this.#options.selectionChanged?.();
   }
+}
+
+/**
+ * The watch of the Namespaces' informer: a Namespace that appears or whose labels change has its
+ * instances (`instancesIn`) judged again (docs/spec/registration.md §6.8); at the runtime's priority
+ * of the event, so low for the Namespaces of the informer's initial list.
+ */
+export function namespaceWatch(
+  source: Watch['source'],
+  instancesIn: (namespace: string) => readonly ObjectKey[],
+): Watch {
+  return {
+    source,
+    map: ({ type, object, old }) => {
+      const relabelled =
+        type === 'update' &&
+        compactJson(object.metadata.labels ?? {}) !== compactJson(old?.metadata.labels ?? {});
+      return type === 'add' || relabelled ? instancesIn(object.metadata.name ?? '') : [];
+    },
+  };
 }

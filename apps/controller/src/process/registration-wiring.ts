@@ -113,11 +113,7 @@ export function wireRegistrationController(
   // construction, from informer events and reconciles.
   const registrations = (): CRDRegistration[] => registrationController.registrations();
   const enqueue = (name: string): void => registrationController.enqueue(name);
-  const selection: InstanceSelection = new InstanceSelection({
-    factory,
-    registrations,
-    namespaceChanged: (namespace, priority) => instanceControllers.namespaceChanged(namespace, priority),
-  });
+  const selection = new InstanceSelection({ factory, registrations });
   const instanceControllers: InstanceControllers = new InstanceControllers({
     selection,
     servedByOther: (name, instance, by) => registrationController.servedByOther(name, instance, by),

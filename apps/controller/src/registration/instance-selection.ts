@@ -6,13 +6,7 @@
 import type { KubeObject } from '@scoby/kube-objects';
 import type { CRDRegistration } from '@scoby/registration';
 import { compactJson } from '@scoby/kube-objects';
-import {
-  type InformerFactory,
-  type InformerHandle,
-  LOW_PRIORITY,
-  NORMAL_PRIORITY,
-  type ResourceRef,
-} from '@scoby/controller-runtime';
+import type { InformerFactory, InformerHandle, ResourceRef } from '@scoby/controller-runtime';
 import {
   candidates,
   claimsOf,
@@ -33,11 +27,6 @@ const NAMESPACE_RESOURCE: ResourceRef = {
 export interface InstanceSelectionOptions {
   factory: InformerFactory;
   registrations(): CRDRegistration[];
-  /**
-   * A Namespace's labels changed, or it reached the cache: its instances are judged again, at
-   * `priority` (low for the Namespaces of the informer's initial list).
-   */
-  namespaceChanged(namespace: string, priority: number): void;
 }
 
 export class InstanceSelection implements SelectionDecider {
@@ -72,6 +61,10 @@ export class InstanceSelection implements SelectionDecider {
     return this.candidates(crd).some((claim) => claim.namespaceSelector !== undefined);
   }
 
+  namespaces(crd: string): InformerHandle | undefined {
+    return this.readsNamespaces(crd) ? this.#namespaceInformer() : undefined;
+  }
+
   decide(name: string, crd: string, instance: KubeObject): SelectionDecision {
     const serving = this.candidates(crd);
     // One candidate that selects every instance: today's single active registration (§6.4).
@@ -100,18 +93,6 @@ export class InstanceSelection implements SelectionDecider {
   #namespaceInformer(): InformerHandle {
     if (this.#namespaces) return this.#namespaces;
     const handle = this.#options.factory.acquire({ resource: NAMESPACE_RESOURCE });
-    handle.addHandlers({
-      // An instance judged before its Namespace reached the cache is judged again.
-      add: (namespace, inInitialList) =>
-        this.#options.namespaceChanged(
-          namespace.metadata.name ?? '',
-          inInitialList ? LOW_PRIORITY : NORMAL_PRIORITY,
-        ),
-      update: (namespace, old) => {
-        if (compactJson(namespace.metadata.labels ?? {}) !== compactJson(old.metadata.labels ?? {}))
-          this.#options.namespaceChanged(namespace.metadata.name ?? '', NORMAL_PRIORITY);
-      },
-    });
     this.#namespaces = handle;
     return handle;
   }

@@ -4,6 +4,7 @@
  * answers (registration/instance-selection.ts), the instance wing's gate acts on the answer
  * (instance/selection-gate.ts).
  */
+import type { InformerHandle } from '@scoby/controller-runtime';
 import type { KubeObject } from '@scoby/kube-objects';
 
 /** Who serves an instance, as one registration sees it. */
@@ -24,4 +25,10 @@ export interface SelectionDecider {
   candidates(crd: string): readonly { name: string }[];
   /** Whether selection is in play for the registration (it reports counts and selection Events). */
   inPlay(name: string, crd: string): boolean;
+  /**
+   * The Namespaces' informer while a candidate of `crd` selects by Namespace labels (acquired then,
+   * one for the process); absent otherwise. An instance controller watches it to judge the instances
+   * of a Namespace again when its labels change or it appears.
+   */
+  namespaces(crd: string): InformerHandle | undefined;
 }

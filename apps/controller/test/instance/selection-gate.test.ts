@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';
 import type { CRDRegistration } from '@scoby/registration';
-import type { InformerFactory } from '@scoby/controller-runtime';
+import type { InformerFactory, InformerHandle, ObjectKey } from '@scoby/controller-runtime';
 import { InstanceSelection } from '../../src/registration/instance-selection.ts';
-import { SelectionGate } from '../../src/instance/selection-gate.ts';
+import { namespaceWatch, SelectionGate } from '../../src/instance/selection-gate.ts';
 import type { ChildStore } from '../../src/instance/children/write-children.ts';
 
 const CRD = 'queues.example.com';
@@ -53,7 +53,6 @@ function gateFor(registrations: CRDRegistration[]) {
   const selection = new InstanceSelection({
     factory: {} as InformerFactory,
     registrations: () => registrations,
-    namespaceChanged: () => undefined,
   });
   const gate = new SelectionGate({
     selection,
@@ -109,5 +108,59 @@ describe('SelectionGate', () => {
     expect(gate.judge('only', CRD, 'shop/jobs', instance({ any: 'x' }), childrenOf())).toBe('reconcile');
     gate.forget('only', CRD, 'shop/jobs');
     expect([said, changes()]).toEqual([[], 0]);
+  });
+});
+
+describe('namespaceWatch', () => {
+  const namespace = (labels: Record<string, string>, resourceVersion: string): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: 'shop', labels, resourceVersion },
+  });
+  const key = (name: string): ObjectKey => ({ group: 'example.com', kind: 'Queue', namespace: 'shop', name });
+  const asked: string[] = [];
+  const watch = namespaceWatch({} as InformerHandle, (name) => {
+    asked.push(name);
+    return [key('jobs'), key('mail')];
+  });
+
+  it('judges the instances of a Namespace that appears or is relabelled again, and of no other change', () => {
+    const prod = namespace({ env: 'prod' }, '2');
+    expect(watch.map({ type: 'add', object: prod, inInitialList: true })).toEqual([key('jobs'), key('mail')]);
+    expect(watch.map({ type: 'update', object: prod, old: namespace({ env: 'dev' }, '1') })).toEqual([
+      key('jobs'),
+      key('mail'),
+    ]);
+    expect(watch.map({ type: 'update', object: prod, old: namespace({ env: 'prod' }, '1') })).toEqual([]);
+    expect(watch.map({ type: 'update', object: prod, old: prod })).toEqual([]);
+    expect(watch.map({ type: 'delete', object: prod })).toEqual([]);
+    expect(asked).toEqual(['shop', 'shop']);
+  });
+});
+
+describe('InstanceSelection.namespaces', () => {
+  it('offers the Namespaces informer only while a candidate of the CRD selects by Namespace labels', () => {
+    const acquired: unknown[] = [];
+    const handle = { release: () => undefined } as unknown as InformerHandle;
+    const factory = {
+      acquire: (request: unknown) => {
+        acquired.push(request);
+        return handle;
+      },
+    } as unknown as InformerFactory;
+    const byNamespace: CRDRegistration = {
+      ...registration('prod', 2),
+      spec: { ...registration('prod', 2).spec, namespaceSelector: { matchLabels: { env: 'prod' } } },
+    } as CRDRegistration;
+    const registrations = [registration('canary', 1, { track: 'canary' })];
+    const selection = new InstanceSelection({ factory, registrations: () => registrations });
+    expect(selection.namespaces(CRD)).toBeUndefined();
+    expect(acquired).toEqual([]);
+    registrations.push(byNamespace);
+    expect(selection.namespaces(CRD)).toBe(handle);
+    expect(selection.namespaces(CRD)).toBe(handle);
+    expect(acquired).toEqual([
+      { resource: { group: '', version: 'v1', resource: 'namespaces', namespaced: false } },
+    ]);
   });
 });
