@@ -738,3 +738,65 @@ describe('scoby render with instance selection (docs/spec/registration.md §6.8)
     });
   });
 });
+
+describe('scoby render of an instance without metadata.uid', () => {
+  const withoutUid = () =>
+    editedFixture('mailer-instance.yaml', (instance) => {
+      delete instance.metadata.uid;
+    });
+  // A form factor whose instances need no workload of their own: nothing it prints names the owner.
+  const NOTHING_PLUGIN = `export default {
+  name: 'nothing',
+  blockSchema: { type: 'object' },
+  requiredApis: [],
+  managedKinds: [{ apiVersion: 'v1', kind: 'ConfigMap' }],
+  conditionTypes: [],
+  render: () => ({}),
+  status: () => ({ conditions: {}, address: { kind: 'unmanaged' } }),
+};
+`;
+
+  it('warns NoInstanceUID when the children it prints lose the owner reference the uid names', async () => {
+    const result = await render([
+      'render',
+      '--registration',
+      'mailer-registration.yaml',
+      '--instance',
+      await withoutUid(),
+      '--now',
+      NOW,
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      'Warning: NoInstanceUID: the instance has no metadata.uid, so its children are printed without the owner ' +
+        'reference and desired-hash annotation the controller writes; render the instance as stored (kubectl get -o yaml) to include them\n',
+    );
+    const [, deployment] = parseAllDocuments(result.stdout).map((document) => document.toJS());
+    expect(deployment.metadata.ownerReferences).toBeUndefined();
+  });
+
+  it('prints no NoInstanceUID warning when no printed child would carry the uid', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'scoby-render-plugin-'));
+    const plugin = join(folder, 'nothing-plugin.mjs');
+    await writeFile(plugin, NOTHING_PLUGIN);
+    const registration = await editedFixture('mailer-registration.yaml', (object) => {
+      object.spec.workload.formFactor = { nothing: {} };
+    });
+    const args = [
+      'render',
+      '--registration',
+      registration,
+      '--form-factor-plugin',
+      plugin,
+      '--now',
+      NOW,
+      '-o',
+      'json',
+    ];
+    const result = await render([...args, '--instance', await withoutUid()]);
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(result.stdout)).toMatchObject({ children: {}, warnings: [] });
+    const stored = await render([...args, '--instance', 'mailer-instance.yaml']);
+    expect(JSON.parse(result.stdout)).toEqual(JSON.parse(stored.stdout));
+  });
+});

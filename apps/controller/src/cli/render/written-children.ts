@@ -3,7 +3,8 @@
  * annotation, so that an applied rendering is already up to date for the controller (§5.2). An
  * instance file without metadata.uid (a manifest not read from the cluster) cannot name its owner:
  * the API server refuses an owner reference with an empty uid, so the children are printed without
- * the controller's owner reference and hash, with a warning.
+ * the controller's owner reference and hash. The warning comes only when that changed what is
+ * printed: a rendering with no child that names the instance as its controller is complete as it is.
  */
 import type { KubeObject } from '@scoby/kube-objects';
 import { withDesiredHash } from '../../instance/children/update-detection.ts';
@@ -28,7 +29,18 @@ export function writtenChildren(
   children: Readonly<Record<string, KubeObject>>,
   instanceUid: string,
 ): { children: Record<string, KubeObject>; warnings: Warning[] } {
-  const write = instanceUid === '' ? withoutControllerReference : withDesiredHash;
-  const written = Object.fromEntries(Object.entries(children).map(([key, child]) => [key, write(child)]));
-  return { children: written, warnings: instanceUid === '' ? [NO_INSTANCE_UID] : [] };
+  if (instanceUid !== '')
+    return {
+      children: Object.fromEntries(
+        Object.entries(children).map(([key, child]) => [key, withDesiredHash(child)]),
+      ),
+      warnings: [],
+    };
+  const written = Object.fromEntries(
+    Object.entries(children).map(([key, child]) => [key, withoutControllerReference(child)]),
+  );
+  const uidMissed = Object.values(children).some((child) =>
+    (child.metadata.ownerReferences ?? []).some((reference) => reference.controller === true),
+  );
+  return { children: written, warnings: uidMissed ? [NO_INSTANCE_UID] : [] };
 }
