@@ -607,6 +607,11 @@ describe('scoby render --hooks', () => {
       'Ready',
       'ServiceReady',
     ]);
+    // The hook's condition says the hook failed (children-and-status.md §8.5); Ready is Unknown only
+    // because no Deployment was observed, §8.4 leaving QuotaChecked out under Ignore.
+    expect(conditions.find((entry) => entry.type === 'QuotaChecked')).toEqual(
+      condition('QuotaChecked', 'Unknown', 'HookFailed', message),
+    );
     expect(conditions.find((entry) => entry.type === 'Ready')?.reason).toBe('UNKNOWN');
   });
 

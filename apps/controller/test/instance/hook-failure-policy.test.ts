@@ -57,7 +57,11 @@ describe('HookSucceeded beside Ready', () => {
 
   it('is added False after Ready was computed, which stays True', () => {
     const working = startWorkingStatus(undefined, ['DeploymentReady', 'Ready'], NOW);
-    const status = completeStatus(working, { ...ready, stored: undefined, hookFailureIgnored: 'down' });
+    const status = completeStatus(working, {
+      ...ready,
+      stored: undefined,
+      hookFailureIgnored: { message: 'down', hookConditionTypes: [] },
+    });
     expect(status.conditions).toEqual([
       {
         type: 'DeploymentReady',
@@ -101,7 +105,7 @@ describe('HookSucceeded beside Ready', () => {
     const still = completeStatus(startWorkingStatus(stored, types, NOW), {
       ...ready,
       stored,
-      hookFailureIgnored: 'still down',
+      hookFailureIgnored: { message: 'still down', hookConditionTypes: [] },
     });
     expect((still.conditions as { type: string; lastTransitionTime: string }[])[1]).toEqual({
       type: 'HookSucceeded',

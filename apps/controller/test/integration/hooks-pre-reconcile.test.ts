@@ -345,7 +345,8 @@ describe('applying a pre-reconcile answer (docs/spec/hooks-v1.md §5)', () => {
     );
     expect(conditionsOf(failed)).toEqual([
       { type: 'DeploymentReady', status: 'Unknown', reason: 'UNKNOWN', message: '' },
-      { type: 'QuotaChecked', status: 'Unknown', reason: 'UNKNOWN', message: '' },
+      // An answer Scoby cannot take leaves the hook's conditions Unknown with the failure (§8.5).
+      { type: 'QuotaChecked', status: 'Unknown', reason: 'HookFailed', message },
       { type: 'Ready', status: 'False', reason: 'HookFailed', message },
       { type: 'ServiceReady', status: 'Unknown', reason: 'UNKNOWN', message: '' },
     ]);

@@ -5,6 +5,7 @@
  */
 import type { HookFailure, HookResult } from '@scoby/hooks-v1/client';
 import { acceptHookAnswer } from '../hook-request.ts';
+import { withHookConditionsFailed } from '../status/instance-status.ts';
 import { HOOK_FAILED_IGNORED, ignoresHookFailure } from '../hook-failure-policy.ts';
 import type { PreparedPlan } from './before-hook.ts';
 import { desiredState, type DesiredState } from './desired-state.ts';
@@ -41,7 +42,8 @@ export function planAfterHook(prepared: PreparedPlan, answer: HookResult | undef
     if (!accepted.ok) {
       // An answer Scoby cannot take counts as a malformed answer: transient (docs/spec/hooks-v1.md §6.4).
       const failure = { reason: 'HookFailed' as const, message: accepted.message };
-      const stop = stopWith(instance, working, target.features, failure, { kind: 'retry' });
+      const failed = withHookConditionsFailed(working, target.hookConditionTypes, accepted.message);
+      const stop = stopWith(instance, failed, target.features, failure, { kind: 'retry' });
       return { kind: 'stop', stop, warnings: NO_WARNINGS };
     }
     const warnings = joinWarnings(
@@ -53,7 +55,11 @@ export function planAfterHook(prepared: PreparedPlan, answer: HookResult | undef
   }
   if (ignoresHookFailure(target.spec.hook?.failurePolicy, 'pre-reconcile', answer)) {
     const warnings = judgedWarnings(HOOK_FAILED_IGNORED, [answer.message]);
-    return desired(prepared, prepared, warnings, { message: answer.message, recall: recallAfter(answer) });
+    const failed = withHookConditionsFailed(working, target.hookConditionTypes, answer.message);
+    return desired(prepared, { working: failed, children }, warnings, {
+      message: answer.message,
+      recall: recallAfter(answer),
+    });
   }
   // continue: true goes on as if the hook had answered 2xx with an empty body (§6.2), its Event
   // sent each time.
@@ -62,9 +68,10 @@ export function planAfterHook(prepared: PreparedPlan, answer: HookResult | undef
     return desired(prepared, prepared, joinWarnings(hookFailed, judgedWarnings(HOOK_FAILED_IGNORED, [])));
   }
   const failure = { reason: 'HookFailed' as const, message: answer.message };
+  const failed = withHookConditionsFailed(working, target.hookConditionTypes, answer.message);
   return {
     kind: 'stop',
-    stop: stopWith(instance, working, target.features, failure, stopNext(answer)),
+    stop: stopWith(instance, failed, target.features, failure, stopNext(answer)),
     warnings: NO_WARNINGS,
   };
 }

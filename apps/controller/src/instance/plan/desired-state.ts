@@ -63,7 +63,14 @@ export function desiredState(input: DesiredStateInput): DesiredState {
         features: target.features,
         stored: instance.status,
         now,
-        ...(input.hookFailureIgnored === undefined ? {} : { hookFailureIgnored: input.hookFailureIgnored }),
+        ...(input.hookFailureIgnored === undefined
+          ? {}
+          : {
+              hookFailureIgnored: {
+                message: input.hookFailureIgnored,
+                hookConditionTypes: target.hookConditionTypes,
+              },
+            }),
       });
     },
     applyFailed: (errors) =>

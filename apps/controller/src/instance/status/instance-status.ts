@@ -77,6 +77,28 @@ export function applyHookStatus(
   return { status: next, repeatedTypes: repeatedTypes.sort() };
 }
 
+/**
+ * §8.5: while a pre-reconcile call fails (no answer, an error answer, one Scoby cannot take), the
+ * hook's conditions are Unknown with the failure rather than its last judgement.
+ */
+export function withHookConditionsFailed(
+  working: Status,
+  hookConditionTypes: readonly string[],
+  message: string,
+): Status {
+  if (hookConditionTypes.length === 0) return working;
+  const conditions = ((working.conditions ?? []) as Condition[]).map((condition) =>
+    hookConditionTypes.includes(condition.type)
+      ? { ...condition, ...hookFailedCondition(message) }
+      : condition,
+  );
+  return { ...working, conditions };
+}
+
+function hookFailedCondition(message: string): ConditionValue {
+  return { status: 'Unknown', reason: 'HookFailed', message };
+}
+
 /** The Warning Event `HookConditionRepeated`'s message (docs/spec/children-and-status.md §8.10). */
 export function repeatedConditionsMessage(types: readonly string[]): string {
   const names = types.join(', ');
@@ -91,6 +113,11 @@ export function repeatedConditionsMessage(types: readonly string[]): string {
 export type FailureReason =
   'RenderFailed' | 'HookFailed' | 'ApplyFailed' | 'StatusWriteFailed' | 'ReconcileFailed';
 
+export interface IgnoredHookFailureStatus {
+  message: string;
+  hookConditionTypes: readonly string[];
+}
+
 export interface StatusCompletion {
   /** The form factor's verdict; absent when the reconcile failed before it ran. */
   formFactor?: { conditions: Record<string, ConditionValue>; address: AddressOutcome };
@@ -99,10 +126,11 @@ export interface StatusCompletion {
   /** A failed reconcile (§8.5) overrides Ready. */
   failure?: { reason: FailureReason; message: string };
   /**
-   * The message of a pre-reconcile failure the reconcile went on without (failurePolicy Ignore): it
-   * adds HookSucceeded=False after Ready, which it does not count in (docs/spec/hooks-v1.md §6.6).
+   * A pre-reconcile failure the reconcile went on without (failurePolicy Ignore): its message adds
+   * HookSucceeded=False after Ready, and the hook's condition types are left out of Ready
+   * (docs/spec/hooks-v1.md §6.6, children-and-status.md §8.4).
    */
-  hookFailureIgnored?: string;
+  hookFailureIgnored?: IgnoredHookFailureStatus;
   generation: number | undefined;
   features: StatusFeatures;
   stored: unknown;
@@ -128,12 +156,16 @@ export function completeStatus(working: Status, completion: StatusCompletion): S
     conditions = setConditionValues(conditions, completion.formFactor.conditions);
     if (completion.features.address) status = withAddress(status, completion.formFactor.address);
   }
+  const ignored = completion.hookFailureIgnored;
+  const counted = ignored
+    ? conditions.filter((condition) => !ignored.hookConditionTypes.includes(condition.type))
+    : conditions;
   const ready = completion.failure
     ? { status: 'False' as const, reason: completion.failure.reason, message: completion.failure.message }
-    : readyFrom(conditions, completion.conditionSubjects);
+    : readyFrom(counted, completion.conditionSubjects);
   conditions = setConditionValues(conditions, { Ready: ready });
-  if (completion.hookFailureIgnored !== undefined) {
-    conditions = [...conditions, hookFailureIgnoredCondition(completion.hookFailureIgnored)].sort((a, b) =>
+  if (ignored !== undefined) {
+    conditions = [...conditions, hookFailureIgnoredCondition(ignored.message)].sort((a, b) =>
       compareByteOrder(a.type, b.type),
     );
   }

@@ -157,3 +157,100 @@ describe('the plan after the pre-reconcile answer', () => {
     expect(await decide(policy, answer)).toEqual(expected);
   });
 });
+
+describe("the hook's conditions after a failed pre-reconcile call (children-and-status.md §8.5)", () => {
+  const MESSAGE = 'pre-reconcile hook: HTTP 500: quota service down';
+  const EARLIER = '2026-11-26T06:00:00Z';
+  const quotaChecked = {
+    type: 'QuotaChecked',
+    status: 'True',
+    reason: 'WithinQuota',
+    message: '',
+    lastTransitionTime: EARLIER,
+  };
+  const stored = {
+    conditions: [
+      {
+        type: 'DeploymentReady',
+        status: 'True',
+        reason: 'MinimumReplicasAvailable',
+        message: '',
+        lastTransitionTime: EARLIER,
+      },
+      quotaChecked,
+      { type: 'Ready', status: 'True', reason: 'CONDITIONSOK', message: '', lastTransitionTime: EARLIER },
+    ],
+  };
+  const quotaUnknown = {
+    type: 'QuotaChecked',
+    status: 'Unknown',
+    reason: 'HookFailed',
+    message: MESSAGE,
+    lastTransitionTime: NOW,
+  };
+
+  async function plan(policy: 'Fail' | 'Ignore', answer: HookResult): Promise<AfterHook> {
+    const hooked: InstanceTarget = {
+      ...target(policy),
+      features: {
+        ...target(policy).features,
+        conditionFields: ['type', 'status', 'reason', 'message', 'lastTransitionTime'],
+      },
+      conditionTypes: ['DeploymentReady', 'QuotaChecked', 'Ready'],
+      hookConditionTypes: ['QuotaChecked'],
+    };
+    const before = await planBeforeHook(hooked, { ...INSTANCE, status: stored }, NOW, {
+      controllerNamespace: 'scoby-system',
+      controllerConfigMap: () => undefined,
+      resolveAddress: async () => ({ ok: false, message: 'no addresses here' }),
+    });
+    if (before.kind !== 'prepared') throw new Error('the render failed');
+    return planAfterHook(before.prepared, answer);
+  }
+
+  const conditionsOf = (status: unknown) => (status as { conditions: unknown[] }).conditions;
+
+  it.each([
+    ['a transient failure', failure({ status: 500, message: MESSAGE })],
+    [
+      'a permanent failure (parked)',
+      failure({ status: 500, message: MESSAGE, permanent: true, transient: false }),
+    ],
+  ])('%s under Fail: Unknown/HookFailed beside Ready=False/HookFailed', async (_case, answer) => {
+    const after = await plan('Fail', answer);
+    if (after.kind !== 'stop') throw new Error('the reconcile went on');
+    expect(conditionsOf(after.stop.statusAt(NOW))).toEqual([
+      stored.conditions[0],
+      quotaUnknown,
+      { type: 'Ready', status: 'False', reason: 'HookFailed', message: MESSAGE, lastTransitionTime: NOW },
+    ]);
+  });
+
+  it('a 5xx under Ignore: Unknown/HookFailed, not counted in Ready', async () => {
+    const after = await plan('Ignore', failure({ status: 500, message: MESSAGE }));
+    if (after.kind !== 'desired') throw new Error('the reconcile stopped');
+    const deployment = after.desired.children.deployment!;
+    const available = {
+      ...deployment,
+      status: { conditions: [{ type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable' }] },
+    };
+    expect(conditionsOf(after.desired.statusFor({ deployment: available }, NOW))).toEqual([
+      stored.conditions[0],
+      {
+        type: 'HookSucceeded',
+        status: 'False',
+        reason: 'HookFailedIgnored',
+        message: MESSAGE,
+        lastTransitionTime: NOW,
+      },
+      quotaUnknown,
+      stored.conditions[2],
+    ]);
+  });
+
+  it('a failure with continue keeps them: the hook asked to go on as if it had answered nothing', async () => {
+    const after = await plan('Fail', failure({ status: 500, message: MESSAGE, continue: true }));
+    if (after.kind !== 'desired') throw new Error('the reconcile stopped');
+    expect(conditionsOf(after.desired.statusFor({}, NOW))).toContainEqual(quotaChecked);
+  });
+});

@@ -4,6 +4,7 @@ import {
   applyHookStatus,
   completeStatus,
   startWorkingStatus,
+  withHookConditionsFailed,
 } from '../../../src/instance/status/instance-status.ts';
 import { applyStatusAdd } from '../../../src/instance/status/status-add.ts';
 import { statusMergePatch } from '@scoby/controller-runtime';
@@ -226,6 +227,130 @@ describe('a hook answer that repeats a condition type (§8.10)', () => {
     const ready = { type: 'Ready', status: 'True', reason: 'Forged', message: '' };
     const next = applyHookStatus(working(), { conditions: [ready, ready] }, ['QuotaChecked'], types, NOW);
     expect(next.repeatedTypes).toEqual([]);
+  });
+});
+
+describe("the hook's conditions while its pre-reconcile call fails (§8.5, §8.4)", () => {
+  const HOOKED = ['DeploymentReady', 'QuotaChecked', 'Ready'];
+  const REFUSED =
+    'pre-reconcile hook: request to http://127.0.0.1:9/v1 failed: connect ECONNREFUSED 127.0.0.1:9';
+  const stored = {
+    conditions: [
+      {
+        type: 'DeploymentReady',
+        status: 'True',
+        reason: 'MinimumReplicasAvailable',
+        message: '',
+        lastTransitionTime: T0,
+      },
+      {
+        type: 'QuotaChecked',
+        status: 'True',
+        reason: 'WithinQuota',
+        message: '120 of 500',
+        lastTransitionTime: T0,
+      },
+      { type: 'Ready', status: 'True', reason: 'CONDITIONSOK', message: '', lastTransitionTime: T0 },
+    ],
+  };
+  const deploymentReady = {
+    conditions: {
+      DeploymentReady: { status: 'True' as const, reason: 'MinimumReplicasAvailable', message: '' },
+    },
+    address: { kind: 'none' as const },
+  };
+  const quotaUnknown = {
+    type: 'QuotaChecked',
+    status: 'Unknown',
+    reason: 'HookFailed',
+    message: REFUSED,
+    lastTransitionTime: NOW,
+  };
+  const deploymentTrue = {
+    type: 'DeploymentReady',
+    status: 'True',
+    reason: 'MinimumReplicasAvailable',
+    message: '',
+    lastTransitionTime: T0,
+  };
+
+  it('writes them Unknown/HookFailed with the message Ready=False carries, the others as stored (failurePolicy Fail)', () => {
+    const working = withHookConditionsFailed(
+      startWorkingStatus(stored, HOOKED, NOW),
+      ['QuotaChecked'],
+      REFUSED,
+    );
+    const status = completeStatus(working, {
+      failure: { reason: 'HookFailed', message: REFUSED },
+      generation: 2,
+      features: ALL,
+      stored,
+      now: NOW,
+    });
+    expect(status.conditions).toEqual([
+      deploymentTrue,
+      quotaUnknown,
+      { type: 'Ready', status: 'False', reason: 'HookFailed', message: REFUSED, lastTransitionTime: NOW },
+    ]);
+  });
+
+  it('writes them Unknown/HookFailed under Ignore, leaving them out of Ready, which the form factor alone makes True', () => {
+    const working = withHookConditionsFailed(
+      startWorkingStatus(stored, HOOKED, NOW),
+      ['QuotaChecked'],
+      REFUSED,
+    );
+    const status = completeStatus(working, {
+      formFactor: deploymentReady,
+      hookFailureIgnored: { message: REFUSED, hookConditionTypes: ['QuotaChecked'] },
+      generation: 2,
+      features: ALL,
+      stored,
+      now: NOW,
+    });
+    expect(status.conditions).toEqual([
+      deploymentTrue,
+      {
+        type: 'HookSucceeded',
+        status: 'False',
+        reason: 'HookFailedIgnored',
+        message: REFUSED,
+        lastTransitionTime: NOW,
+      },
+      quotaUnknown,
+      { type: 'Ready', status: 'True', reason: 'CONDITIONSOK', message: '', lastTransitionTime: T0 },
+    ]);
+  });
+
+  it('still counts a False form-factor condition in Ready under Ignore', () => {
+    const working = withHookConditionsFailed(
+      startWorkingStatus(stored, HOOKED, NOW),
+      ['QuotaChecked'],
+      REFUSED,
+    );
+    const status = completeStatus(working, {
+      formFactor: {
+        ...deploymentReady,
+        conditions: { DeploymentReady: { status: 'False', reason: 'DeploymentUnavailable', message: '' } },
+      },
+      hookFailureIgnored: { message: REFUSED, hookConditionTypes: ['QuotaChecked'] },
+      generation: 2,
+      features: ALL,
+      stored,
+      now: NOW,
+    });
+    expect((status.conditions as { type: string }[]).find(({ type }) => type === 'Ready')).toEqual({
+      type: 'Ready',
+      status: 'False',
+      reason: 'CONDITIONSNOTOK',
+      message: 'DeploymentReady=False: DeploymentUnavailable',
+      lastTransitionTime: NOW,
+    });
+  });
+
+  it('changes nothing for a registration without conditionsFromHook', () => {
+    const working = startWorkingStatus(stored, HOOKED, NOW);
+    expect(withHookConditionsFailed(working, [], REFUSED)).toBe(working);
   });
 });
 
