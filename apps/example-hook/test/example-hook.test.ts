@@ -133,6 +133,7 @@ describe('finalize', () => {
     expect(await client?.call(call(url, 'finalize', { object: notYet }))).toEqual({
       ok: false,
       message: 'finalize hook: HTTP 409: waiting for condition CleanedUp',
+      outcome: 'error-answer',
       permanent: false,
       continue: false,
       transient: true,

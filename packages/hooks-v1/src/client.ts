@@ -14,7 +14,7 @@ import { createHttpTransport, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_USER_AGENT } f
 import { createModuleTransport } from './module-transport.ts';
 import { readSuccessBody } from './success-body.ts';
 import { describeError, type HookTransport, type TransportOutcome } from './transport.ts';
-import type { FormFactorFormat, HookCall, HookFailure, HookResult } from './types.ts';
+import type { FormFactorFormat, HookCall, HookFailure, HookFailureOutcome, HookResult } from './types.ts';
 
 export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_USER_AGENT };
 /** The scheme of an in-process hook's URL: `module:<name>` (docs/spec/hooks-v1.md §10). */
@@ -88,7 +88,10 @@ export function createHookClient(options: HookClientOptions = {}): HookClient {
     try {
       payload = JSON.stringify(buildRequestBody(hookCall, format));
     } catch (error) {
-      return transientFailure(transportErrorMessage(hookCall.phase, hookCall.url, describeError(error)));
+      return transientFailure(
+        transportErrorMessage(hookCall.phase, hookCall.url, describeError(error)),
+        'transport-error',
+      );
     }
     // Held until the answer is parsed: parsing is where an answer takes the most memory.
     const reservation = answerBudget.reserve(maxResponseBytes);
@@ -126,11 +129,11 @@ export function createHookClient(options: HookClientOptions = {}): HookClient {
 export function interpretOutcome(outcome: TransportOutcome, call: HookCall, nowMs: number): HookResult {
   switch (outcome.kind) {
     case 'timeout':
-      return transientFailure(timeoutMessage(call.phase, call.url, call.timeoutMs));
+      return transientFailure(timeoutMessage(call.phase, call.url, call.timeoutMs), 'timeout');
     case 'cut':
       throw new HookCallCutError(call);
     case 'failed':
-      return transientFailure(transportErrorMessage(call.phase, call.url, outcome.cause));
+      return transientFailure(transportErrorMessage(call.phase, call.url, outcome.cause), 'transport-error');
     case 'response':
       break;
   }
@@ -140,7 +143,7 @@ export function interpretOutcome(outcome: TransportOutcome, call: HookCall, nowM
     const reading = readSuccessBody(body, call);
     return reading.ok
       ? reading
-      : transientFailure(invalidResponseMessage(call.phase, reading.detail), status);
+      : transientFailure(invalidResponseMessage(call.phase, reading.detail), 'invalid-answer', status);
   }
   const answer = readErrorBody(body);
   const retryAfterHeader = headers['retry-after'];
@@ -149,6 +152,7 @@ export function interpretOutcome(outcome: TransportOutcome, call: HookCall, nowM
   const failure: HookFailure = {
     ok: false,
     message: httpErrorMessage(call.phase, status, answer.message),
+    outcome: 'error-answer',
     permanent,
     continue: answer.continue,
     transient: !permanent,
@@ -158,8 +162,15 @@ export function interpretOutcome(outcome: TransportOutcome, call: HookCall, nowM
   return failure;
 }
 
-function transientFailure(message: string, status?: number): HookFailure {
-  const failure: HookFailure = { ok: false, message, permanent: false, continue: false, transient: true };
+function transientFailure(message: string, outcome: HookFailureOutcome, status?: number): HookFailure {
+  const failure: HookFailure = {
+    ok: false,
+    message,
+    outcome,
+    permanent: false,
+    continue: false,
+    transient: true,
+  };
   if (status !== undefined) failure.status = status;
   return failure;
 }

@@ -55,10 +55,18 @@ export interface HookSuccess {
   objectChangesIgnored?: string[];
 }
 
+/**
+ * How a call failed (§6.4): at the transport (connection refused, DNS, TLS, reset, an answer over the
+ * size limit, a hook module not loaded or throwing), no answer in time, a non-2xx answer, or a 2xx
+ * answer Scoby cannot take (malformed body, invalid children).
+ */
+export type HookFailureOutcome = 'transport-error' | 'timeout' | 'error-answer' | 'invalid-answer';
+
 export interface HookFailure {
   ok: false;
   /** The exact §6.4 message, at most 1024 characters. */
   message: string;
+  outcome: HookFailureOutcome;
   /** The instance is to be parked: the hook said `permanent` and no Retry-After overrides it. */
   permanent: boolean;
   /** The hook asked the reconcile to go on as if it had answered 2xx with an empty body. */

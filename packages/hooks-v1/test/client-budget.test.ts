@@ -114,6 +114,7 @@ describe('the hook answer budget', () => {
       permanent: false,
       continue: false,
       transient: true,
+      outcome: 'transport-error',
     });
     expect(budget.inUse).toBe(0);
   });

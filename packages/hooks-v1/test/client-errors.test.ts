@@ -41,6 +41,7 @@ describe('non-2xx answers with JSON bodies (§6.1, §6.2)', () => {
   ])('HTTP %d %j', async (status, body, expected) => {
     expect(await answered(status, JSON.stringify(body))).toEqual({
       ...failure,
+      outcome: 'error-answer',
       message: `pre-reconcile hook: HTTP ${status}: metrics backend down`,
       status,
       ...expected,
@@ -50,6 +51,7 @@ describe('non-2xx answers with JSON bodies (§6.1, §6.2)', () => {
   it('drops the ": <message>" part when the message is empty or not a string', async () => {
     expect(await answered(400, '{"message": 5}')).toEqual({
       ...failure,
+      outcome: 'error-answer',
       message: 'pre-reconcile hook: HTTP 400',
       status: 400,
     });
@@ -60,6 +62,7 @@ describe('non-2xx answers with JSON bodies (§6.1, §6.2)', () => {
       await answered(422, '{"message": "spec.smtp.host must be a fully qualified name", "permanent": true}'),
     ).toEqual({
       ...failure,
+      outcome: 'error-answer',
       message: 'pre-reconcile hook: HTTP 422: spec.smtp.host must be a fully qualified name',
       permanent: true,
       transient: false,
@@ -72,6 +75,7 @@ describe('non-2xx answers with JSON bodies (§6.1, §6.2)', () => {
     client = createHookClient();
     expect(await client.call(finalizeCall(server.url))).toEqual({
       ...failure,
+      outcome: 'error-answer',
       message: 'finalize hook: HTTP 409: waiting for condition CleanedUp',
       status: 409,
     });
@@ -99,6 +103,7 @@ describe('non-2xx answers with other bodies (§6.1)', () => {
   ])('%s', async (_case, status, body, message) => {
     expect(await answered(status, body, { 'Content-Type': 'text/plain' })).toEqual({
       ...failure,
+      outcome: 'error-answer',
       message,
       status,
     });
@@ -112,6 +117,7 @@ describe('non-2xx answers with other bodies (§6.1)', () => {
     client = createHookClient();
     expect(await client.call(preReconcileCall(server.url))).toEqual({
       ...failure,
+      outcome: 'error-answer',
       message: 'pre-reconcile hook: HTTP 307: moved',
       status: 307,
     });
@@ -123,6 +129,7 @@ describe('Retry-After (§6.4)', () => {
   it('429 with delta-seconds', async () => {
     expect(await answered(429, '{"message": "slow down"}', { 'Retry-After': '30' })).toEqual({
       ...failure,
+      outcome: 'error-answer',
       message: 'pre-reconcile hook: HTTP 429: slow down',
       retryAfterMs: 30_000,
       status: 429,
@@ -133,6 +140,7 @@ describe('Retry-After (§6.4)', () => {
     const at = new Date(now + 45_000).toUTCString();
     expect(await answered(429, '', { 'Retry-After': at })).toEqual({
       ...failure,
+      outcome: 'error-answer',
       message: 'pre-reconcile hook: HTTP 429',
       retryAfterMs: 45_000,
       status: 429,
@@ -143,6 +151,7 @@ describe('Retry-After (§6.4)', () => {
     const body = '{"message": "quota service unreachable", "permanent": true}';
     expect(await answered(503, body, { 'Retry-After': '5000' })).toEqual({
       ...failure,
+      outcome: 'error-answer',
       message: 'pre-reconcile hook: HTTP 503: quota service unreachable',
       retryAfterMs: 1_000_000,
       status: 503,
@@ -152,6 +161,7 @@ describe('Retry-After (§6.4)', () => {
   it('continue still wins over Retry-After', async () => {
     expect(await answered(503, '{"continue": true}', { 'Retry-After': '30' })).toEqual({
       ...failure,
+      outcome: 'error-answer',
       message: 'pre-reconcile hook: HTTP 503',
       continue: true,
       retryAfterMs: 30_000,
@@ -162,6 +172,7 @@ describe('Retry-After (§6.4)', () => {
   it('is ignored on statuses other than 429 and 503', async () => {
     expect(await answered(500, '{"permanent": true}', { 'Retry-After': '30' })).toEqual({
       ...failure,
+      outcome: 'error-answer',
       message: 'pre-reconcile hook: HTTP 500',
       permanent: true,
       transient: false,
@@ -172,6 +183,7 @@ describe('Retry-After (§6.4)', () => {
   it('is ignored when invalid', async () => {
     expect(await answered(503, '{"permanent": true}', { 'Retry-After': 'later' })).toEqual({
       ...failure,
+      outcome: 'error-answer',
       message: 'pre-reconcile hook: HTTP 503',
       permanent: true,
       transient: false,

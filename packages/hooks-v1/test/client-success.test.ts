@@ -113,6 +113,7 @@ describe('2xx pre-reconcile answers (§5)', () => {
       permanent: false,
       continue: false,
       transient: true,
+      outcome: 'invalid-answer',
       status: 200,
     });
   });
@@ -154,6 +155,7 @@ describe('2xx pre-reconcile answers (§5)', () => {
       permanent: false,
       continue: false,
       transient: true,
+      outcome: 'invalid-answer',
       status: 200,
     });
   });

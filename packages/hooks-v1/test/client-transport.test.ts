@@ -35,6 +35,7 @@ describe('timeouts (§2)', () => {
     );
     expect(result).toEqual({
       ...transient,
+      outcome: 'timeout',
       message: `pre-reconcile hook: request to ${silent.url} timed out after 0.3s`,
     });
     expect(elapsedMs).toBeGreaterThanOrEqual(295);
@@ -51,6 +52,7 @@ describe('timeouts (§2)', () => {
     );
     expect(result).toEqual({
       ...transient,
+      outcome: 'timeout',
       message: `finalize hook: request to ${stalling.url} timed out after 0.5s`,
     });
     expect(elapsedMs).toBeGreaterThanOrEqual(495);
@@ -76,6 +78,7 @@ describe('timeouts (§2)', () => {
     const result = await client.call(preReconcileCall(server.url, { timeoutMs: 1000 }));
     expect(result).toEqual({
       ...transient,
+      outcome: 'timeout',
       message: `pre-reconcile hook: request to ${server.url} timed out after 1s`,
     });
   });
@@ -87,6 +90,7 @@ describe('transport failures (§6.4)', () => {
     client = createHookClient();
     expect(await client.call(preReconcileCall(url))).toEqual({
       ...transient,
+      outcome: 'transport-error',
       message: `pre-reconcile hook: request to ${url} failed: connect ECONNREFUSED ${url.slice(7, -1)}`,
     });
   });
@@ -101,6 +105,7 @@ describe('transport failures (§6.4)', () => {
     const result = await client.call(preReconcileCall(server.url));
     expect(result).toEqual({
       ...transient,
+      outcome: 'transport-error',
       message: `pre-reconcile hook: request to ${server.url} failed: connection broke before the response was complete (ECONNRESET)`,
     });
   });
@@ -110,6 +115,7 @@ describe('transport failures (§6.4)', () => {
     client = createHookClient();
     expect(await client.call(preReconcileCall(server.url))).toEqual({
       ...transient,
+      outcome: 'transport-error',
       message: `pre-reconcile hook: request to ${server.url} failed: socket hang up`,
     });
   });
@@ -122,6 +128,7 @@ describe('transport failures (§6.4)', () => {
     client = createHookClient({ maxResponseBytes: 64 });
     expect(await client.call(preReconcileCall(server.url))).toEqual({
       ...transient,
+      outcome: 'transport-error',
       message: `pre-reconcile hook: request to ${server.url} failed: response body larger than 64 bytes`,
     });
   });
@@ -135,6 +142,7 @@ describe('transport failures (§6.4)', () => {
     client = createHookClient({ maxResponseBytes: 64 });
     expect(await client.call(preReconcileCall(server.url))).toEqual({
       ...transient,
+      outcome: 'transport-error',
       message: `pre-reconcile hook: request to ${server.url} failed: response body larger than 64 bytes`,
     });
   });
@@ -153,7 +161,7 @@ describe('transport failures (§6.4)', () => {
       const { result, elapsedMs } = await timed(() =>
         client!.call(preReconcileCall(server!.url, { timeoutMs: 10_000 })),
       );
-      expect(result).toEqual({ ...transient, message: tooLarge(server.url) });
+      expect(result).toEqual({ ...transient, outcome: 'transport-error', message: tooLarge(server.url) });
       expect(elapsedMs).toBeLessThan(2000);
     });
 
@@ -169,7 +177,7 @@ describe('transport failures (§6.4)', () => {
       const { result, elapsedMs } = await timed(() =>
         client!.call(preReconcileCall(server!.url, { timeoutMs: 10_000 })),
       );
-      expect(result).toEqual({ ...transient, message: tooLarge(server.url) });
+      expect(result).toEqual({ ...transient, outcome: 'transport-error', message: tooLarge(server.url) });
       expect(elapsedMs).toBeLessThan(5000);
     });
   });
@@ -192,6 +200,7 @@ describe('transport failures (§6.4)', () => {
     const result = await client.call(preReconcileCall(url));
     expect(result).toMatchObject({
       ...transient,
+      outcome: 'transport-error',
       message: expect.stringMatching(
         /^pre-reconcile hook: request to https:\/\/127\.0\.0\.1:\d+\/ failed: .*SSL/,
       ),
@@ -205,6 +214,7 @@ describe('transport failures (§6.4)', () => {
     client = createHookClient();
     expect(await client.call(preReconcileCall(url))).toEqual({
       ...transient,
+      outcome: 'transport-error',
       message: `pre-reconcile hook: request to ${url} failed: ${cause}`,
     });
   });
@@ -219,6 +229,7 @@ describe('transport failures (§6.4)', () => {
     );
     expect(result).toEqual({
       ...transient,
+      outcome: 'transport-error',
       message:
         'pre-reconcile hook: request to http://127.0.0.1:1/ failed: Do not know how to serialize a BigInt',
     });

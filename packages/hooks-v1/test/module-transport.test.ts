@@ -107,6 +107,7 @@ describe.each(transports)('the same handlers over %s', (transport) => {
       permanent: false,
       continue: false,
       transient: true,
+      outcome: 'error-answer',
       ...expected,
     });
   });
@@ -121,6 +122,7 @@ describe.each(transports)('the same handlers over %s', (transport) => {
       ok: false,
       status: 500,
       transient: true,
+      outcome: 'error-answer',
       message: 'pre-reconcile hook: HTTP 500: cannot read x of undefined',
     });
   });
@@ -135,6 +137,7 @@ describe.each(transports)('the same handlers over %s', (transport) => {
       permanent: false,
       continue: false,
       transient: true,
+      outcome: 'invalid-answer',
       status: 200,
     });
   });
@@ -158,6 +161,7 @@ describe.each(transports)('the same handlers over %s', (transport) => {
       permanent: false,
       continue: false,
       transient: true,
+      outcome: 'timeout',
     });
     await expect.poll(() => aborted).toEqual(['aborted']);
   });
@@ -220,6 +224,7 @@ describe('in-process calls only', () => {
       permanent: false,
       continue: false,
       transient: true,
+      outcome: 'transport-error',
     });
   });
 
@@ -253,6 +258,7 @@ describe('in-process calls only', () => {
     expect(await client.call(preReconcileCall(moduleHookUrl('big')))).toMatchObject({
       ok: false,
       transient: true,
+      outcome: 'transport-error',
       message: expect.stringMatching(/^pre-reconcile hook: request to module:big failed: /),
     });
   });

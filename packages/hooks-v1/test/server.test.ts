@@ -112,6 +112,7 @@ describe('round trip: hook client and SDK', () => {
       permanent: false,
       continue: false,
       transient: true,
+      outcome: 'error-answer',
       status: 409,
     });
   });
@@ -133,6 +134,7 @@ describe('round trip: hook client and SDK', () => {
       permanent: false,
       continue: false,
       transient: true,
+      outcome: 'error-answer',
       retryAfterMs: 30_000,
       status: 503,
     });
@@ -159,6 +161,7 @@ describe('round trip: hook client and SDK', () => {
       permanent: true,
       continue: false,
       transient: false,
+      outcome: 'error-answer',
       status: 400,
     });
   });

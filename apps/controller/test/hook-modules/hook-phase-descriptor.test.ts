@@ -36,6 +36,7 @@ describe('a hook phase registered in the phase table', () => {
     const unreachable = {
       ok: false as const,
       message: 'hook unreachable',
+      outcome: 'transport-error' as const,
       permanent: false,
       continue: false,
       transient: true,

@@ -4,6 +4,7 @@ import type { HookFailure } from '@scoby/hooks-v1/client';
 export const hookFailure = (fields: Partial<HookFailure>): HookFailure => ({
   ok: false,
   message: 'pre-reconcile hook: failed',
+  outcome: 'transport-error',
   permanent: false,
   continue: false,
   transient: true,
