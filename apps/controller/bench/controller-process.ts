@@ -68,9 +68,10 @@ process.on('message', (message: ControllerRequest) => {
       );
       return;
     case 'hook-calls':
-      void Promise.all([countOf('scoby_hook_calls_total'), countOf('scoby_hook_failures_total')]).then(
-        ([calls, failures]) => reply({ kind: 'hook-calls', calls, failures }),
-      );
+      void Promise.all([
+        countOf('scoby_hook_calls_total'),
+        countOf('scoby_hook_calls_total', (labels) => labels.outcome !== 'success'),
+      ]).then(([calls, failures]) => reply({ kind: 'hook-calls', calls, failures }));
       return;
     case 'usage':
       reply({ kind: 'usage', ...ownUsage() });
@@ -141,12 +142,16 @@ function benchApiRateLimit(): { apiRateLimit?: { qps: number; burst: number } } 
 }
 
 /** A counter of the bench's registration, summed over its other labels. */
-async function countOf(name: string): Promise<number> {
+/** A counter of the registration, summed over the series whose labels `select` keeps. */
+async function countOf(
+  name: string,
+  select: (labels: Partial<Record<string, string | number>>) => boolean = () => true,
+): Promise<number> {
   const metric = controller?.metrics.registry.getSingleMetric(name);
   if (!metric) return 0;
   const { values } = await metric.get();
   return values
-    .filter((value) => value.labels.controller === registration)
+    .filter((value) => value.labels.controller === registration && select(value.labels))
     .reduce((sum, value) => sum + value.value, 0);
 }
 

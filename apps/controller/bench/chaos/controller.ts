@@ -135,13 +135,17 @@ export class ScobyRunChild {
     });
   }
 
-  /** A counter of /metrics, summed over its labels; undefined before the ops server is up. */
-  async metric(name: string): Promise<number | undefined> {
+  /**
+   * A counter of /metrics, summed over its series (those whose sample line `select` keeps);
+   * undefined before the ops server is up.
+   */
+  async metric(name: string, select: (line: string) => boolean = () => true): Promise<number | undefined> {
     if (this.#opsPort === undefined) return undefined;
     const text = await (await fetch(`http://127.0.0.1:${this.#opsPort}/metrics`)).text();
     return text
       .split('\n')
       .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
+      .filter(select)
       .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
   }
 

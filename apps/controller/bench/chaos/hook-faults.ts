@@ -29,6 +29,9 @@ import {
   type Scenario,
 } from './scenario.ts';
 
+/** A sample line of scoby_hook_calls_total for a call that failed. */
+const failedCall = (line: string): boolean => !line.includes('outcome="success"');
+
 const MODES = ['reset', 'hang', 'garbage', 'down'] as const;
 type Mode = (typeof MODES)[number];
 const HEALTHY_GAP_MS = 1_000;
@@ -69,7 +72,7 @@ export const hookFaults: Scenario = async (options, report) => {
     await churn.seed(options.instances);
     const before = await settle(cluster.client, cluster.workloads, churn.instances, patienceMs);
     report.check('converged before the faults', before.violations.length, before.violations.length === 0);
-    const failuresBefore = (await controller.metric('scoby_hook_failures_total')) ?? 0;
+    const failuresBefore = (await controller.metric('scoby_hook_calls_total', failedCall)) ?? 0;
     churn.start({ paceMs: 100, live: options.instances, updates: false });
     const sampler = startHalfWriteSampler(cluster.client, cluster.workloads, churn.instances, random);
     for (let round = 0; round < options.hookRounds; round++) {
@@ -92,7 +95,8 @@ export const hookFaults: Scenario = async (options, report) => {
     const duringChaos = await sampler.stop();
     const settled = await settle(cluster.client, cluster.workloads, churn.instances, patienceMs);
     calls += hook.requests.length;
-    const failures = ((await controller.metric('scoby_hook_failures_total')) ?? NaN) - failuresBefore;
+    const failures =
+      ((await controller.metric('scoby_hook_calls_total', failedCall)) ?? NaN) - failuresBefore;
     report.info('hook calls that failed, as the controller counted them', failures, '17');
     report.info('hook calls answered with a reset, a hang or garbage', faulted);
     report.info('times the hook went down and came back', downs);

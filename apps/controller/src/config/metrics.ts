@@ -3,19 +3,32 @@
  * own under `scoby_` in the same registry. Every metric is listed in docs/operations/metrics.md.
  */
 import { createRuntimeMetrics, type MetricsOptions, type RuntimeMetrics } from '@scoby/controller-runtime';
+import { hookPhases, type HookFailureOutcome } from '@scoby/hooks-v1/client';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { buildInfo } from './build-info.ts';
 
 /** Seconds; from a quick cache hit to a slow hook or API server. */
 export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
-export type HookCallOutcome = 'success' | 'failure';
+/** The `outcome` label of a hook call: a usable answer, or how the call failed (HookFailureOutcome). */
+export type HookCallOutcome = 'success' | HookFailureOutcome;
+
+/** Every value of `outcome`, so that each series exists, at 0, from a registration's first call. */
+export const HOOK_CALL_OUTCOMES: readonly HookCallOutcome[] = [
+  'success',
+  'error-answer',
+  'invalid-answer',
+  'timeout',
+  'transport-error',
+];
 
 export interface ControllerMetrics extends RuntimeMetrics {
-  /** One call of a registration's hook; failures count answers that were not a success too. */
-  recordHookCall(controller: string, durationMs: number, outcome: HookCallOutcome): void;
+  /** One call of a registration's hook in `phase` (a row of the hook phase table). */
+  recordHookCall(controller: string, phase: string, durationMs: number, outcome: HookCallOutcome): void;
   /** A failed pre-reconcile call the reconcile went on without (failurePolicy Ignore). */
   recordHookFailureIgnored(controller: string): void;
+  /** Where scoby_instances_not_ready reads, per running registration controller, its instances whose Ready is not True. */
+  reportNotReadyInstances(source: () => ReadonlyMap<string, number>): void;
   /** Where scoby_registration_stalled reads the running registration controllers and the stalled ones. */
   reportStalledRegistrations(source: () => StalledRegistrations): void;
   /** Active-active replicas: whether this replica holds the registration's Lease. */
@@ -46,14 +59,8 @@ export function createMetrics(options: MetricsOptions = {}): ControllerMetrics {
 
   const hookCalls = new Counter({
     name: 'scoby_hook_calls_total',
-    help: 'Hook calls, by controller (the registration).',
-    labelNames: ['controller'] as const,
-    registers,
-  });
-  const hookFailures = new Counter({
-    name: 'scoby_hook_failures_total',
-    help: 'Hook calls that failed (transport error, timeout or error answer), by controller (the registration).',
-    labelNames: ['controller'] as const,
+    help: 'Hook calls, by controller (the registration), phase and outcome (success, error-answer, invalid-answer, timeout, transport-error).',
+    labelNames: ['controller', 'phase', 'outcome'] as const,
     registers,
   });
   const hookFailuresIgnored = new Counter({
@@ -64,8 +71,8 @@ export function createMetrics(options: MetricsOptions = {}): ControllerMetrics {
   });
   const hookDuration = new Histogram({
     name: 'scoby_hook_duration_seconds',
-    help: 'Hook call latency, by controller (the registration).',
-    labelNames: ['controller'] as const,
+    help: 'Hook call latency, by controller (the registration) and phase.',
+    labelNames: ['controller', 'phase'] as const,
     buckets: LATENCY_BUCKETS,
     registers,
   });
@@ -88,6 +95,18 @@ export function createMetrics(options: MetricsOptions = {}): ControllerMetrics {
     registers,
   });
 
+  let notReadySource = (): ReadonlyMap<string, number> => new Map();
+  new Gauge({
+    name: 'scoby_instances_not_ready',
+    help: 'Instances a registration serves whose Ready condition is not True (False, Unknown or not yet written), by registration.',
+    labelNames: ['registration'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const [registration, count] of notReadySource()) this.set({ registration }, count);
+    },
+  });
+
   let stalledSource = (): StalledRegistrations => ({ running: [], stalled: [] });
   new Gauge({
     name: 'scoby_registration_stalled',
@@ -102,15 +121,26 @@ export function createMetrics(options: MetricsOptions = {}): ControllerMetrics {
     },
   });
 
+  /** Registrations whose hook series exist already. */
+  const calledControllers = new Set<string>();
+
   return {
     ...runtime,
     reportStalledRegistrations: (source) => {
       stalledSource = source;
     },
-    recordHookCall: (controller, durationMs, outcome) => {
-      hookCalls.inc({ controller });
-      hookFailures.inc({ controller }, outcome === 'failure' ? 1 : 0);
-      hookDuration.observe({ controller }, durationMs / 1000);
+    reportNotReadyInstances: (source) => {
+      notReadySource = source;
+    },
+    recordHookCall: (controller, phase, durationMs, outcome) => {
+      if (!calledControllers.has(controller)) {
+        calledControllers.add(controller);
+        for (const { phase: each } of hookPhases())
+          for (const value of HOOK_CALL_OUTCOMES)
+            hookCalls.inc({ controller, phase: each, outcome: value }, 0);
+      }
+      hookCalls.inc({ controller, phase, outcome });
+      hookDuration.observe({ controller, phase }, durationMs / 1000);
     },
     recordHookFailureIgnored: (controller) => {
       hookFailuresIgnored.inc({ controller });

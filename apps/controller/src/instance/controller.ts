@@ -27,6 +27,7 @@ import type { InstanceReconciler } from './reconcile.ts';
 import { InstanceReconcileError, type ReconcileFailure } from './reconcile-failure.ts';
 import type { ChildStore } from './children/write-children.ts';
 import { LabelIndex } from './label-index.ts';
+import { isReady } from '../status/conditions.ts';
 import type { ChildCachePolicies, ChildCachePolicy } from './children/child-cache.ts';
 import { namespaceWatch, SelectionGate, type SelectionGateOptions } from './selection-gate.ts';
 
@@ -235,6 +236,17 @@ export class InstanceController {
     return this.#gate
       ? this.#gate.counts(this.config.registrationName, this.config.crd.name, instances)
       : { served: instances.length, servedByOthers: 0 };
+  }
+
+  /** Served instances whose Ready condition is not True (scoby_instances_not_ready), from the instance cache. */
+  notReadyCount(): number {
+    const { registrationName, crd } = this.config;
+    let count = 0;
+    for (const instance of this.instances()) {
+      if (this.#gate && !this.#gate.serves(registrationName, crd.name, instance)) continue;
+      if (!isReady(instance)) count++;
+    }
+    return count;
   }
 
   async stop(): Promise<void> {

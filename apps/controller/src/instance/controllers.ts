@@ -224,6 +224,15 @@ export class InstanceControllers implements InstanceControllerHost {
     return controller?.hasSynced() ? controller.selectionCounts() : undefined;
   }
 
+  /** Per running, synced registration controller: its served instances whose Ready is not True. */
+  notReadyInstances(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const [name, controller] of this.#running) {
+      if (controller.hasSynced()) counts.set(name, controller.notReadyCount());
+    }
+    return counts;
+  }
+
   async pause(registrationName: string): Promise<void> {
     const controller = this.#running.get(registrationName);
     if (!controller) return;

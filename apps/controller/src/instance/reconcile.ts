@@ -5,7 +5,7 @@
  * this is its shell: the reads and writes, the hook call, and the decisions carried out.
  */
 import type { RenderLookups } from '@scoby/env';
-import type { HookCall, HookClient, HookResult } from '@scoby/hooks-v1/client';
+import type { HookCall, HookClient, HookFailureOutcome, HookResult } from '@scoby/hooks-v1/client';
 import { labelValue } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
 import { FINALIZER } from '@scoby/registration';
@@ -45,7 +45,12 @@ export interface ReconcileDependencies {
   /** Where the children created, updated and pruned are logged (info). */
   logger?: Logger;
   /** Hook calls per registration, for the hook metrics. */
-  recordHookCall?(registration: string, durationMs: number, outcome: 'success' | 'failure'): void;
+  recordHookCall?(
+    registration: string,
+    phase: string,
+    durationMs: number,
+    outcome: 'success' | HookFailureOutcome,
+  ): void;
   /** A pre-reconcile failure the reconcile went on without (failurePolicy Ignore). */
   recordHookFailureIgnored?(registration: string): void;
   formFactorFormat?: 'string' | 'object';
@@ -264,8 +269,9 @@ export class InstanceReconciler {
     const result = await run.waitOutside(() => this.#deps.hooks.call(call));
     this.#deps.recordHookCall?.(
       run.config.registrationName,
+      call.phase,
       performance.now() - started,
-      result.ok ? 'success' : 'failure',
+      result.ok ? 'success' : result.outcome,
     );
     return result;
   }

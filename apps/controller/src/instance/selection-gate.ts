@@ -54,6 +54,11 @@ export class SelectionGate {
       this.#options.selectionChanged?.();
   }
 
+  /** Whether registration `name` of `crd` serves `instance` (reconciles it). */
+  serves(name: string, crd: string, instance: KubeObject): boolean {
+    return this.#options.selection.decide(name, crd, instance).kind === 'serve';
+  }
+
   /** status.instances over `instances` (docs/spec/registration.md §5.1). */
   counts(
     name: string,

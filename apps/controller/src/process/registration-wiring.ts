@@ -29,6 +29,7 @@ import { InstanceReconciler } from '../instance/reconcile.ts';
 import type { EventSink } from '../instance/instance-events.ts';
 import {
   type ControllerMetrics,
+  type HookCallOutcome,
   DEFAULT_HOOK_ADDRESS_REFRESH_MS,
   DEFAULT_RECONCILE_TIMEOUT_MS,
 } from '../config/index.ts';
@@ -105,8 +106,8 @@ export function wireRegistrationController(
     clusterDomain,
     now,
     logger: options.logger,
-    recordHookCall: (registration: string, ms: number, outcome: 'success' | 'failure') =>
-      metrics.recordHookCall(registration, ms, outcome),
+    recordHookCall: (registration: string, phase: string, ms: number, outcome: HookCallOutcome) =>
+      metrics.recordHookCall(registration, phase, ms, outcome),
     recordHookFailureIgnored: (registration: string) => metrics.recordHookFailureIgnored(registration),
   };
   // The parts below call back into the registration controller, built last: only ever after
@@ -153,6 +154,7 @@ export function wireRegistrationController(
           childSelector: (config: InstanceConfig) => childSelectorOf(config, registrations()),
         }),
   });
+  metrics.reportNotReadyInstances(() => instanceControllers.notReadyInstances());
   const access = new AccessReviewer(client, {
     namespaces: options.workingNamespaces,
     now: () => now().getTime(),

@@ -140,3 +140,15 @@ export function readyFrom(
   if (others.some((condition) => condition.status !== 'True')) return { ...UNKNOWN };
   return { status: 'True', reason: 'CONDITIONSOK', message: '' };
 }
+
+/** Whether the object's stored status holds `Ready=True` (§8.4); no status, or no Ready, is not. */
+export function isReady(object: { status?: unknown }): boolean {
+  const conditions = (object.status as { conditions?: unknown } | undefined)?.conditions;
+  return (
+    Array.isArray(conditions) &&
+    conditions.some(
+      (condition: { type?: unknown; status?: unknown } | null) =>
+        condition?.type === 'Ready' && condition.status === 'True',
+    )
+  );
+}

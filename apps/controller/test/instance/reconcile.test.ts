@@ -293,6 +293,7 @@ const GONE = Symbol('gone');
 const failure = (message: string, extra: Partial<Extract<HookResult, { ok: false }>> = {}): HookResult => ({
   ok: false,
   message,
+  outcome: 'transport-error',
   permanent: false,
   continue: false,
   transient: true,
@@ -341,7 +342,7 @@ function world(instance: KubeObject = mailer()): World {
     hooks,
     events: { emit: (_object, type, reason, message) => events.push([type, reason, message]) },
     logger: { info: (_fields: unknown, message: string) => logLines.push(message) } as never,
-    recordHookCall: (_registration, _ms, outcome) => hookMetrics.push(outcome),
+    recordHookCall: (_registration, phase, _ms, outcome) => hookMetrics.push(`${phase} ${outcome}`),
     clusterDomain: 'cluster.local',
     now: () => now.value,
   };
@@ -653,7 +654,7 @@ describe('the pre-reconcile hook (hooks-v1 §3–§6)', () => {
     expect(await w.reconcile(cfg())).toEqual({ kind: 'done', writes: 2 });
     expect(w.api.instance?.status).toMatchObject({ quota: 'ok' });
     expect(w.hookCalls.map((call) => call.phase)).toEqual(['pre-reconcile']);
-    expect(w.hookMetrics).toEqual(['success']);
+    expect(w.hookMetrics).toEqual(['pre-reconcile success']);
     const warning = [
       'Warning',
       'HookObjectChangesIgnored',
@@ -692,10 +693,16 @@ describe('the pre-reconcile hook (hooks-v1 §3–§6)', () => {
 
   it('continue: true goes on as if the hook had said nothing, after a Warning', async () => {
     const w = world();
-    w.answer(() => failure('pre-reconcile hook: HTTP 500: flaky', { continue: true }));
+    w.answer(() =>
+      failure('pre-reconcile hook: HTTP 500: flaky', {
+        continue: true,
+        outcome: 'error-answer',
+        status: 500,
+      }),
+    );
     expect(await w.reconcile(cfg())).toEqual({ kind: 'done', writes: 2 });
     expect(w.events[0]).toEqual(['Warning', 'HookFailed', 'pre-reconcile hook: HTTP 500: flaky']);
-    expect(w.hookMetrics).toEqual(['failure']);
+    expect(w.hookMetrics).toEqual(['pre-reconcile error-answer']);
   });
 
   it('a transient failure is retried, writing Ready=False/HookFailed and no child', async () => {

@@ -1,7 +1,7 @@
 /**
  * Hook error answers in the instance reconcile (docs/spec/hooks-v1.md §6): continue, permanent (parking),
  * transient (backoff), Retry-After; every failure shows as Ready=False/HookFailed, an Event and
- * the scoby_hook_failures_total metric.
+ * the failed calls of scoby_hook_calls_total.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@scoby/kube-objects';

@@ -78,9 +78,13 @@ async function registrationCounter(
   return metric?.values.find((value) => value.labels.controller === registration)?.value ?? 0;
 }
 
-/** scoby_hook_failures_total{controller}. */
-export const hookFailures = (controller: RunningProcess, registration: string): Promise<number> =>
-  registrationCounter(controller, 'scoby_hook_failures_total', registration);
+/** The failed calls of scoby_hook_calls_total{controller}: every outcome but success. */
+export async function hookFailures(controller: RunningProcess, registration: string): Promise<number> {
+  const metric = await controller.metrics.registry.getSingleMetric('scoby_hook_calls_total')?.get();
+  return (metric?.values ?? [])
+    .filter(({ labels }) => labels.controller === registration && labels.outcome !== 'success')
+    .reduce((sum, { value }) => sum + value, 0);
+}
 
 /** scoby_hook_failures_ignored_total{controller}. */
 export const hookFailuresIgnored = (controller: RunningProcess, registration: string): Promise<number> =>
