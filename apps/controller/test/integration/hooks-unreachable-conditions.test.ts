@@ -88,23 +88,35 @@ const refused = (hook: HookServer) =>
     ),
   );
 
+/**
+ * An instance of kind `kind` Ready with the hook's QuotaChecked=True (asserted), then its hook
+ * stopped and a reconcile triggered; returns the instance once `failed` accepts it.
+ */
+async function afterTheHookStopped(
+  kind: string,
+  failurePolicy: 'Fail' | 'Ignore',
+  failed: { description: string; probe: (object: KubeObject) => boolean },
+): Promise<{ after: KubeObject; hook: HookServer }> {
+  const hook = await quotaHook();
+  const { instance, touch } = await registerQuotaChecked(kind, hook, failurePolicy);
+  const before = await instance('Ready', (object) => conditionOf(object, 'Ready')?.status === 'True');
+  expect(conditionsOf(before)).toEqual([
+    ...CHILDREN_READY,
+    QUOTA_CHECKED,
+    { type: 'Ready', status: 'True', reason: 'CONDITIONSOK', message: '' },
+    SERVICE_READY,
+  ]);
+  await hook.close();
+  await touch();
+  return { after: await instance(failed.description, failed.probe), hook };
+}
+
 describe("a hook's conditions while the hook cannot be reached", () => {
   it('are Unknown/HookFailed with the failure beside Ready=False/HookFailed (failurePolicy Fail)', async () => {
-    const hook = await quotaHook();
-    const { instance, touch } = await registerQuotaChecked('Strict', hook, 'Fail');
-    const before = await instance('Ready', (object) => conditionOf(object, 'Ready')?.status === 'True');
-    expect(conditionsOf(before)).toEqual([
-      ...CHILDREN_READY,
-      QUOTA_CHECKED,
-      { type: 'Ready', status: 'True', reason: 'CONDITIONSOK', message: '' },
-      SERVICE_READY,
-    ]);
-    await hook.close();
-    await touch();
-    const after = await instance(
-      'Ready=False/HookFailed',
-      (object) => conditionOf(object, 'Ready')?.reason === 'HookFailed',
-    );
+    const { after, hook } = await afterTheHookStopped('Strict', 'Fail', {
+      description: 'Ready=False/HookFailed',
+      probe: (object) => conditionOf(object, 'Ready')?.reason === 'HookFailed',
+    });
     const message = conditionOf(after, 'Ready')?.message ?? '';
     expect(message).toEqual(refused(hook));
     expect(conditionsOf(after)).toEqual([
@@ -116,21 +128,10 @@ describe("a hook's conditions while the hook cannot be reached", () => {
   });
 
   it('are Unknown/HookFailed with the failure, not counted in Ready, under failurePolicy Ignore', async () => {
-    const hook = await quotaHook();
-    const { instance, touch } = await registerQuotaChecked('Lenient', hook, 'Ignore');
-    const before = await instance('Ready', (object) => conditionOf(object, 'Ready')?.status === 'True');
-    expect(conditionsOf(before)).toEqual([
-      ...CHILDREN_READY,
-      QUOTA_CHECKED,
-      { type: 'Ready', status: 'True', reason: 'CONDITIONSOK', message: '' },
-      SERVICE_READY,
-    ]);
-    await hook.close();
-    await touch();
-    const after = await instance(
-      'HookSucceeded=False',
-      (object) => conditionOf(object, 'HookSucceeded') !== undefined,
-    );
+    const { after, hook } = await afterTheHookStopped('Lenient', 'Ignore', {
+      description: 'HookSucceeded=False',
+      probe: (object) => conditionOf(object, 'HookSucceeded') !== undefined,
+    });
     const message = conditionOf(after, 'HookSucceeded')?.message ?? '';
     expect(message).toEqual(refused(hook));
     expect(conditionsOf(after)).toEqual([

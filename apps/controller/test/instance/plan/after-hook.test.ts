@@ -75,15 +75,24 @@ function decision(after: AfterHook) {
       };
 }
 
-async function decide(policy: 'Fail' | 'Ignore', answer: HookResult | undefined) {
-  const before = await planBeforeHook(target(policy), INSTANCE, NOW, {
+/** The plan's second stage for `instance` after `answer`, its first stage having prepared a call. */
+async function planAfter(
+  instanceTarget: InstanceTarget,
+  instance: KubeObject,
+  answer: HookResult | undefined,
+): Promise<AfterHook> {
+  const before = await planBeforeHook(instanceTarget, instance, NOW, {
     controllerNamespace: 'scoby-system',
     controllerConfigMap: () => undefined,
     resolveAddress: async () => ({ ok: false, message: 'no addresses here' }),
   });
   if (before.kind !== 'prepared') throw new Error('the render failed');
   expect(before.preReconcile).toBeDefined();
-  return decision(planAfterHook(before.prepared, answer));
+  return planAfterHook(before.prepared, answer);
+}
+
+async function decide(policy: 'Fail' | 'Ignore', answer: HookResult | undefined) {
+  return decision(await planAfter(target(policy), INSTANCE, answer));
 }
 
 const WRITTEN = {
@@ -190,22 +199,17 @@ describe("the hook's conditions after a failed pre-reconcile call (children-and-
   };
 
   async function plan(policy: 'Fail' | 'Ignore', answer: HookResult): Promise<AfterHook> {
+    const plain = target(policy);
     const hooked: InstanceTarget = {
-      ...target(policy),
+      ...plain,
       features: {
-        ...target(policy).features,
+        ...plain.features,
         conditionFields: ['type', 'status', 'reason', 'message', 'lastTransitionTime'],
       },
       conditionTypes: ['DeploymentReady', 'QuotaChecked', 'Ready'],
       hookConditionTypes: ['QuotaChecked'],
     };
-    const before = await planBeforeHook(hooked, { ...INSTANCE, status: stored }, NOW, {
-      controllerNamespace: 'scoby-system',
-      controllerConfigMap: () => undefined,
-      resolveAddress: async () => ({ ok: false, message: 'no addresses here' }),
-    });
-    if (before.kind !== 'prepared') throw new Error('the render failed');
-    return planAfterHook(before.prepared, answer);
+    return planAfter(hooked, { ...INSTANCE, status: stored }, answer);
   }
 
   const conditionsOf = (status: unknown) => (status as { conditions: unknown[] }).conditions;
