@@ -8,6 +8,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import process from 'node:process';
 import { runServer } from 'verdaccio';
 
 const PUBLISHER = { name: 'scoby-maintainer', password: 'local-registry-only' };
@@ -52,7 +53,7 @@ export async function startLocalRegistry(folder) {
     });
   try {
     // The registry's own user creation (what `npm adduser` does), which answers with a token.
-    const created = await fetch(`${url}-/user/org.couchdb.user:${PUBLISHER.name}`, {
+    const created = await globalThis.fetch(`${url}-/user/org.couchdb.user:${PUBLISHER.name}`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ name: PUBLISHER.name, password: PUBLISHER.password }),

@@ -33,8 +33,9 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
+import process from 'node:process';
 import { parseArgs, promisify } from 'node:util';
-import { startLocalRegistry, userEnvironment } from './local-registry.mjs';
+import { startLocalRegistry } from './local-registry.mjs';
 import {
   VERSION_REFERENCES,
   assertVersion,
@@ -60,7 +61,7 @@ const { values: options } = parseArgs({
 });
 const dryRun = options['dry-run'];
 
-const say = (line) => console.log(`release: ${line}`);
+const say = (line) => process.stdout.write(`release: ${line}\n`);
 const git = (args) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
 const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));
 const writeJson = (path, value) => writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
@@ -83,12 +84,15 @@ function copyWorkTree(destination) {
   for (const folder of ['.', ...workspaceFolders]) {
     if (!existsSync(join(root, folder, 'node_modules'))) continue;
     mkdirSync(join(destination, folder), { recursive: true });
-    // Hard links: nothing of the release writes into node_modules (its caches are left out).
-    execFileSync('cp', [
-      '-al',
-      join(root, folder, 'node_modules'),
-      join(destination, folder, 'node_modules'),
-    ]);
+    // Hard links: nothing of the release writes into node_modules (its caches are left out). A copy
+    // where the temporary folder is on another file system, which hard links cannot cross.
+    const [from, to] = [join(root, folder, 'node_modules'), join(destination, folder, 'node_modules')];
+    try {
+      execFileSync('cp', ['-al', from, to], { stdio: ['ignore', 'ignore', 'pipe'] });
+    } catch {
+      rmSync(to, { recursive: true, force: true });
+      execFileSync('cp', ['-a', from, to]);
+    }
     rmSync(join(destination, folder, 'node_modules/.cache'), { recursive: true, force: true });
   }
 }
@@ -156,12 +160,18 @@ function writeChangelog(tree, version) {
   say(`CHANGELOG.md: ${version} with ${commits.length} commits since ${since ?? 'the first commit'}`);
 }
 
-async function publish(tree, tarballs, env) {
+async function publish(tree, tarballs, version, env) {
+  // npm refuses a prerelease under its default dist-tag `latest`, which users install by default.
+  const distTag = version.includes('-') ? 'next' : 'latest';
   for (const tarball of tarballs)
-    await execFileAsync('npm', ['publish', tarball, '--access', 'public', '--ignore-scripts'], {
-      cwd: tree,
-      env,
-    });
+    await execFileAsync(
+      'npm',
+      ['publish', tarball, '--access', 'public', '--tag', distTag, '--ignore-scripts'],
+      {
+        cwd: tree,
+        env,
+      },
+    );
 }
 
 /** `npm view` of each package at `version`: fails unless it and its `@scoby/*` dependencies are there. */
@@ -222,7 +232,8 @@ async function main() {
       .filter(Boolean);
     say(`${tarballs.length} packages packed`);
 
-    let env = userEnvironment(process.env.npm_config_userconfig ?? join(process.env.HOME ?? '', '.npmrc'));
+    // npm's own configuration as the maintainer's shell gives it (~/.npmrc, npm_config_* such as an otp).
+    let env = process.env;
     let registry = scobyRegistry(tree, env);
     if (dryRun && registry.replace(/\/?$/, '/') === PUBLIC_REGISTRY) {
       localRegistry = await startLocalRegistry(join(scratch, 'registry'));
@@ -233,7 +244,7 @@ async function main() {
       );
     }
     say(`publishing to ${registry}`);
-    await publish(tree, tarballs, env);
+    await publish(tree, tarballs, version, env);
     const published = workspaces.filter((workspace) => workspace.private !== true).map(({ name }) => name);
     await verifyPublished(tree, published, version, env);
 

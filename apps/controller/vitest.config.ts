@@ -3,8 +3,15 @@ import shared from '../../vitest.shared.ts';
 
 // test/real-cluster and test/kubectl need the real control plane's binaries (kubectl among them): they run
 // with `test-kube` (vitest.kube.config.ts);
-// test/packaging packs and installs the packages: it runs with `test-packaging` (vitest.packaging.config.ts).
-const ELSEWHERE = ['test/real-cluster/**', 'test/kubectl/**', 'test/packaging/**', '**/node_modules/**'];
+// test/packaging packs and installs the packages: it runs with `test-packaging` (vitest.packaging.config.ts);
+// the release's dry run builds, packs and publishes them: it runs with `test-release` (vitest.release.config.ts).
+const ELSEWHERE = [
+  'test/real-cluster/**',
+  'test/kubectl/**',
+  'test/packaging/**',
+  'test/release/dry-run.test.ts',
+  '**/node_modules/**',
+];
 
 /** Files that start `scoby run` or the bundle as processes and time their start-up, signals and exits. */
 const PROCESSES = [

@@ -87,6 +87,7 @@ export default defineConfig({
           { text: 'A cluster in one container (e2e)', link: '/operations/node-container' },
           { text: 'Troubleshooting', link: '/operations/troubleshooting' },
           { text: 'Benchmarks', link: '/operations/benchmarks' },
+          { text: 'Release', link: '/operations/release' },
           { text: 'Security', link: '/security' },
         ],
       },

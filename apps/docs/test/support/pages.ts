@@ -23,4 +23,6 @@ export const TESTED_PAGES: readonly TestedPage[] = [
   { page: 'docs/plugins.md', cluster: 'memory' },
   { page: 'docs/render-and-validate.md', cluster: 'memory', sample: true },
   { page: 'docs/operations/troubleshooting.md', cluster: 'memory' },
+  // The release's dry run with npm's default configuration: it starts a local registry of its own.
+  { page: 'docs/operations/release.md', cluster: 'none' },
 ];
