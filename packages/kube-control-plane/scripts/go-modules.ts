@@ -1,7 +1,7 @@
 // The Go side of the binary builds: a wrapper module per program pins what it builds, `go build` writes
 // into a staging folder; shared by kube-binaries.ts (control plane) and kube-node-binaries.ts (node).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KUBE_RELEASE } from '../src/binaries.ts';
 
@@ -101,6 +101,30 @@ export function buildInto(
   // One package: named by `output` (go would name etcd's main package after its folder, "server").
   const target = output === undefined ? outDir + '/' : join(outDir, output);
   go(['build', '-trimpath', '-ldflags', ldflags, '-o', target, ...packages], dir);
+}
+
+/**
+ * One program of one Go module, built once into a cache folder of its own (`<folder>/<binary>`), which
+ * appears whole or not at all: built in `<folder>.partial`, renamed, the module's work folder removed.
+ * Answers whether it was built now (false: it was cached).
+ */
+export function buildProgramIntoCache(
+  folder: string,
+  name: string,
+  module: string,
+  version: string,
+  program: string,
+  ldflags: string,
+  binary: string,
+): boolean {
+  if (existsSync(join(folder, binary))) return false;
+  const staging = `${folder}.partial`;
+  mkdirSync(staging, { recursive: true });
+  buildInto(staging, `${folder}.work`, name, [[module, version]], [], [program], ldflags, binary);
+  rmSync(folder, { recursive: true, force: true });
+  renameSync(staging, folder);
+  rmSync(`${folder}.work`, { recursive: true, force: true });
+  return true;
 }
 
 /** etcd of the pinned release, as kube-binaries.ts builds it and kube-recipe-check.ts builds it again. */
