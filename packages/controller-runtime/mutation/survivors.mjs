@@ -2,9 +2,15 @@
 // its Stryker run's report (the incremental file): node mutation/survivors.mjs <module> (from packages/controller-runtime).
 import { readFileSync } from 'node:fs';
 
+// Or another package's report, by its path: node mutation/survivors.mjs ../../apps/controller/mutation/plan/incremental.json
 const module = process.argv[2];
-if (!module) throw new Error('usage: node mutation/survivors.mjs <module>');
-const report = JSON.parse(readFileSync(new URL(`./${module}/incremental.json`, import.meta.url), 'utf8'));
+if (!module) throw new Error('usage: node mutation/survivors.mjs <module | path of an incremental.json>');
+const report = JSON.parse(
+  readFileSync(
+    module.endsWith('.json') ? module : new URL(`./${module}/incremental.json`, import.meta.url),
+    'utf8',
+  ),
+);
 
 const counts = {
   Killed: 0,
