@@ -5,6 +5,7 @@
 import { compareByteOrder, isPlainObject } from '@scoby/kube-objects';
 import {
   FORM_FACTOR_PATH,
+  KSTATUS_CONDITIONS,
   formFactorProblem,
   selectFormFactor,
   unknownFormFactorProblem,
@@ -76,8 +77,12 @@ export function createFormFactorRegistry(sources: FormFactorSources): RegistryCr
       messages.push(`form factor ${JSON.stringify(plugin.name)} is provided twice`);
       continue;
     }
-    if (plugin.conditionTypes.includes('Ready')) {
-      messages.push(`form factor ${JSON.stringify(plugin.name)}: condition type "Ready" is managed by Scoby`);
+    for (const managed of ['Ready', ...KSTATUS_CONDITIONS]) {
+      if (plugin.conditionTypes.includes(managed)) {
+        messages.push(
+          `form factor ${JSON.stringify(plugin.name)}: condition type ${JSON.stringify(managed)} is managed by Scoby`,
+        );
+      }
     }
     const compiled = compile(plugin);
     if (compiled.ok) byName.set(plugin.name, { plugin, check: compiled.check });

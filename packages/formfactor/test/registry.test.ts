@@ -293,6 +293,15 @@ describe('createFormFactorRegistry refusals', () => {
     ]);
   });
 
+  it("refuses kstatus's condition types Reconciling and Stalled", () => {
+    expect(
+      messagesOf([fakePlugin('queue', { conditionTypes: ['Stalled', 'QueueReady', 'Reconciling'] })]),
+    ).toEqual([
+      'form factor "queue": condition type "Reconciling" is managed by Scoby',
+      'form factor "queue": condition type "Stalled" is managed by Scoby',
+    ]);
+  });
+
   it('refuses a block schema the validator cannot compile', () => {
     expect(
       messagesOf([

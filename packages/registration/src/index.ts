@@ -15,7 +15,7 @@ export {
 } from './validation/form-factor-checks.ts';
 export { DEFAULT_HOOK_TIMEOUT_MS } from './validation/normalize.ts';
 export { FAILURE_POLICIES, type FailurePolicy } from './validation/hook-checks.ts';
-export { HOOK_SUCCEEDED } from './validation/status-configuration-checks.ts';
+export { HOOK_SUCCEEDED, KSTATUS_CONDITIONS } from './validation/status-configuration-checks.ts';
 export { MIN_RESYNC_PERIOD, MIN_RESYNC_PERIOD_MS } from './validation/resync-checks.ts';
 export { parseIsoDurationMs } from './iso8601-duration.ts';
 export * from './registration-status.ts';

@@ -61,6 +61,13 @@ describe('conditionsFromHook (row 11, docs/spec/registration.md §3.3)', () => {
     ]);
   });
 
+  it("rejects kstatus's Reconciling and Stalled, which Scoby writes (children-and-status.md §8.12)", () => {
+    expect(problemsOf(withStatus(types('Reconciling', 'QuotaChecked', 'Stalled')))).toEqual([
+      problemAt(`${S}.conditionsFromHook[0].type`, R, '"Reconciling" is managed by Scoby'),
+      problemAt(`${S}.conditionsFromHook[2].type`, R, '"Stalled" is managed by Scoby'),
+    ]);
+  });
+
   it('rejects the condition types of the selected form factor', () => {
     expect(problemsOf(withStatus(types('DeploymentReady', 'ServiceReady')))).toEqual([
       problemAt(

@@ -11,6 +11,8 @@ import {
   type ConditionValue,
 } from '../status/conditions.ts';
 import { registrationConditions, SPEC_PATHS_CONDITION, type RegistrationFindings } from './conditions.ts';
+import { registrationKstatus } from './registration-kstatus.ts';
+import { kstatusValues } from '../status/kstatus.ts';
 
 const CONDITION_TYPES = ['CRDExists', 'ControllerReady', 'Ready'];
 
@@ -41,9 +43,18 @@ export function desiredRegistrationStatus(
   const { now } = inputs;
   const stored = (registration.status ?? {}) as Record<string, unknown>;
   const values = registrationConditions(findings);
-  const types = values.SpecPathsInSchema ? [...CONDITION_TYPES, SPEC_PATHS_CONDITION] : CONDITION_TYPES;
+  // Reconciling or Stalled only while it holds (§5.6): present in the types only then.
+  const kstatus = registrationKstatus(values);
+  const types = [
+    ...CONDITION_TYPES,
+    ...(values.SpecPathsInSchema ? [SPEC_PATHS_CONDITION] : []),
+    ...(kstatus ? [kstatus.type] : []),
+  ];
   const conditions = settleConditions(
-    setConditionValues(initializeConditions(stored.conditions, types, now), { ...values }),
+    setConditionValues(initializeConditions(stored.conditions, types, now), {
+      ...values,
+      ...kstatusValues(kstatus),
+    }),
     stored.conditions,
     now,
   );

@@ -115,7 +115,7 @@ export function conditionSubjects(
 }
 
 /** `DeploymentReady=False for Deployment shop/mailer: MinimumReplicasUnavailable: <its message>`. */
-function blockingMessage(condition: Condition, subject: string | undefined): string {
+export function conditionPart(condition: Condition, subject: string | undefined): string {
   const about = subject === undefined ? '' : ` for ${subject}`;
   const detail = [condition.reason, condition.message].filter((part) => part !== '').join(': ');
   return `${condition.type}=${condition.status}${about}${detail === '' ? '' : `: ${detail}`}`;
@@ -133,7 +133,7 @@ export function readyFrom(
   const blocking = others.filter((condition) => condition.status === 'False');
   if (blocking.length > 0) {
     const message = blocking
-      .map((condition) => blockingMessage(condition, subjects[condition.type]))
+      .map((condition) => conditionPart(condition, subjects[condition.type]))
       .join('; ');
     return { status: 'False', reason: 'CONDITIONSNOTOK', message };
   }

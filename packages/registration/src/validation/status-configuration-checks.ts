@@ -7,6 +7,8 @@ import { problem, quote, STATUS_CONFIGURATION, ValidationReason } from './proble
 /** Status fields Scoby writes itself; statusConfiguration.add may not target them or anything below. */
 const MANAGED_STATUS_FIELDS = ['conditions', 'observedGeneration'];
 const READY = 'Ready';
+/** kstatus's conditions, written by Scoby while they hold (children-and-status.md §8.12). */
+export const KSTATUS_CONDITIONS: readonly string[] = ['Reconciling', 'Stalled'];
 /** The condition of a pre-reconcile failure ignored under failurePolicy Ignore (hooks-v1.md §6.6). */
 export const HOOK_SUCCEEDED = 'HookSucceeded';
 export const CONDITION_TYPE_PATTERN = /^[A-Za-z]([A-Za-z0-9_.-]*[A-Za-z0-9])?$/;
@@ -53,7 +55,7 @@ function conditionTypeProblem(
   if (!CONDITION_TYPE_PATTERN.test(type)) {
     return `invalid condition type ${quote(type)}: must match ${CONDITION_TYPE_PATTERN.source}`;
   }
-  if (type === READY) return `${quote(READY)} is managed by Scoby`;
+  if (type === READY || KSTATUS_CONDITIONS.includes(type)) return `${quote(type)} is managed by Scoby`;
   if (formFactor?.conditionTypes.includes(type)) {
     return `${quote(type)} is reported by form factor ${quote(formFactor.name)}`;
   }

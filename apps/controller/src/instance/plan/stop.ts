@@ -31,12 +31,13 @@ export function failedStatus(
   instance: KubeObject,
   working: Status,
   failure: Failure,
+  next: StopNext,
   features: StatusFeatures,
   now: string,
 ): Status | null {
   if (!features.subresource) return null;
   return desiredStatus(working, {
-    failure,
+    failure: { ...failure, parked: next.kind === 'park' },
     generation: instance.metadata.generation,
     features,
     stored: instance.status,
@@ -52,5 +53,5 @@ export function stopWith(
   failure: Failure,
   next: StopNext,
 ): Stop {
-  return { failure, next, statusAt: (now) => failedStatus(instance, working, failure, features, now) };
+  return { failure, next, statusAt: (now) => failedStatus(instance, working, failure, next, features, now) };
 }

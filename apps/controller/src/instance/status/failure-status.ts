@@ -29,7 +29,8 @@ export function failureStatus(input: FailureStatusInput): Status | undefined {
   const status = completeStatus(
     { conditions: initializeConditions(storedConditions, input.conditionTypes, input.now) },
     {
-      failure: input.failure,
+      // Recorded this way the reconcile is retried, whatever stopped it: Reconciling, not Stalled.
+      failure: { ...input.failure, parked: false },
       generation: input.generation,
       features: input.features,
       stored: { conditions: storedConditions },

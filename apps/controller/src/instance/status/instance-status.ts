@@ -12,7 +12,9 @@ import {
   settleConditions,
   type ConditionValue,
 } from '../../status/conditions.ts';
+import { kstatusConditions } from '../../status/kstatus.ts';
 import { hookFailureIgnoredCondition } from '../hook-failure-policy.ts';
+import { instanceKstatus } from './instance-kstatus.ts';
 
 export type Status = Record<string, unknown>;
 
@@ -123,8 +125,8 @@ export interface StatusCompletion {
   formFactor?: { conditions: Record<string, ConditionValue>; address: AddressOutcome };
   /** The child a condition type reports on, for the message of Ready=False (conditionSubjects). */
   conditionSubjects?: Readonly<Record<string, string>>;
-  /** A failed reconcile (§8.5) overrides Ready. */
-  failure?: { reason: FailureReason; message: string };
+  /** A failed reconcile (§8.5) overrides Ready; parked or not decides Stalled or Reconciling (§8.12). */
+  failure?: { reason: FailureReason; message: string; parked: boolean };
   /**
    * A pre-reconcile failure the reconcile went on without (failurePolicy Ignore): its message adds
    * HookSucceeded=False after Ready, and the hook's condition types are left out of Ready
@@ -164,11 +166,19 @@ export function completeStatus(working: Status, completion: StatusCompletion): S
     ? { status: 'False' as const, reason: completion.failure.reason, message: completion.failure.message }
     : readyFrom(counted, completion.conditionSubjects);
   conditions = setConditionValues(conditions, { Ready: ready });
-  if (ignored !== undefined) {
-    conditions = [...conditions, hookFailureIgnoredCondition(ignored.message)].sort((a, b) =>
-      compareByteOrder(a.type, b.type),
-    );
-  }
+  // Outside the set and after Ready, which counts neither (§8.1); judged on what Ready counted.
+  const kstatus = instanceKstatus(
+    ignored
+      ? conditions.filter((condition) => !ignored.hookConditionTypes.includes(condition.type))
+      : conditions,
+    completion.failure,
+    completion.conditionSubjects,
+  );
+  conditions = [
+    ...conditions,
+    ...(ignored === undefined ? [] : [hookFailureIgnoredCondition(ignored.message)]),
+    ...kstatusConditions(kstatus),
+  ].sort((a, b) => compareByteOrder(a.type, b.type));
   const storedConditions = isObject(completion.stored) ? completion.stored.conditions : undefined;
   const fields = completion.features.conditionFields;
   if (fields.length > 0) {

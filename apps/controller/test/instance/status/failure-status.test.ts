@@ -59,6 +59,13 @@ describe('the status that records a failure when the full status cannot be writt
           lastTransitionTime: NOW,
         },
         {
+          type: 'Reconciling',
+          status: 'True',
+          reason: 'StatusWriteFailed',
+          message: failure.message,
+          lastTransitionTime: NOW,
+        },
+        {
           type: 'ServiceReady',
           status: 'True',
           reason: 'ServiceExist',
@@ -85,6 +92,13 @@ describe('the status that records a failure when the full status cannot be writt
       {
         type: 'Ready',
         status: 'False',
+        reason: 'StatusWriteFailed',
+        message: failure.message,
+        lastTransitionTime: NOW,
+      },
+      {
+        type: 'Reconciling',
+        status: 'True',
         reason: 'StatusWriteFailed',
         message: failure.message,
         lastTransitionTime: NOW,

@@ -74,7 +74,7 @@ describe('instance status (§8)', () => {
       observedGeneration: 1,
     };
     const status = completeStatus(startWorkingStatus(stored, ['DeploymentReady', 'Ready'], NOW), {
-      failure: { reason: 'RenderFailed', message: 'spec: expected an object, got string' },
+      failure: { reason: 'RenderFailed', message: 'spec: expected an object, got string', parked: true },
       generation: 2,
       features: ALL,
       stored,
@@ -93,6 +93,13 @@ describe('instance status (§8)', () => {
         {
           type: 'Ready',
           status: 'False',
+          reason: 'RenderFailed',
+          message: 'spec: expected an object, got string',
+          lastTransitionTime: NOW,
+        },
+        {
+          type: 'Stalled',
+          status: 'True',
           reason: 'RenderFailed',
           message: 'spec: expected an object, got string',
           lastTransitionTime: NOW,
