@@ -12,7 +12,8 @@ import { podProblems } from './pod-problems.ts';
 
 /**
  * From the Deployment's `Available` condition; when it is not True, a problem of its Pods (read only
- * then) replaces the reason and message.
+ * then) replaces the reason and message, else a progress deadline the Deployment's controller has
+ * given up at (kube-apiserver says so in `Progressing`, never in `Available`).
  */
 export function deploymentReady(
   deployment: KubeObject | undefined,
@@ -20,10 +21,21 @@ export function deploymentReady(
 ): ConditionResult {
   const ready = availability(deployment);
   if (ready.status === 'True') return ready;
-  const problem = podProblems(pods);
+  const problem = podProblems(pods) ?? deadlineExceeded(deployment);
   return problem === undefined
     ? ready
     : { status: ready.status, reason: problem.reason, message: problem.message };
+}
+
+const PROGRESS_DEADLINE_EXCEEDED = 'ProgressDeadlineExceeded';
+
+function deadlineExceeded(
+  deployment: KubeObject | undefined,
+): { reason: string; message: string } | undefined {
+  const progressing = observedCondition(deployment, 'Progressing');
+  return progressing?.status === 'False' && progressing.reason === PROGRESS_DEADLINE_EXCEEDED
+    ? { reason: PROGRESS_DEADLINE_EXCEEDED, message: progressing.message }
+    : undefined;
 }
 
 function availability(deployment: KubeObject | undefined): ConditionResult {

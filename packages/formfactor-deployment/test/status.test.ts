@@ -96,6 +96,33 @@ describe('DeploymentReady (§8.3)', () => {
     });
   });
 
+  it('takes ProgressDeadlineExceeded from Progressing, where kube-controller-manager writes it, while Available is not True', () => {
+    const message = 'ReplicaSet "mailer-orders-5d4f" has timed out progressing.';
+    const pastDeadline = deploymentWith([
+      {
+        type: 'Available',
+        status: 'False',
+        reason: 'MinimumReplicasUnavailable',
+        message: 'Deployment does not have minimum availability.',
+      },
+      { type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message },
+    ]);
+    expect(readiness(pastDeadline)).toStrictEqual({
+      status: 'False',
+      reason: 'ProgressDeadlineExceeded',
+      message,
+    });
+    const availableAnyway = deploymentWith([
+      { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable' },
+      { type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message },
+    ]);
+    expect(readiness(availableAnyway)).toStrictEqual({
+      status: 'True',
+      reason: 'MinimumReplicasAvailable',
+      message: '',
+    });
+  });
+
   it('uses the first Available condition', () => {
     const twice = deploymentWith([
       { type: 'Available', status: 'False', reason: 'First' },
