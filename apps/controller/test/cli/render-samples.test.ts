@@ -91,6 +91,12 @@ describe('scoby render on the Go Scoby samples', () => {
       conditions: [
         condition('DeploymentReady', 'Unknown', 'DeploymentUnknown'),
         condition('Ready', 'Unknown', 'UNKNOWN'),
+        condition(
+          'Reconciling',
+          'True',
+          'Progressing',
+          'DeploymentReady=Unknown for Deployment default/kafkasource-sample: DeploymentUnknown',
+        ),
       ],
     });
   });
@@ -124,6 +130,12 @@ describe('scoby render on the Go Scoby samples', () => {
       conditions: [
         condition('DeploymentReady', 'Unknown', 'DeploymentUnknown'),
         condition('Ready', 'Unknown', 'UNKNOWN'),
+        condition(
+          'Reconciling',
+          'True',
+          'Progressing',
+          'DeploymentReady=Unknown for Deployment default/kuard-my-kuard-extension: DeploymentUnknown',
+        ),
         condition('ServiceReady', 'True', 'ServiceExist'),
       ],
     });

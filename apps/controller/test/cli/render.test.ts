@@ -127,6 +127,12 @@ describe('scoby render', () => {
             condition('DeploymentReady', 'Unknown', 'DeploymentUnknown'),
             condition('QuotaChecked', 'Unknown', 'UNKNOWN'),
             condition('Ready', 'Unknown', 'UNKNOWN'),
+            condition(
+              'Reconciling',
+              'True',
+              'Progressing',
+              'DeploymentReady=Unknown for Deployment shop/mailer-orders: DeploymentUnknown; QuotaChecked=Unknown: UNKNOWN',
+            ),
             condition('ServiceReady', 'True', 'ServiceExist'),
           ],
         },
@@ -158,6 +164,7 @@ describe('scoby render', () => {
         { type: 'DeploymentReady', status: 'Unknown', reason: 'DeploymentUnknown' },
         { type: 'QuotaChecked', status: 'Unknown', reason: 'UNKNOWN' },
         { type: 'Ready', status: 'Unknown', reason: 'UNKNOWN' },
+        { type: 'Reconciling', status: 'True', reason: 'Progressing' },
         { type: 'ServiceReady', status: 'True', reason: 'ServiceExist' },
       ],
     });
@@ -220,6 +227,12 @@ describe('scoby render', () => {
       conditions: [
         condition('DeploymentReady', 'Unknown', 'DeploymentUnknown'),
         condition('Ready', 'Unknown', 'UNKNOWN'),
+        condition(
+          'Reconciling',
+          'True',
+          'Progressing',
+          'DeploymentReady=Unknown for Deployment shop/relay-orders: DeploymentUnknown',
+        ),
       ],
     });
   });
@@ -478,6 +491,12 @@ describe('scoby render --hooks', () => {
         condition('DeploymentReady', 'Unknown', 'DeploymentUnknown'),
         condition('QuotaChecked', 'True', 'QuotaAvailable', '120 of 500 messages sent today'),
         condition('Ready', 'Unknown', 'UNKNOWN'),
+        condition(
+          'Reconciling',
+          'True',
+          'Progressing',
+          'DeploymentReady=Unknown for Deployment shop/mailer-orders: DeploymentUnknown',
+        ),
         condition('ServiceReady', 'True', 'ServiceExist'),
       ],
     });
@@ -605,6 +624,7 @@ describe('scoby render --hooks', () => {
       'HookSucceeded',
       'QuotaChecked',
       'Ready',
+      'Reconciling',
       'ServiceReady',
     ]);
     // The hook's condition says the hook failed (children-and-status.md §8.5); Ready is Unknown only

@@ -391,6 +391,7 @@ describe('render errors', () => {
     expect(conditionsOf(failed)).toEqual([
       { type: 'DeploymentReady', status: 'Unknown', reason: 'UNKNOWN', message: '' },
       { type: 'Ready', status: 'False', reason: 'RenderFailed', message },
+      { type: 'Stalled', status: 'True', reason: 'RenderFailed', message },
     ]);
     expect((failed.status as { observedGeneration?: number }).observedGeneration).toBe(1);
     const events = await cluster.waitFor('RenderFailed event', async () => {

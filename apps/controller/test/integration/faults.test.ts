@@ -108,6 +108,7 @@ describe('failing child writes', () => {
     ).toEqual([
       { type: 'DeploymentReady', status: 'Unknown', reason: 'UNKNOWN', message: '' },
       { type: 'Ready', status: 'False', reason: 'ApplyFailed', message },
+      { type: 'Reconciling', status: 'True', reason: 'ApplyFailed', message },
     ]);
     const events = (await cluster.events('shop', 'flaky')).filter((event) => event.reason === 'ApplyFailed');
     expect(eventViews(events)).toEqual([{ type: 'Warning', reason: 'ApplyFailed', message }]);

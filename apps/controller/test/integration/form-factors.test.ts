@@ -77,6 +77,7 @@ describe('knativeService form factor', () => {
       { type: 'CRDExists', status: 'True', reason: 'CRDEXIST', message: '' },
       { type: 'ControllerReady', status: 'False', reason: 'CONTROLLERFAILED', message },
       { type: 'Ready', status: 'False', reason: 'CONTROLLERFAILED', message },
+      { type: 'Reconciling', status: 'True', reason: 'CONTROLLERFAILED', message },
     ]);
   });
 

@@ -109,6 +109,12 @@ describe('hook address resolution', () => {
         message: 'services "mailer-hook" not found',
       },
       { type: 'Ready', status: 'False', reason: 'HOOKFAILED', message: 'services "mailer-hook" not found' },
+      {
+        type: 'Reconciling',
+        status: 'True',
+        reason: 'HOOKFAILED',
+        message: 'services "mailer-hook" not found',
+      },
     ]);
     expect(hookUrlOf(failed)).toBe(`${second.url}v2`);
 

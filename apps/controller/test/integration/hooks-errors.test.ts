@@ -87,6 +87,7 @@ async function hookFailedEvents(name: string) {
 const failedReady = (message: string) => [
   { type: 'DeploymentReady', status: 'Unknown', reason: 'UNKNOWN', message: '' },
   { type: 'Ready', status: 'False', reason: 'HookFailed', message },
+  { type: 'Reconciling', status: 'True', reason: 'HookFailed', message },
   { type: 'ServiceReady', status: 'Unknown', reason: 'UNKNOWN', message: '' },
 ];
 
@@ -136,6 +137,7 @@ describe('permanent: true (§6.2 rule 2, §6.3 parking)', () => {
       { type: 'DeploymentReady', status: 'True', reason: 'MinimumReplicasAvailable', message: '' },
       { type: 'Ready', status: 'False', reason: 'HookFailed', message },
       { type: 'ServiceReady', status: 'True', reason: 'ServiceExist', message: '' },
+      { type: 'Stalled', status: 'True', reason: 'HookFailed', message },
     ]);
     const calls = hook.callsFor('pre-reconcile', 'strict').length;
 

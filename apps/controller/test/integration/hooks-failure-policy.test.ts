@@ -48,7 +48,14 @@ describe('failurePolicy: Ignore, pre-reconcile', () => {
   );
 
   it.each(FAILING_AS_TODAY)('keeps the $name answer meaning what it means under Fail', async (failure) => {
-    await failsAsToday(cluster, scripts, failure.name, failure.failing, failure.message(hook.url));
+    await failsAsToday(
+      cluster,
+      scripts,
+      failure.name,
+      failure.failing,
+      failure.message(hook.url),
+      failure.kstatus,
+    );
   });
 });
 

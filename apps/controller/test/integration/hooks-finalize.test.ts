@@ -124,6 +124,7 @@ describe('on deletion (§7 On deletion)', () => {
     expect(conditionsOf(held)).toEqual([
       { type: 'DeploymentReady', status: 'True', reason: 'MinimumReplicasAvailable', message: '' },
       { type: 'Ready', status: 'False', reason: 'HookFailed', message },
+      { type: 'Reconciling', status: 'True', reason: 'HookFailed', message },
       { type: 'ServiceReady', status: 'True', reason: 'ServiceExist', message: '' },
     ]);
     expect(

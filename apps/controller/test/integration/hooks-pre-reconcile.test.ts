@@ -348,6 +348,7 @@ describe('applying a pre-reconcile answer (docs/spec/hooks-v1.md §5)', () => {
       // An answer Scoby cannot take leaves the hook's conditions Unknown with the failure (§8.5).
       { type: 'QuotaChecked', status: 'Unknown', reason: 'HookFailed', message },
       { type: 'Ready', status: 'False', reason: 'HookFailed', message },
+      { type: 'Reconciling', status: 'True', reason: 'HookFailed', message },
       { type: 'ServiceReady', status: 'Unknown', reason: 'UNKNOWN', message: '' },
     ]);
     const events = await eventsOf(cluster, 'shop', name);

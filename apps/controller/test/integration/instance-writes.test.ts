@@ -137,6 +137,13 @@ describe('one cluster, all namespaces', () => {
           },
           { type: 'Ready', status: 'Unknown', reason: 'UNKNOWN', message: '', lastTransitionTime: time },
           {
+            type: 'Reconciling',
+            status: 'True',
+            reason: 'Progressing',
+            message: 'DeploymentReady=Unknown for Deployment shop/gate-main: DeploymentUnknown',
+            lastTransitionTime: time,
+          },
+          {
             type: 'ServiceReady',
             status: 'True',
             reason: 'ServiceExist',

@@ -218,6 +218,7 @@ describe('a status write the API server refuses', () => {
       expect(fallback?.conditions).toEqual([
         { type: 'DeploymentReady', status: 'True', reason: 'MinimumReplicasAvailable', message: '' },
         { type: 'Ready', status: 'False', reason: 'StatusWriteFailed', message },
+        { type: 'Reconciling', status: 'True', reason: 'StatusWriteFailed', message },
         { type: 'ServiceReady', status: 'True', reason: 'ServiceExist', message: '' },
       ]);
       expect(retried.map((patch) => patch.code)).not.toContain(code);

@@ -132,6 +132,7 @@ describe('invalid registration', () => {
       { type: 'CRDExists', status: 'True', reason: 'CRDEXIST', message: '' },
       { type: 'ControllerReady', status: 'False', reason: 'InvalidHookTimeout', message },
       { type: 'Ready', status: 'False', reason: 'InvalidHookTimeout', message },
+      { type: 'Stalled', status: 'True', reason: 'InvalidHookTimeout', message },
     ]);
 
     // The registration says why in a Warning Event too.
@@ -178,6 +179,7 @@ describe('CRD created after the registration', () => {
         message: 'waiting for CRD "widgets.late.example.com"',
       },
       { type: 'Ready', status: 'False', reason: 'CRDERROR', message: notFound },
+      { type: 'Reconciling', status: 'True', reason: 'CRDERROR', message: notFound },
     ]);
 
     const reconciles = await reconcileCount(cluster.controller.metrics, 'crdregistrations');
@@ -230,6 +232,7 @@ describe('two registrations for one CRD', () => {
       { type: 'CRDExists', status: 'True', reason: 'CRDEXIST', message: '' },
       { type: 'ControllerReady', status: 'False', reason: 'CRDAlreadyRegistered', message },
       { type: 'Ready', status: 'False', reason: 'CRDAlreadyRegistered', message },
+      { type: 'Stalled', status: 'True', reason: 'CRDAlreadyRegistered', message },
     ]);
     await createInstance(api, 'Queue', 'jobs', {});
     await cluster.waitFor('alpha child', () => cluster.get('apps/v1', 'Deployment', 'shop', 'alpha-jobs'));

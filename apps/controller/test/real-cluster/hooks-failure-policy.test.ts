@@ -56,7 +56,14 @@ describe('failurePolicy: Ignore on the real control plane', () => {
   );
 
   it.each(FAILING_AS_TODAY)('keeps the $name answer meaning what it means under Fail', async (failure) => {
-    await failsAsToday(admin, scripts, failure.name, failure.failing, failure.message(hook.url));
+    await failsAsToday(
+      admin,
+      scripts,
+      failure.name,
+      failure.failing,
+      failure.message(hook.url),
+      failure.kstatus,
+    );
   });
 
   it('keeps the finalizer while the finalize hook answers 5xx', async () => {

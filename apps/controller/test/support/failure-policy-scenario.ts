@@ -146,6 +146,7 @@ export async function failsAsToday(
   name: string,
   failing: HookScript,
   message: string,
+  kstatus: 'Reconciling' | 'Stalled',
 ): Promise<void> {
   scripts.set(name, failing);
   await createBeacon(cluster, name);
@@ -155,11 +156,15 @@ export async function failsAsToday(
     'Ready=False/HookFailed',
     (object) => conditionOf(object, 'Ready')?.reason === 'HookFailed',
   );
-  expect(conditionsOf(failed)).toEqual([
-    { type: 'DeploymentReady', status: 'Unknown', reason: 'UNKNOWN', message: '' },
-    { type: 'Ready', status: 'False', reason: 'HookFailed', message },
-    { type: 'ServiceReady', status: 'Unknown', reason: 'UNKNOWN', message: '' },
-  ]);
+  // Parked (permanent) is Stalled, retried is Reconciling (children-and-status.md §8.12); sorted by type.
+  expect(conditionsOf(failed)).toEqual(
+    [
+      { type: 'DeploymentReady', status: 'Unknown', reason: 'UNKNOWN', message: '' },
+      { type: 'Ready', status: 'False', reason: 'HookFailed', message },
+      { type: kstatus, status: 'True', reason: 'HookFailed', message },
+      { type: 'ServiceReady', status: 'Unknown', reason: 'UNKNOWN', message: '' },
+    ].sort((a, b) => (a.type < b.type ? -1 : 1)),
+  );
   expect(await cluster.get('apps/v1', 'Deployment', NAMESPACE, `${REGISTRATION}-${name}`)).toBeUndefined();
   scripts.delete(name);
 }
@@ -221,15 +226,17 @@ export const IGNORED: readonly FailureCase[] = [
 ];
 
 /** Answers that keep their meaning under Ignore: a 4xx (permanent here) and a malformed 2xx. */
-export const FAILING_AS_TODAY: readonly FailureCase[] = [
+export const FAILING_AS_TODAY: readonly (FailureCase & { kstatus: 'Reconciling' | 'Stalled' })[] = [
   {
     name: 'refused',
     failing: () => errorReply(422, { message: 'lamp must be off', permanent: true }),
     message: () => 'pre-reconcile hook: HTTP 422: lamp must be off',
+    kstatus: 'Stalled',
   },
   {
     name: 'garbled',
     failing: () => ({ status: 200, body: '[1, 2]' }),
     message: () => 'pre-reconcile hook: invalid response: body is not a JSON object',
+    kstatus: 'Reconciling',
   },
 ];

@@ -197,6 +197,7 @@ export function instanceSelectionScenario(on: string, start: () => Promise<Insta
         { type: 'CRDExists', status: 'True', reason: 'CRDEXIST', message: '' },
         { type: 'ControllerReady', status: 'False', reason: 'CRDAlreadyRegistered', message },
         { type: 'Ready', status: 'False', reason: 'CRDAlreadyRegistered', message },
+        { type: 'Stalled', status: 'True', reason: 'CRDAlreadyRegistered', message },
       ]);
       expect(instancesOf(late)).toBeUndefined();
     });
@@ -298,6 +299,7 @@ export function instanceSelectionScenario(on: string, start: () => Promise<Insta
         { type: 'CRDExists', status: 'True', reason: 'CRDEXIST', message: '' },
         { type: 'ControllerReady', status: 'False', reason: 'InvalidSelector', message },
         { type: 'Ready', status: 'False', reason: 'InvalidSelector', message },
+        { type: 'Stalled', status: 'True', reason: 'InvalidSelector', message },
       ]);
     });
   });

@@ -213,6 +213,7 @@ describe('scoby hook check', () => {
       ['DeploymentReady', 'Unknown'],
       ['HookChecked', 'True'],
       ['Ready', 'Unknown'],
+      ['Reconciling', 'True'],
       ['ServiceReady', 'True'],
     ]);
   });
