@@ -8,6 +8,7 @@ export {
 } from './control-plane.ts';
 export {
   binariesCacheFolder,
+  cacheRoot,
   helmCacheFolder,
   locateHelm,
   locateBinaries,
