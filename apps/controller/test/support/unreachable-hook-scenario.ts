@@ -132,6 +132,8 @@ export async function hookConditionsUnknownUnderFail(
     ...CHILDREN_READY,
     { type: 'QuotaChecked', status: 'Unknown', reason: 'HookFailed', message },
     { type: 'Ready', status: 'False', reason: 'HookFailed', message },
+    // Retried, not parked: kstatus reads it InProgress (§8.12).
+    { type: 'Reconciling', status: 'True', reason: 'HookFailed', message },
     SERVICE_READY,
   ]);
 }

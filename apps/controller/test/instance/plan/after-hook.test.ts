@@ -215,18 +215,20 @@ describe("the hook's conditions after a failed pre-reconcile call (children-and-
   const conditionsOf = (status: unknown) => (status as { conditions: unknown[] }).conditions;
 
   it.each([
-    ['a transient failure', failure({ status: 500, message: MESSAGE })],
+    ['a transient failure', failure({ status: 500, message: MESSAGE }), 'Reconciling'],
     [
       'a permanent failure (parked)',
       failure({ status: 500, message: MESSAGE, permanent: true, transient: false }),
+      'Stalled',
     ],
-  ])('%s under Fail: Unknown/HookFailed beside Ready=False/HookFailed', async (_case, answer) => {
+  ])('%s under Fail: Unknown/HookFailed beside Ready=False/HookFailed', async (_case, answer, kstatus) => {
     const after = await plan('Fail', answer);
     if (after.kind !== 'stop') throw new Error('the reconcile went on');
     expect(conditionsOf(after.stop.statusAt(NOW))).toEqual([
       stored.conditions[0],
       quotaUnknown,
       { type: 'Ready', status: 'False', reason: 'HookFailed', message: MESSAGE, lastTransitionTime: NOW },
+      { type: kstatus, status: 'True', reason: 'HookFailed', message: MESSAGE, lastTransitionTime: NOW },
     ]);
   });
 

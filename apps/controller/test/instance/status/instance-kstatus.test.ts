@@ -152,7 +152,9 @@ describe('Reconciling and Stalled of an instance (§8.12)', () => {
   });
 
   it('is not counted by Ready, and an ignored hook failure changes nothing', () => {
-    const conditions = complete(AVAILABLE, { hookFailureIgnored: 'pre-reconcile hook: request failed' });
+    const conditions = complete(AVAILABLE, {
+      hookFailureIgnored: { message: 'pre-reconcile hook: request failed', hookConditionTypes: [] },
+    });
     expect(conditions.find((condition) => condition.type === 'Ready')?.status).toBe('True');
     expect(kstatusOf(conditions)).toEqual([]);
   });

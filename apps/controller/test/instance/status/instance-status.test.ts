@@ -288,7 +288,7 @@ describe("the hook's conditions while its pre-reconcile call fails (§8.5, §8.4
       REFUSED,
     );
     const status = completeStatus(working, {
-      failure: { reason: 'HookFailed', message: REFUSED },
+      failure: { reason: 'HookFailed', message: REFUSED, parked: false },
       generation: 2,
       features: ALL,
       stored,
@@ -298,6 +298,13 @@ describe("the hook's conditions while its pre-reconcile call fails (§8.5, §8.4
       deploymentTrue,
       quotaUnknown,
       { type: 'Ready', status: 'False', reason: 'HookFailed', message: REFUSED, lastTransitionTime: NOW },
+      {
+        type: 'Reconciling',
+        status: 'True',
+        reason: 'HookFailed',
+        message: REFUSED,
+        lastTransitionTime: NOW,
+      },
     ]);
   });
 
