@@ -101,6 +101,8 @@ describe('bad inputs', () => {
       { type: 'CRDExists', status: 'True', reason: 'CRDEXIST', message: '' },
       { type: 'ControllerReady', status: 'False', reason: 'InvalidFormFactor', message },
       { type: 'Ready', status: 'False', reason: 'InvalidFormFactor', message },
+      // Refused until the spec changes: kstatus reads it Failed (registration.md §5.6).
+      { type: 'Stalled', status: 'True', reason: 'InvalidFormFactor', message },
     ]);
     await cluster.quiet();
     expect(await cluster.get('apps/v1', 'Deployment', 'bad', 'gadget-g1')).toBeUndefined();
@@ -175,6 +177,8 @@ spec:
     expect(conditionsOf(failed)).toEqual([
       { type: 'DeploymentReady', status: 'Unknown', reason: 'UNKNOWN', message: '' },
       { type: 'Ready', status: 'False', reason: 'RenderFailed', message },
+      // Parked until the spec changes (children-and-status.md §8.12).
+      { type: 'Stalled', status: 'True', reason: 'RenderFailed', message },
     ]);
     expect(await cluster.events('bad', 'missing-leaf', 'Job')).toEqual([
       { type: 'Warning', reason: 'RenderFailed', message },
@@ -220,6 +224,8 @@ spec: {color: red}
     expect(conditionsOf(failed)).toEqual([
       { type: 'DeploymentReady', status: 'Unknown', reason: 'UNKNOWN', message: '' },
       { type: 'Ready', status: 'False', reason: 'HookFailed', message },
+      // Retried (§8.12).
+      { type: 'Reconciling', status: 'True', reason: 'HookFailed', message },
     ]);
     expect(await cluster.events('bad', 'w1', 'Widget')).toEqual([
       { type: 'Warning', reason: 'HookFailed', message },

@@ -102,6 +102,8 @@ describe('hooks', () => {
       { type: 'DeploymentReady', status: 'True', reason: 'MinimumReplicasAvailable', message: '' },
       { type: 'HookChecked', status: 'True', reason: 'HookOK', message: 'checked by the example hook' },
       { type: 'Ready', status: 'Unknown', reason: 'UNKNOWN', message: '' },
+      // Not Ready for a reason that is no failure: on its way (children-and-status.md §8.12).
+      { type: 'Reconciling', status: 'True', reason: 'Progressing', message: 'Approved=Unknown: UNKNOWN' },
     ]);
     console.log(`[e2e] hook ${hook.url} request log: ${JSON.stringify(requestLog)}`);
     expect(requestLog).toContainEqual({

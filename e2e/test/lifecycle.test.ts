@@ -142,6 +142,8 @@ describe('CRD deleted and recreated', () => {
         message: `waiting for CRD "${CRD_NAME}"`,
       },
       { type: 'Ready', status: 'False', reason: 'CRDERROR', message: notFound },
+      // Waiting for its CRD (registration.md §5.6).
+      { type: 'Reconciling', status: 'True', reason: 'CRDERROR', message: notFound },
     ]);
 
     await cluster.apply(crdYaml(KIND));
