@@ -7,54 +7,23 @@
 import { describe, expect, it } from 'vitest';
 import type { HookResult } from '@scoby/hooks-v1/client';
 import type { KubeObject } from '@scoby/kube-objects';
-import { validateRegistration } from '@scoby/registration';
-import { builtInFormFactors } from '../../../src/process/built-in-form-factors.ts';
 import { planAfterHook, type AfterHook } from '../../../src/instance/plan/after-hook.ts';
 import { planBeforeHook } from '../../../src/instance/plan/before-hook.ts';
 import type { InstanceTarget } from '../../../src/instance/plan/instance-target.ts';
 import { hookFailure as failure } from '../hook-failure.ts';
+import { planTarget } from './plan-target.ts';
 
 const NOW = '2026-11-26T07:00:00Z';
 
 function target(failurePolicy: 'Fail' | 'Ignore'): InstanceTarget {
-  const formFactors = builtInFormFactors([]);
-  const validation = validateRegistration(
-    {
-      apiVersion: 'scoby.triggermesh.io/v1alpha1',
-      kind: 'CRDRegistration',
-      metadata: { name: 'mailer' },
-      spec: {
-        crd: 'mailers.example.com',
-        workload: { fromImage: { repo: 'registry.example.com/mailer:1' } },
-        hook: {
-          version: 'v1',
-          address: { uri: 'http://hook.example/v1' },
-          capabilities: ['pre-reconcile'],
-          failurePolicy,
-        },
-      },
+  return planTarget({
+    hook: {
+      version: 'v1',
+      address: { uri: 'http://hook.example/v1' },
+      capabilities: ['pre-reconcile'],
+      failurePolicy,
     },
-    formFactors,
-  );
-  if (!validation.ok) throw new Error(validation.message);
-  const resolved = formFactors.resolve({});
-  if (!resolved.ok) throw new Error('no default form factor');
-  return {
-    registrationName: 'mailer',
-    spec: validation.spec,
-    plugin: resolved.formFactor.plugin,
-    instanceApiVersion: 'example.com/v1',
-    features: {
-      subresource: true,
-      conditionFields: [],
-      observedGeneration: true,
-      address: false,
-      schema: undefined,
-    },
-    conditionTypes: ['DeploymentReady', 'Ready'],
-    hookConditionTypes: [],
-    clusterDomain: 'cluster.local',
-  };
+  });
 }
 
 const INSTANCE: KubeObject = {

@@ -5,11 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import type { FormFactorPlugin } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
-import { validateRegistration } from '@scoby/registration';
-import { builtInFormFactors } from '../../../src/process/built-in-form-factors.ts';
 import { desiredState } from '../../../src/instance/plan/desired-state.ts';
 import type { InstanceTarget } from '../../../src/instance/plan/instance-target.ts';
 import { startWorkingStatus } from '../../../src/instance/status/instance-status.ts';
+import { planTarget } from './plan-target.ts';
 
 const NOW = '2026-11-29T15:00:00Z';
 const INSTANCE: KubeObject = {
@@ -28,26 +27,10 @@ const IDENTITY = {
 
 /** The default form factor, its status function's inputs recorded in `seen`. */
 function plannedState(seen: Array<Parameters<FormFactorPlugin['status']>[0]>) {
-  const formFactors = builtInFormFactors([]);
-  const validation = validateRegistration(
-    {
-      apiVersion: 'scoby.triggermesh.io/v1alpha1',
-      kind: 'CRDRegistration',
-      metadata: { name: 'mailer' },
-      spec: {
-        crd: 'mailers.example.com',
-        workload: { fromImage: { repo: 'registry.example.com/mailer:1' } },
-      },
-    },
-    formFactors,
-  );
-  if (!validation.ok) throw new Error(validation.message);
-  const resolved = formFactors.resolve({});
-  if (!resolved.ok) throw new Error('no default form factor');
-  const plugin = resolved.formFactor.plugin;
+  const base = planTarget();
+  const plugin = base.plugin;
   const target: InstanceTarget = {
-    registrationName: 'mailer',
-    spec: validation.spec,
+    ...base,
     plugin: {
       ...plugin,
       status: (input) => {
@@ -55,17 +38,6 @@ function plannedState(seen: Array<Parameters<FormFactorPlugin['status']>[0]>) {
         return plugin.status(input);
       },
     },
-    instanceApiVersion: 'example.com/v1',
-    features: {
-      subresource: true,
-      conditionFields: [],
-      observedGeneration: true,
-      address: false,
-      schema: undefined,
-    },
-    conditionTypes: ['DeploymentReady', 'Ready'],
-    hookConditionTypes: [],
-    clusterDomain: 'cluster.local',
   };
   return desiredState({
     instance: INSTANCE,
