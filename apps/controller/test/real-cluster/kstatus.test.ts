@@ -124,11 +124,45 @@ beforeAll(async () => {
   await admin.apply(probe('unrenderable', { sink: 'not an address' }));
 });
 
-afterAll(async () => {
+const REGISTRATIONS = ['kstatus-probes', 'kstatus-no-crd', 'kstatus-invalid', 'kstatus-hook-unresolved'];
+
+/**
+ * What this file made goes while its controller and hook still answer: the files after it share the
+ * control plane, and their controllers would otherwise keep reconciling these instances (a hook gone,
+ * a Pod crash-looping), writes inside their windows of "nothing written".
+ */
+async function removeEverything(): Promise<void> {
   holdFinalize = false;
-  await controller?.stop();
-  await hook?.close();
-  await admin.stop();
+  // Deleted again at each look, and a look the API server cannot answer yet (a CRD's storage
+  // initialising, 429) is only a look too early.
+  await admin.waitFor('the kstatus instances and registrations gone', async () => {
+    try {
+      const listed = async (apiVersion: string, kind: string, namespace?: string) =>
+        (await admin.list(apiVersion, kind, namespace)).map((object) => ({ ...object, apiVersion, kind }));
+      const left = [
+        ...(await listed(API, KIND, NAMESPACE)),
+        ...(await listed(API, 'Spare', NAMESPACE)),
+        ...(await listed(REGISTRATION_API, 'CRDRegistration')).filter((registration) =>
+          REGISTRATIONS.includes(registration.metadata.name ?? ''),
+        ),
+      ];
+      for (const object of left)
+        if (object.metadata.deletionTimestamp === undefined) await admin.remove(object);
+      return left.length === 0;
+    } catch {
+      return false;
+    }
+  });
+}
+
+afterAll(async () => {
+  try {
+    if (controller !== undefined) await removeEverything();
+  } finally {
+    await controller?.stop();
+    await hook?.close();
+    await admin.stop();
+  }
 });
 
 const PODS = { group: '', version: 'v1', resource: 'pods', namespaced: true };
