@@ -84,7 +84,13 @@ describe('registration edited live', () => {
       'to drop ServiceReady',
       (object) => conditionOf(object, 'ServiceReady') === undefined,
     );
-    expect(conditionsOf(instance).map((condition) => condition.type)).toEqual(['DeploymentReady', 'Ready']);
+    // On a node with real pods the three replicas may still be rolling out: kstatus's Reconciling
+    // says so until Ready (children-and-status.md §8.12), and is not what this edit is about.
+    expect(
+      conditionsOf(instance)
+        .map((condition) => condition.type)
+        .filter((type) => type !== 'Reconciling'),
+    ).toEqual(['DeploymentReady', 'Ready']);
   });
 });
 
