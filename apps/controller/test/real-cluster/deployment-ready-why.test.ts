@@ -12,6 +12,7 @@ import { crdFor } from '../support/cluster.ts';
 import { hookedRegistration } from '../support/hooks-fixtures.ts';
 import { startScriptedHook, type ScriptedHook } from '../support/hooks-server.ts';
 import { conditionOf, namespaceObject } from '../support/scoby.ts';
+import { containerWaits } from './support/container-status.ts';
 import { registeredKindRole } from './support/grants.ts';
 import { realClusterAdmin, startRealController } from './support/real-cluster.ts';
 
@@ -55,37 +56,12 @@ afterAll(async () => {
   await admin.stop();
 });
 
-const PODS = { group: '', version: 'v1', resource: 'pods', namespaced: true };
-
 /** What the kubelet writes for a container waiting for `reason`. */
-async function kubeletWrites(
+const kubeletWrites = (
   pod: KubeObject,
   waiting: Record<string, unknown>,
   extra: Record<string, unknown> = {},
-) {
-  await admin.client.patch(
-    PODS,
-    NAMESPACE,
-    pod.metadata.name ?? '',
-    {
-      status: {
-        containerStatuses: [
-          {
-            name: 'adapter',
-            image: IMAGE,
-            imageID: '',
-            ready: false,
-            started: false,
-            restartCount: 0,
-            state: { waiting },
-            ...extra,
-          },
-        ],
-      },
-    },
-    { subresource: 'status' },
-  );
-}
+) => containerWaits(admin.client, pod, IMAGE, waiting, extra);
 
 function deploymentReady(reason: string) {
   return admin.waitFor(`DeploymentReady ${reason}`, async () => {

@@ -13,6 +13,7 @@ import { crdFor } from '../support/cluster.ts';
 import { hookedRegistration } from '../support/hooks-fixtures.ts';
 import { errorReply, startScriptedHook, type HookReply, type ScriptedHook } from '../support/hooks-server.ts';
 import { conditionOf, namespaceObject, REGISTRATION_API } from '../support/scoby.ts';
+import { containerWaits } from './support/container-status.ts';
 import { registeredKindRole } from './support/grants.ts';
 import { realClusterAdmin, startRealController } from './support/real-cluster.ts';
 
@@ -165,38 +166,18 @@ afterAll(async () => {
   }
 });
 
-const PODS = { group: '', version: 'v1', resource: 'pods', namespaced: true };
-
 /** What the kubelet writes for a container that keeps crashing. */
-async function crashLoops(pod: KubeObject): Promise<void> {
-  await admin.client.patch(
-    PODS,
-    NAMESPACE,
-    pod.metadata.name ?? '',
+const crashLoops = (pod: KubeObject): Promise<void> =>
+  containerWaits(
+    admin.client,
+    pod,
+    IMAGE,
+    { reason: 'CrashLoopBackOff', message: 'back-off 1m20s restarting failed container=adapter' },
     {
-      status: {
-        containerStatuses: [
-          {
-            name: 'adapter',
-            image: IMAGE,
-            imageID: '',
-            ready: false,
-            started: false,
-            restartCount: 4,
-            state: {
-              waiting: {
-                reason: 'CrashLoopBackOff',
-                message: 'back-off 1m20s restarting failed container=adapter',
-              },
-            },
-            lastState: { terminated: { exitCode: 1, reason: 'Error', startedAt: null, finishedAt: null } },
-          },
-        ],
-      },
+      restartCount: 4,
+      lastState: { terminated: { exitCode: 1, reason: 'Error', startedAt: null, finishedAt: null } },
     },
-    { subresource: 'status' },
   );
-}
 
 /** `<type>=<reason>` of the kstatus condition the object carries, or `neither`. */
 function kstatusCondition(object: KubeObject): string {
