@@ -1,16 +1,20 @@
 /**
- * What the built-in form factors declare, written into the files that must list it and cannot import
- * them (the form factors depend on @scoby/registration, and YAML imports nothing): the registration
- * schema's built-in blocks (each form factor's blockSchema) and the shipped ClusterRole's rows for
- * their children (each form factor's managedKinds). generate-built-ins.ts writes them; the tests
- * (test/scripts/built-in-tables.test.ts) fail when a committed file differs from a fresh rendering.
+ * What the built-in form factors and hooks-v1's phase table declare, written into the files that must
+ * list it and cannot import them (the form factors depend on @scoby/registration, a pure package may
+ * not import the hook client's, and YAML imports nothing): the registration schema's built-in blocks
+ * (each form factor's blockSchema), the shipped ClusterRole's rows for their children (each form
+ * factor's managedKinds) and the hook capabilities a registration may declare (each phase's
+ * spellings). generate-built-ins.ts writes them; the tests (test/scripts/built-in-tables.test.ts)
+ * fail when a committed file differs from a fresh rendering.
  */
 import type { FormFactorPlugin } from '@scoby/formfactor';
+import type { HookPhaseDescriptor } from '@scoby/hooks-v1/client';
 import { fileURLToPath } from 'node:url';
 
 const REPOSITORY = new URL('../../../', import.meta.url);
 export const BLOCKS_FILE = 'packages/registration/src/built-in-blocks.generated.ts';
 export const RBAC_FILE = 'deploy/10-rbac.yaml';
+export const CAPABILITIES_FILE = 'packages/registration/src/hook-capabilities.generated.ts';
 export const repositoryPath = (file: string) => fileURLToPath(new URL(file, REPOSITORY));
 
 export const REGENERATE = 'stale: run `npm run generate`';
@@ -23,6 +27,22 @@ import type { JsonObject } from '@scoby/kube-objects';
 
 /** Each built-in form factor's block schema, by its key under spec.workload.formFactor, in the order they are listed. */
 export const BUILT_IN_BLOCK_SCHEMAS: Readonly<Record<string, JsonObject>> = ${JSON.stringify(schemas, null, 2)};
+`;
+}
+
+/** packages/registration/src/hook-capabilities.generated.ts: the phases and every spelling that enables one. */
+export function hookCapabilitiesModule(phases: readonly HookPhaseDescriptor[]): string {
+  const spellings = Object.fromEntries(
+    phases.flatMap(({ phase, capabilities }) => capabilities.map((spelling) => [spelling, phase])),
+  );
+  const list = (value: unknown) => JSON.stringify(value, null, 2);
+  return `/* Generated from hooks-v1's phase table (packages/hooks-v1/src/phases.ts) by apps/controller/scripts/generate-built-ins.ts (npm run generate). Do not edit. */
+
+/** The hook phases, in the order the spec lists them (docs/spec/hooks-v1.md). */
+export const HOOK_PHASES = ${list(phases.map(({ phase }) => phase))} as const;
+
+/** Each spelling spec.hook.capabilities accepts, and the phase it enables (registration.md §3.4). */
+export const CAPABILITY_SPELLINGS = ${list(spellings)} as const;
 `;
 }
 

@@ -1,7 +1,9 @@
 /**
  * The hook phases (docs/spec/hooks-v1.md §2–§7, registration.md §3.4), one row each: what the parts
- * of Scoby that handle a phase read (failure policy, in-process hook modules) instead of each
- * spelling the phases out.
+ * of Scoby that handle a phase read instead of each spelling the phases out. Registration
+ * validation and the CRD's enum (through a generated copy, since @scoby/registration cannot import
+ * this package), the reconcile's choice of calls and request bodies, failure policy, in-process
+ * hook modules, the hook metrics and `scoby hook check`'s sequence all read these rows.
  */
 
 export interface HookPhaseDescriptor {
@@ -12,6 +14,11 @@ export interface HookPhaseDescriptor {
    * name first; every spelling normalises to `phase`.
    */
   readonly capabilities: readonly string[];
+  /**
+   * When Scoby calls it: in every reconcile before the children are written, or once the instance is
+   * deleted, while Scoby's finalizer holds it until the answer lets it go (hooks-v1.md §4, §7).
+   */
+  readonly calledAt: 'reconcile' | 'deletion';
   /** The function of HookHandlers (the SDK, an in-process module) that answers it. */
   readonly handler: string;
   /**
@@ -21,23 +28,29 @@ export interface HookPhaseDescriptor {
   readonly answersWithChanges: boolean;
   /** Whether `spec.hook.failurePolicy: Ignore` may let a reconcile go on without it (hooks-v1.md §6.6). */
   readonly failurePolicyApplies: boolean;
+  /** The sections of docs/spec/hooks-v1.md that define its request and answer, as reports cite them. */
+  readonly section: string;
 }
 
 const BUILT_IN: readonly HookPhaseDescriptor[] = [
   {
     phase: 'pre-reconcile',
     capabilities: ['pre-reconcile'],
+    calledAt: 'reconcile',
     handler: 'preReconcile',
     answersWithChanges: true,
     failurePolicyApplies: true,
+    section: 'hooks-v1.md §3–§5',
   },
   {
     phase: 'finalize',
     capabilities: ['finalize', 'finalization'],
+    calledAt: 'deletion',
     handler: 'finalize',
     answersWithChanges: false,
     // A finalize call gates the instance's deletion whatever the policy (hooks-v1.md §6.6, §7).
     failurePolicyApplies: false,
+    section: 'hooks-v1.md §7',
   },
 ];
 

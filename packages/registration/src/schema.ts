@@ -14,6 +14,7 @@ import { closedSet } from './closed-set.ts';
 import { describedUse } from './described-use.ts';
 import { BUILT_IN_FUNCTIONS } from './validation/choice-checks.ts';
 import { CAPABILITY_SPELLINGS, FAILURE_POLICIES, SUPPORTED_HOOK_VERSIONS } from './validation/hook-checks.ts';
+import { HOOK_PHASES } from './hook-capabilities.generated.ts';
 import { SELECTOR_OPERATORS } from './label-selector.ts';
 import type { SchemaNode } from './schema-node.ts';
 
@@ -356,10 +357,7 @@ const hookSpec: SchemaNode = {
       'Bound of one call, connection and whole answer included: a positive ISO 8601 duration, e.g. PT5S. Default PT15S.',
     ),
     capabilities: arrayOf(
-      closedSet(
-        str('pre-reconcile or finalize (finalization is an alias of finalize).'),
-        Object.keys(CAPABILITY_SPELLINGS),
-      ),
+      closedSet(str(`${capabilitiesDescription()}.`), Object.keys(CAPABILITY_SPELLINGS)),
       'Phases the hook is called in; with none the hook is never called.',
     ),
     failurePolicy: closedSet(
@@ -523,3 +521,12 @@ export const SCHEMA: SchemaNode = {
     status: registrationStatus,
   },
 };
+
+/** "pre-reconcile or finalize (finalization is an alias of finalize)", from the phase table. */
+function capabilitiesDescription(): string {
+  const aliases = Object.entries(CAPABILITY_SPELLINGS)
+    .filter(([spelling, phase]) => spelling !== phase)
+    .map(([spelling, phase]) => `${spelling} is an alias of ${phase}`);
+  const phases = [HOOK_PHASES.slice(0, -1).join(', '), HOOK_PHASES.at(-1)].filter(Boolean).join(' or ');
+  return aliases.length === 0 ? phases : `${phases} (${aliases.join('; ')})`;
+}

@@ -39,9 +39,11 @@ export type {
   VolumeItem,
 } from './types.generated.ts';
 import type { LabelSelector } from './label-selector.ts';
+import type { HOOK_PHASES } from './hook-capabilities.generated.ts';
 import type { Problem } from './validation/problem.ts';
 
-export type HookCapability = 'pre-reconcile' | 'finalize';
+/** A hook phase a registration may declare (hooks-v1's phase table, through its generated copy). */
+export type HookCapability = (typeof HOOK_PHASES)[number];
 
 export interface CRDRegistration extends KubeObject {
   spec: CRDRegistrationSpec;

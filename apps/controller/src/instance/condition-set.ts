@@ -3,14 +3,16 @@
  * conditionsFromHook types when the hook has pre-reconcile (docs/spec/registration.md §3.3), and Ready.
  */
 import type { NormalizedRegistrationSpec } from '@scoby/registration';
+import { callsHookAt } from './declared-phases.ts';
 import type { ConditionSet } from './hook-request.ts';
 
 export function instanceConditionSet(
   formFactorConditionTypes: readonly string[],
   spec: NormalizedRegistrationSpec,
 ): ConditionSet {
-  const preReconcile = spec.hook?.capabilities.includes('pre-reconcile') === true;
-  const hookConditionTypes = preReconcile ? [...spec.statusConfiguration.conditionsFromHook] : [];
+  const hookConditionTypes = callsHookAt(spec.hook, 'reconcile')
+    ? [...spec.statusConfiguration.conditionsFromHook]
+    : [];
   return {
     conditionTypes: [...new Set([...formFactorConditionTypes, ...hookConditionTypes, 'Ready'])],
     hookConditionTypes,

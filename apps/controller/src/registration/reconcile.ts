@@ -27,6 +27,7 @@ import {
 } from '@scoby/controller-runtime';
 import type { InstanceConfig, WriteVerbs } from '../instance/instance-config.ts';
 import { instanceConditionSet } from '../instance/condition-set.ts';
+import { callsHookAt } from '../instance/declared-phases.ts';
 import type { ControllerOutcome } from '../instance/controller-host.ts';
 import { checkRegistrationAccess } from './access/registration-access.ts';
 import { MISSING_PERMISSIONS_REASON } from './access/missing-access.ts';
@@ -214,7 +215,7 @@ export class RegistrationReconciler {
     const hook = spec.hook;
     const conditionSet = instanceConditionSet(conditionTypes, spec);
     const prunableKinds = world.formFactors.allManagedKinds().filter((kind) => served.has(kind.apiVersion));
-    const finalize = hook?.capabilities.includes('finalize') === true;
+    const finalize = callsHookAt(hook, 'deletion');
     const access = await checkRegistrationAccess(world.client, world.access, {
       instance: { group: crd.group, resource: crd.plural, statusSubresource: crd.status.subresource },
       finalizeHook: finalize,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { registerHookPhase } from '@scoby/hooks-v1/client';
+import { THROW_AWAY_PHASE } from '../support/throw-away-phase.ts';
 import { createMetrics } from '../../src/config/metrics.ts';
 
 /** The sample lines of one metric family. */
@@ -45,20 +46,14 @@ describe("Scoby's metrics", () => {
   });
 
   it('has a calls series for every phase of the phase table', async () => {
-    const unregister = registerHookPhase({
-      phase: 'post-reconcile',
-      capabilities: ['post-reconcile'],
-      handler: 'postReconcile',
-      answersWithChanges: false,
-      failurePolicyApplies: false,
-    });
+    const unregister = registerHookPhase(THROW_AWAY_PHASE);
     try {
       const metrics = createMetrics();
       metrics.recordHookCall('relay', 'pre-reconcile', 1, 'success');
       const phases = new Set(
         (await samples(metrics, 'scoby_hook_calls_total')).map((line) => /phase="([^"]+)"/.exec(line)?.[1]),
       );
-      expect([...phases]).toEqual(['pre-reconcile', 'finalize', 'post-reconcile']);
+      expect([...phases]).toEqual(['pre-reconcile', 'finalize', 'archive']);
     } finally {
       unregister();
     }

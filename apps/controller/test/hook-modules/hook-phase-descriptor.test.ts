@@ -1,23 +1,23 @@
 /**
- * A hook phase is one row of hooks-v1's phase table (packages/hooks-v1/src/phases.ts): a throw-away
- * phase registered there falls under spec.hook.failurePolicy as its row says and is a handler an
- * in-process module may export; unregistered, neither knows it.
+ * A hook phase is one row of hooks-v1's phase table (packages/hooks-v1/src/phases.ts). A throw-away
+ * phase registered there is read, as its row says, by everything that handles phases: failure
+ * policy, in-process modules, the reconcile's finalizer, the registration's capabilities (through
+ * their generated copy) and `scoby hook check`'s sequence; unregistered, none of them knows it.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { registerHookPhase, type HookPhase } from '@scoby/hooks-v1/client';
-import { ignoresHookFailure } from '../../src/instance/hook-failure-policy.ts';
+import { createUrlTransport, hookPhases, registerHookPhase, type HookPhase } from '@scoby/hooks-v1/client';
+import { hookCapabilitiesModule } from '../../scripts/built-in-tables.ts';
+import { runChecks } from '../../src/cli/hook-check/run-checks.ts';
 import { loadHookModules } from '../../src/hook-modules/load.ts';
-
-const THROW_AWAY = {
-  phase: 'post-reconcile',
-  capabilities: ['post-reconcile', 'after-reconcile'],
-  handler: 'postReconcile',
-  answersWithChanges: false,
-  failurePolicyApplies: true,
-};
+import { callsHookAt, declaredPhases } from '../../src/instance/declared-phases.ts';
+import { ignoresHookFailure } from '../../src/instance/hook-failure-policy.ts';
+import { hookCall } from '../../src/instance/hook-request.ts';
+import { THROW_AWAY_PHASE } from '../support/throw-away-phase.ts';
 
 async function loadModule(text: string) {
   const dir = await mkdtemp(join(tmpdir(), 'scoby-hook-phase-'));
@@ -25,11 +25,53 @@ async function loadModule(text: string) {
   return (await loadHookModules(['./hook.mjs'], dir)).get('./hook.mjs');
 }
 
-let unregister: (() => void) | undefined;
-afterEach(() => {
-  unregister?.();
-  unregister = undefined;
+let cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  cleanups = [];
 });
+function register(descriptor = THROW_AWAY_PHASE as Parameters<typeof registerHookPhase>[0]) {
+  const unregister = registerHookPhase(descriptor);
+  cleanups.push(unregister);
+  return unregister;
+}
+
+/** A hook on HTTP that lets every instance go and refuses what is not a request, and the phases it was asked. */
+async function consentingHook() {
+  const phases: string[] = [];
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      let phase: unknown;
+      try {
+        phase = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { phase?: unknown }).phase;
+      } catch {
+        phase = undefined;
+      }
+      if (typeof phase !== 'string') {
+        response.writeHead(400, { 'content-type': 'application/json' });
+        response.end('{"message": "not a hook request"}');
+        return;
+      }
+      phases.push(phase);
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  cleanups.push(() => new Promise((resolve) => server.close(resolve)));
+  return { url, phases };
+}
+
+const INSTANCE = {
+  apiVersion: 'example.com/v1',
+  kind: 'Mailer',
+  metadata: { name: 'one', namespace: 'default', deletionTimestamp: '2025-03-02T10:15:00Z' },
+};
+const DESTINATION = { url: 'http://hook/', timeoutMs: 2000, formFactor: 'deployment', managedKinds: [] };
+const declaring = (...capabilities: string[]) => ({ capabilities });
 
 describe('a hook phase registered in the phase table', () => {
   it('falls under failurePolicy as its row says', () => {
@@ -42,27 +84,83 @@ describe('a hook phase registered in the phase table', () => {
       transient: true,
     };
     // A phase of the spec is also a member of the wire type HookPhase (hooks-v1's types.ts).
-    const phase = 'post-reconcile' as HookPhase;
+    const phase = 'archive' as HookPhase;
     expect(ignoresHookFailure('Ignore', phase, unreachable)).toBe(false);
-    unregister = registerHookPhase(THROW_AWAY);
+    const unregister = register();
     expect(ignoresHookFailure('Ignore', phase, unreachable)).toBe(true);
     expect(ignoresHookFailure('Fail', phase, unreachable)).toBe(false);
     unregister();
-    unregister = registerHookPhase({ ...THROW_AWAY, failurePolicyApplies: false });
+    register({ ...THROW_AWAY_PHASE, failurePolicyApplies: false });
     expect(ignoresHookFailure('Ignore', phase, unreachable)).toBe(false);
   });
 
   it('is a handler an in-process hook module may export alone', async () => {
-    const onlyPost = 'export default { postReconcile: () => undefined };';
-    expect(await loadModule(onlyPost)).toEqual({
+    const onlyArchive = 'export default { archive: () => undefined };';
+    expect(await loadModule(onlyArchive)).toEqual({
       ok: false,
       message: 'hook module "./hook.mjs": default export has neither preReconcile nor finalize',
     });
-    unregister = registerHookPhase(THROW_AWAY);
-    expect(await loadModule(onlyPost)).toMatchObject({ ok: true });
-    expect(await loadModule('export default { postReconcile: 1 };')).toEqual({
+    register();
+    expect(await loadModule(onlyArchive)).toMatchObject({ ok: true });
+    expect(await loadModule('export default { archive: 1 };')).toEqual({
       ok: false,
-      message: 'hook module "./hook.mjs": default export postReconcile must be a function',
+      message: 'hook module "./hook.mjs": default export archive must be a function',
     });
+  });
+
+  it("puts Scoby's finalizer on the instances of a registration declaring it, as a deletion gate", () => {
+    expect(callsHookAt(declaring('archive'), 'deletion')).toBe(false);
+    register();
+    expect(declaredPhases(declaring('archive', 'pre-reconcile')).map(({ phase }) => phase)).toEqual([
+      'pre-reconcile',
+      'archive',
+    ]);
+    expect(callsHookAt(declaring('archive'), 'deletion')).toBe(true);
+    expect(callsHookAt(declaring('archive'), 'reconcile')).toBe(false);
+  });
+
+  it('is a capability a registration may declare, under each of its spellings', () => {
+    const committed = hookCapabilitiesModule(hookPhases());
+    register();
+    const withRow = hookCapabilitiesModule(hookPhases());
+    expect(withRow).not.toBe(committed);
+    expect(withRow).toContain('"pre-reconcile",\n  "finalize",\n  "archive"\n] as const;');
+    expect(withRow).toContain('"archive": "archive",\n  "archival": "archive"\n} as const;');
+  });
+
+  it("is called and called again by scoby hook check, its cases citing its row's section", async () => {
+    register();
+    const hook = await consentingHook();
+    const transport = createUrlTransport(hook.url);
+    cleanups.push(() => transport.close());
+    const checks = await runChecks({
+      send: transport.send,
+      formFactorFormat: 'string',
+      formFactor: 'deployment',
+      timeoutMs: 2000,
+      instances: [
+        {
+          name: 'default/one',
+          calls: { archive: () => ({ call: hookCall(DESTINATION, 'archive' as HookPhase, INSTANCE) }) },
+        },
+      ],
+      now: () => Date.parse('2025-03-02T10:15:00Z'),
+      elapsed: () => 0,
+    });
+    expect(
+      checks
+        .filter((check) => check.instance === 'default/one')
+        .map(({ case: name, result, section }) => `${name} ${result} ${section}`),
+    ).toEqual([
+      'pre-reconcile skip hooks-v1.md §3–§5',
+      'pre-reconcile-repeated skip hooks-v1.md §4',
+      'key-order skip hooks-v1.md §3',
+      'finalize skip hooks-v1.md §7',
+      'finalize-repeated skip hooks-v1.md §4, §7',
+      'archive pass hooks-v1.md §7',
+      'archive-repeated pass hooks-v1.md §4, §7',
+      'serves-after-probes pass hooks-v1.md §11.2',
+    ]);
+    expect(hook.phases.filter((phase) => phase === 'archive')).toHaveLength(3);
   });
 });

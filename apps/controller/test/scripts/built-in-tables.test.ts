@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { FormFactorPlugin } from '@scoby/formfactor';
 import { describe, expect, it } from 'vitest';
+import { hookPhases } from '@scoby/hooks-v1/client';
 import {
   BLOCKS_FILE,
   builtInBlocksModule,
+  CAPABILITIES_FILE,
+  hookCapabilitiesModule,
   guessResource,
   managedResources,
   RBAC_BEGIN,
@@ -27,6 +30,10 @@ function withManagedKinds(...managedKinds: FormFactorPlugin['managedKinds']): Fo
 describe('what the built-in form factors declare, in the files that list it', () => {
   it(`${BLOCKS_FILE} holds each built-in's blockSchema`, () => {
     expect(committed(BLOCKS_FILE), REGENERATE).toBe(builtInBlocksModule(BUILT_IN_FORM_FACTORS));
+  });
+
+  it(`${CAPABILITIES_FILE} holds each hook phase and its spellings`, () => {
+    expect(committed(CAPABILITIES_FILE), REGENERATE).toBe(hookCapabilitiesModule(hookPhases()));
   });
 
   it(`${RBAC_FILE} grants each kind the built-ins manage`, () => {

@@ -3,16 +3,12 @@ import { parseIsoDurationMs } from '../iso8601-duration.ts';
 import type { Destination, HookSpec } from '../types.ts';
 import type { Problem } from './problem.ts';
 import { parseUriReference } from '@scoby/address';
+import { CAPABILITY_SPELLINGS, HOOK_PHASES } from '../hook-capabilities.generated.ts';
 import { HOOK, isSet, problem, quote, quoteList, ValidationReason } from './problem.ts';
 
 export const SUPPORTED_HOOK_VERSIONS: readonly (string | number)[] = ['v1', '1', 1];
-/** Accepted capability spellings and what they mean. */
-export const CAPABILITY_SPELLINGS = {
-  'pre-reconcile': 'pre-reconcile',
-  finalize: 'finalize',
-  finalization: 'finalize',
-} as const;
-const SUPPORTED_CAPABILITIES = ['pre-reconcile', 'finalize'];
+/** Accepted capability spellings and the phase each enables: hooks-v1's phase table, generated. */
+export { CAPABILITY_SPELLINGS };
 /** spec.hook.failurePolicy values (hooks-v1.md §6.6); the first is the default. */
 export const FAILURE_POLICIES = ['Fail', 'Ignore'] as const;
 export type FailurePolicy = (typeof FAILURE_POLICIES)[number];
@@ -96,7 +92,7 @@ export function hookCapabilityProblems(hook: HookSpec): Problem[] {
           problem(
             `${HOOK}.capabilities[${i}]`,
             ValidationReason.InvalidHookCapability,
-            `unknown capability ${quote(capability)} (supported: ${quoteList(SUPPORTED_CAPABILITIES)})`,
+            `unknown capability ${quote(capability)} (supported: ${quoteList(HOOK_PHASES)})`,
           ),
         ],
   );

@@ -6,15 +6,12 @@
 /** `warn`: a SHOULD of the contract is missed, or the answer loses something Scoby would tell a user. */
 export type CheckResult = 'pass' | 'warn' | 'fail' | 'skip';
 
-export type CaseName =
-  | 'pre-reconcile'
-  | 'pre-reconcile-repeated'
-  | 'key-order'
-  | 'finalize'
-  | 'finalize-repeated'
-  | 'request-not-json'
-  | 'request-not-a-hook-request'
-  | 'serves-after-probes';
+/**
+ * A phase of hooks-v1's phase table (its call), `<phase>-repeated`, `key-order` (a phase whose answer
+ * changes the instance), or one of the probes' and the last call's: `request-not-json`,
+ * `request-not-a-hook-request`, `serves-after-probes`.
+ */
+export type CaseName = string;
 
 export interface Finding {
   result: 'fail' | 'warn';

@@ -15,7 +15,7 @@ import {
 } from '@scoby/hooks-v1/client';
 import { loadHookModules } from '../../hook-modules/load.ts';
 import { hookDestination } from '../../instance/hook-request.ts';
-import { wantsFinalizer } from '../../instance/plan/instance-target.ts';
+import { declaredPhases } from '../../instance/declared-phases.ts';
 import { formatTime } from '../../status/conditions.ts';
 import { readAllObjects } from '../documents.ts';
 import type { CliIo } from '../io.ts';
@@ -135,9 +135,9 @@ export async function runHookCheck(options: HookCheckOptions, io: CliIo): Promis
       url: target.name,
       timeoutMs: hook.timeoutMs,
     });
-    const finalizes = wantsFinalizer(registrationTarget);
+    const declared = declaredPhases(hook);
     const underCheck = prepared.map(({ name, prepared: state }) =>
-      instanceUnderCheck(name, state, destination, finalizes, { now }),
+      instanceUnderCheck(name, state, destination, declared, { now }),
     );
     const checks = await runChecks({
       send: target.send,

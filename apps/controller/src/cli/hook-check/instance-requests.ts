@@ -1,13 +1,14 @@
 /**
- * The requests of one instance as the controller builds them (docs/spec/hooks-v1.md §3, §7): the
- * pre-reconcile call of its first reconcile, and the finalize call for it as stored afterwards.
+ * The requests of one instance as the controller builds them (docs/spec/hooks-v1.md §3, §7), one per
+ * phase the registration declares: a reconcile phase's call of its first reconcile, and a deletion
+ * phase's call for it as stored afterwards.
  */
-import type { HookCall } from '@scoby/hooks-v1/client';
+import type { HookPhase, HookPhaseDescriptor } from '@scoby/hooks-v1/client';
 import type { KubeObject } from '@scoby/kube-objects';
 import {
-  finalizeCall,
   hookCall,
   type HookDestination,
+  hookObject,
   withScobyFinalizer,
 } from '../../instance/hook-request.ts';
 import { desiredState } from '../../instance/plan/desired-state.ts';
@@ -25,22 +26,30 @@ export function instanceUnderCheck(
   name: string,
   prepared: PreparedRender,
   destination: HookDestination,
-  finalizes: boolean,
+  declared: readonly HookPhaseDescriptor[],
   time: RequestTime,
 ): InstanceUnderCheck {
   const { plan } = prepared;
   const request = prepared.preReconcile;
-  const preReconcile = request && {
-    call: hookCall(destination, 'pre-reconcile', request.object, request.children),
-    state: { working: plan.working, children: plan.children, conditionSet: plan.target, now: time.now },
-  };
-  const finalize = (effect: Effect | undefined): HookCall =>
-    finalizeCall(destination, deleted(stored(prepared, effect, time), time.now));
-  return {
-    name,
-    ...(preReconcile ? { preReconcile } : {}),
-    ...(finalizes ? { finalize } : {}),
-  };
+  const state = { working: plan.working, children: plan.children, conditionSet: plan.target, now: time.now };
+  const calls: InstanceUnderCheck['calls'] = {};
+  for (const { phase, calledAt, answersWithChanges } of declared) {
+    if (calledAt === 'reconcile') {
+      if (request === undefined) continue;
+      const children = answersWithChanges ? request.children : undefined;
+      const call = hookCall(destination, phase as HookPhase, request.object, children);
+      calls[phase] = () => ({ call, state });
+    } else {
+      calls[phase] = (effect) => ({
+        call: hookCall(
+          destination,
+          phase as HookPhase,
+          hookObject(deleted(stored(prepared, effect, time), time.now)),
+        ),
+      });
+    }
+  }
+  return { name, calls };
 }
 
 /** The instance as stored after its first reconcile: with the status the pre-reconcile answer led to. */

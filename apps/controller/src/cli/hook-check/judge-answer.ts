@@ -3,7 +3,7 @@
  * the controller's own code (interpretOutcome, acceptHookAnswer): what Scoby would do with it, and
  * the findings against the contract. Pure: the outcome is given.
  */
-import { interpretOutcome, type HookCall, type TransportOutcome } from '@scoby/hooks-v1/client';
+import { hookPhase, interpretOutcome, type HookCall, type TransportOutcome } from '@scoby/hooks-v1/client';
 import type { KubeObject } from '@scoby/kube-objects';
 import { acceptHookAnswer, type ConditionSet } from '../../instance/hook-request.ts';
 import type { Status } from '../../instance/status/instance-status.ts';
@@ -49,6 +49,11 @@ function invalidSection(message: string): string {
   return 'hooks-v1.md §5.1';
 }
 
+/** A phase whose answer only lets the instance go, as its row of the phase table says. */
+function gatesDeletion(call: HookCall): boolean {
+  return hookPhase(call.phase)?.answersWithChanges === false;
+}
+
 export function judgeAnswer(
   call: HookCall,
   outcome: TransportOutcome,
@@ -77,7 +82,7 @@ export function judgeAnswer(
   const observed = `HTTP ${status}`;
   if (status >= 200 && status < 300) {
     const shaped = errorShapedSuccessFindings(status, body);
-    if (call.phase === 'finalize') {
+    if (gatesDeletion(call)) {
       return { findings: shaped, observed: `${observed}: the instance may go`, effect: { proceed: true } };
     }
     if (!result.ok) {
@@ -112,7 +117,7 @@ export function judgeAnswer(
       : result.retryAfterMs === undefined
         ? 'retried with backoff'
         : `retried after ${result.retryAfterMs / 1000}s`;
-    const what = call.phase === 'finalize' ? 'the finalizer stays' : 'Scoby stops the reconcile';
+    const what = gatesDeletion(call) ? 'the finalizer stays' : 'Scoby stops the reconcile';
     findings.unshift(
       fail('hooks-v1.md §6.2', `${what} (Ready=False/HookFailed), ${next}: ${result.message}`),
     );

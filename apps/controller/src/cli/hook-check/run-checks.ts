@@ -1,11 +1,14 @@
 /**
- * The sequence of `scoby hook check` (docs/spec/hooks-v1.md §11): for each instance its pre-reconcile
- * call, the same call again and with its keys reordered, its finalize call twice; then the probes, and
- * a last call to see the hook still answers. Every request goes through `transport`; judging is left to
+ * The sequence of `scoby hook check` (docs/spec/hooks-v1.md §11), row by row of hooks-v1's phase
+ * table: for each instance a phase whose answer changes it (pre-reconcile) is called, called again
+ * and called with its keys reordered; a phase that gates its deletion (finalize) is called twice;
+ * then the probes, and a last call to see the hook still answers. Every request goes through `transport`; judging is left to
  * the pure functions of judge-answer.ts, probes.ts and same-answer.ts.
  */
 import {
   buildRequestBody,
+  hookPhase,
+  hookPhases,
   type FormFactorFormat,
   type HookCall,
   type HookTransport,
@@ -19,13 +22,14 @@ import { effectDifference, reverseKeyOrder } from './same-answer.ts';
 export interface InstanceUnderCheck {
   /** `<namespace>/<name>`. */
   name: string;
-  /** Absent when the registration does not declare pre-reconcile. */
-  preReconcile?: { call: HookCall; state: ReconcileState };
   /**
-   * The finalize call for the instance as stored after the pre-reconcile answer took effect (or
-   * without it); absent when the registration does not declare finalize.
+   * The call of each phase the registration declares, by phase; a reconcile phase's with the state
+   * its answer is applied to, a deletion phase's for the instance as stored after the reconcile
+   * phases' answers took effect (or without them).
    */
-  finalize?: (afterPreReconcile: Effect | undefined) => HookCall;
+  calls: Partial<
+    Record<string, (afterReconcile: Effect | undefined) => { call: HookCall; state?: ReconcileState }>
+  >;
 }
 
 export interface CheckRun {
@@ -47,16 +51,24 @@ interface Exchange {
   answer: AnswerSummary | undefined;
 }
 
-const SECTIONS: Record<CaseName, string> = {
-  'pre-reconcile': 'hooks-v1.md §3–§5',
-  'pre-reconcile-repeated': 'hooks-v1.md §4',
+const FIXED_SECTIONS: Record<string, string> = {
   'key-order': 'hooks-v1.md §3',
-  finalize: 'hooks-v1.md §7',
-  'finalize-repeated': 'hooks-v1.md §4, §7',
   'request-not-json': 'hooks-v1.md §11.2',
   'request-not-a-hook-request': 'hooks-v1.md §11.2',
   'serves-after-probes': 'hooks-v1.md §11.2',
 };
+
+/** A phase's own case cites its row's sections; its repetition §4 (and a gate's own section). */
+function sectionOf(name: CaseName): string {
+  const fixed = FIXED_SECTIONS[name];
+  if (fixed !== undefined) return fixed;
+  const row = hookPhase(name.replace(/-repeated$/, ''));
+  if (row === undefined) throw new Error(`no section for check ${name}`);
+  if (!name.endsWith('-repeated')) return row.section;
+  return row.answersWithChanges
+    ? 'hooks-v1.md §4'
+    : `hooks-v1.md §4, ${row.section.replace('hooks-v1.md ', '')}`;
+}
 
 function check(
   name: CaseName,
@@ -69,7 +81,7 @@ function check(
     case: name,
     ...(instance === undefined ? {} : { instance }),
     result: resultOf(findings),
-    section: SECTIONS[name],
+    section: sectionOf(name),
     observed,
     findings,
     ...(answer === undefined ? {} : { answer }),
@@ -106,30 +118,41 @@ export async function runChecks(run: CheckRun): Promise<Check[]> {
     { payload: string; call: HookCall; state?: ReconcileState; effect: Effect; instance: string } | undefined;
 
   for (const instance of run.instances) {
-    let afterPreReconcile: Effect | undefined;
-    if (instance.preReconcile === undefined) {
-      const why = 'skipped: the registration does not declare the pre-reconcile capability';
-      for (const name of ['pre-reconcile', 'pre-reconcile-repeated', 'key-order'] as const)
-        checks.push(skipped(name, instance.name, why));
-    } else {
-      const { call, state } = instance.preReconcile;
+    let afterReconcile: Effect | undefined;
+    for (const row of hookPhases()) {
+      const { phase } = row;
+      const planned = instance.calls[phase];
+      const cases = row.answersWithChanges
+        ? [phase, `${phase}-repeated`, 'key-order']
+        : [phase, `${phase}-repeated`];
+      if (planned === undefined) {
+        const why = `skipped: the registration does not declare the ${phase} capability`;
+        for (const name of cases) checks.push(skipped(name, instance.name, why));
+        continue;
+      }
+      const { call, state } = planned(afterReconcile);
       const payload = payloadOf(call);
       const first = await exchange(payload);
       const judged = judgeAnswer(call, first.outcome, state, run.now());
-      checks.push(check('pre-reconcile', instance.name, judged.observed, judged.findings, first.answer));
-      afterPreReconcile = judged.effect;
-      if (judged.effect === undefined) {
-        const why = 'skipped: the first pre-reconcile call got no answer';
-        checks.push(
-          skipped('pre-reconcile-repeated', instance.name, why),
-          skipped('key-order', instance.name, why),
-        );
-      } else {
-        reference ??= { payload, call, state, effect: judged.effect, instance: instance.name };
+      checks.push(check(phase, instance.name, judged.observed, judged.findings, first.answer));
+      if (row.calledAt === 'reconcile') afterReconcile = judged.effect;
+      if (row.answersWithChanges) {
+        if (judged.effect === undefined) {
+          const why = `skipped: the first ${phase} call got no answer`;
+          for (const name of cases.slice(1)) checks.push(skipped(name, instance.name, why));
+          continue;
+        }
+        reference ??= {
+          payload,
+          call,
+          ...(state ? { state } : {}),
+          effect: judged.effect,
+          instance: instance.name,
+        };
         const again = await exchange(payload);
         checks.push(
           sameEffect(
-            'pre-reconcile-repeated',
+            `${phase}-repeated`,
             instance.name,
             judged.effect,
             judgeAnswer(call, again.outcome, state, run.now()),
@@ -148,45 +171,30 @@ export async function runChecks(run: CheckRun): Promise<Check[]> {
             'the same request with its JSON keys in reverse order',
           ),
         );
+        continue;
       }
+      if (judged.effect !== undefined)
+        reference ??= { payload, call, effect: judged.effect, instance: instance.name };
+      if (judged.effect?.proceed !== true) {
+        const why = `skipped: the first ${phase} call did not let the instance go`;
+        checks.push(skipped(`${phase}-repeated`, instance.name, why));
+        continue;
+      }
+      const again = await exchange(payload);
+      const repeated = judgeAnswer(call, again.outcome, state, run.now());
+      const findings: Finding[] =
+        repeated.effect?.proceed === true
+          ? []
+          : [
+              {
+                result: 'fail',
+                section: sectionOf(`${phase}-repeated`),
+                message: `a second ${phase} call for an instance already let go was refused: Scoby calls ${phase} again when its finalizer removal conflicts (${repeated.observed})`,
+              },
+              ...repeated.findings.filter((finding) => finding.result === 'fail'),
+            ];
+      checks.push(check(`${phase}-repeated`, instance.name, repeated.observed, findings, again.answer));
     }
-
-    if (instance.finalize === undefined) {
-      const why = 'skipped: the registration does not declare the finalize capability';
-      checks.push(skipped('finalize', instance.name, why), skipped('finalize-repeated', instance.name, why));
-      continue;
-    }
-    const call = instance.finalize(afterPreReconcile);
-    const payload = payloadOf(call);
-    const first = await exchange(payload);
-    const judged = judgeAnswer(call, first.outcome, undefined, run.now());
-    checks.push(check('finalize', instance.name, judged.observed, judged.findings, first.answer));
-    if (judged.effect !== undefined)
-      reference ??= { payload, call, effect: judged.effect, instance: instance.name };
-    if (judged.effect?.proceed !== true) {
-      checks.push(
-        skipped(
-          'finalize-repeated',
-          instance.name,
-          'skipped: the first finalize call did not let the instance go',
-        ),
-      );
-      continue;
-    }
-    const again = await exchange(payload);
-    const repeated = judgeAnswer(call, again.outcome, undefined, run.now());
-    const findings: Finding[] =
-      repeated.effect?.proceed === true
-        ? []
-        : [
-            {
-              result: 'fail',
-              section: SECTIONS['finalize-repeated'],
-              message: `a second finalize call for an instance already let go was refused: Scoby calls finalize again when its finalizer removal conflicts (${repeated.observed})`,
-            },
-            ...repeated.findings.filter((finding) => finding.result === 'fail'),
-          ];
-    checks.push(check('finalize-repeated', instance.name, repeated.observed, findings, again.answer));
   }
 
   for (const probe of probes(run.formFactor)) {
@@ -228,7 +236,7 @@ function sameEffect(
       name,
       instance,
       second.observed,
-      [{ result: 'fail', section: SECTIONS[name], message: `${what} got no answer: ${second.observed}` }],
+      [{ result: 'fail', section: sectionOf(name), message: `${what} got no answer: ${second.observed}` }],
       answer,
     );
   }
@@ -239,7 +247,7 @@ function sameEffect(
       : [
           {
             result: 'fail',
-            section: SECTIONS[name],
+            section: sectionOf(name),
             message: `${what} was answered differently: ${difference}`,
           },
         ];

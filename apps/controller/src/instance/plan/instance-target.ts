@@ -6,6 +6,7 @@
 import type { FormFactorPlugin } from '@scoby/formfactor';
 import type { NormalizedRegistrationSpec } from '@scoby/registration';
 import type { StatusFeatures } from '../../crd/inspect.ts';
+import { callsHookAt } from '../declared-phases.ts';
 import type { ConditionSet } from '../hook-request.ts';
 import type { InstanceConfig } from '../instance-config.ts';
 
@@ -36,10 +37,10 @@ export function instanceTargetOf(config: InstanceConfig, clusterDomain: string):
 
 /** The hook is called before children are written (docs/spec/hooks-v1.md §4). */
 export function callsPreReconcile(target: InstanceTarget): boolean {
-  return target.spec.hook?.capabilities.includes('pre-reconcile') === true;
+  return callsHookAt(target.spec.hook, 'reconcile');
 }
 
 /** Scoby's finalizer belongs on every instance while the hook finalizes (docs/spec/hooks-v1.md §7). */
 export function wantsFinalizer(target: InstanceTarget): boolean {
-  return target.spec.hook?.capabilities.includes('finalize') === true;
+  return callsHookAt(target.spec.hook, 'deletion');
 }
