@@ -4,7 +4,9 @@
  * and started again every 5 minutes and a replica SIGKILLed (its pod back at once) every 10. Its
  * figures beside their targets: 0 lost, 0 duplicate, 0 stale, RSS drift ≤ 10 % per replica process
  * (after a quarter of its life against its end), p99 reconcile latency ≤ 5 s outside fault windows (a
- * change written within a window, or within 30 s after it, is left out).
+ * change written within a window, or within 30 s after it, is left out). The latency is judged on
+ * Scoby's share of it, as the fault bench's recovery is: the whole, which includes each Deployment's
+ * rollout by kube-controller-manager and kwok, is printed beside it.
  */
 import { sleep } from '../chaos/cluster.ts';
 import { countByKind, settle } from '../chaos/invariants.ts';
@@ -12,6 +14,7 @@ import { formatLatency, ReconcileLatency, summarize } from '../chaos/latency.ts'
 import { flatness, updatesLost, type RssSample } from '../chaos/soak-bookkeeping.ts';
 import { rssOf, running } from './cluster.ts';
 import { judgeRun, parkedState, worldJudge, type FaultWorld, type Outcome } from './setup.ts';
+import { DEPLOYMENTS } from '../world.ts';
 import { WORKLOADS } from './world.ts';
 
 export interface SoakOptions {
@@ -36,7 +39,7 @@ export async function soak(
 ): Promise<Outcome> {
   const { cluster, churn } = world;
   const judge = worldJudge();
-  const latency = new ReconcileLatency(cluster.admin, WORKLOADS, LATENCY_POLL_MS);
+  const latency = new ReconcileLatency(cluster.admin, WORKLOADS, LATENCY_POLL_MS, DEPLOYMENTS);
   churn.onUpdated = (tracked, generation, at) => latency.written(tracked, generation, at);
   const windows: Array<{ from: number; to: number; what: string }> = [];
   /** One series per replica process: a killed replica's new process starts a new one. */
@@ -106,14 +109,15 @@ export async function soak(
   );
   const { released, stale, unconsented } = await judgeRun(world, judge, options.patienceSeconds * 1000);
 
-  const outside = latency.samples.filter(
-    (_, index) =>
-      !windows.some(
-        (window) =>
-          (latency.writtenAt[index] ?? 0) >= window.from && (latency.writtenAt[index] ?? 0) <= window.to,
-      ),
-  );
+  const isOutside = (index: number) =>
+    !windows.some(
+      (window) =>
+        (latency.writtenAt[index] ?? 0) >= window.from && (latency.writtenAt[index] ?? 0) <= window.to,
+    );
+  const outside = latency.samples.filter((_, index) => isOutside(index));
+  const outsideParts = latency.parts.filter((_, index) => isOutside(index));
   const quiet = summarize(outside);
+  const scobys = summarize(outsideParts.map((part) => part.taken + part.ready));
   const counts = countByKind(settled.violations);
   const lost = updatesLost(settled.violations);
   const duplicates = counts.duplicate + counts.orphan;
@@ -135,11 +139,23 @@ export async function soak(
   );
   for (const drift of drifts) {
     console.log(
-      `  RSS ${drift.key.padEnd(20)} ${drift.afterWarmUpMiB.toFixed(0)} → ${drift.endMiB.toFixed(0)} MiB (${(drift.change * 100).toFixed(1)} %, target ≤ 10 %)`,
+      `  RSS ${drift.key.padEnd(20)} ${drift.afterWarmUpMiB.toFixed(0)} → ${drift.endMiB.toFixed(0)} MiB (${(drift.change * 100).toFixed(1)} %, target ≤ 10 %); by quarter of its life ${quarters(rss.get(drift.key) ?? [])} MiB`,
     );
   }
+  console.log(`  reconcile latency outside fault windows, p50 / p90 / p99 / max (changes):`);
   console.log(
-    `  reconcile latency outside fault windows p50 / p90 / p99 / max ${formatLatency(quiet)} (target p99 ≤ 5 s); all: ${formatLatency(summarize(latency.samples))}`,
+    `    Scoby's share            ${formatLatency(scobys)} (target p99 ≤ 5 s): until its status named the change, and from the Deployment's rollout until Ready`,
+  );
+  for (const [what, part] of [
+    ['until Scoby took it', 'taken'],
+    ["Deployment's rollout", 'rollout'],
+    ['rollout to Ready', 'ready'],
+  ] as const)
+    console.log(
+      `      ${what.padEnd(22)} ${formatLatency(summarize(outsideParts.map((each) => each[part])))}`,
+    );
+  console.log(
+    `    whole, write to Ready    ${formatLatency(quiet)}, the rollout by kube-controller-manager and kwok included; all changes: ${formatLatency(summarize(latency.samples))}`,
   );
   console.log(
     `  converged at the end    ${settled.violations.length === 0 ? `yes, ${settled.seconds.toFixed(1)} s after the churn stopped` : `NO (${settled.violations.length})`}`,
@@ -155,6 +171,18 @@ export async function soak(
     broken.push('parked instances not kept, or not gone once released');
   if (crashes.size > 0) broken.push(`replicas crashed: ${[...crashes.values()].join(', ')}`);
   if (worstDrift > MAX_RSS_DRIFT) missed.push(`RSS drift ${(worstDrift * 100).toFixed(1)} % over 10 %`);
-  if (!(quiet.p99 <= MAX_P99_MS)) missed.push(`p99 reconcile latency ${quiet.p99} ms over 5 s`);
+  if (!(scobys.p99 <= MAX_P99_MS))
+    missed.push(`p99 of Scoby's share of the reconcile latency ${scobys.p99} ms over 5 s`);
   return { broken, missed };
+}
+
+/** The mean RSS of each quarter of a process's samples, e.g. "104, 108, 111, 112". */
+function quarters(samples: readonly RssSample[]): string {
+  const size = Math.max(1, Math.floor(samples.length / 4));
+  return [0, 1, 2, 3]
+    .map((quarter) => samples.slice(quarter * size, quarter === 3 ? undefined : (quarter + 1) * size))
+    .map((part) =>
+      (part.reduce((sum, sample) => sum + sample.rssMiB, 0) / Math.max(1, part.length)).toFixed(0),
+    )
+    .join(', ');
 }

@@ -1,10 +1,15 @@
 /**
  * The chaos soak's bookkeeping (bench/chaos/soak-bookkeeping.ts, latency.ts): a soak that reports
- * 0 double writes, 0 lost updates or a flat RSS is only as good as these functions.
+ * 0 double writes, 0 lost updates, a flat RSS or Scoby's share of the latency is only as good as
+ * these functions.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Violation } from '../../bench/chaos/invariants.ts';
-import { percentile, summarize } from '../../bench/chaos/latency.ts';
+import type { DynamicClient } from '@scoby/controller-runtime';
+import type { KubeObject } from '@scoby/kube-objects';
+import type { TrackedInstance } from '../../bench/chaos/churn.ts';
+import { percentile, ReconcileLatency, summarize } from '../../bench/chaos/latency.ts';
+import { DEPLOYMENTS } from '../../bench/world.ts';
 import {
   EMPTY_LEDGER,
   flatness,
@@ -117,5 +122,89 @@ describe('parseSoakDuration', () => {
   it('refuses what is not a duration', () => {
     expect(() => parseSoakDuration('soon')).toThrow('--soak: not a duration: "soon"');
     expect(() => parseSoakDuration('0m')).toThrow('--soak: must be longer than 0');
+  });
+});
+
+describe("ReconcileLatency cut at the Deployment's rollout", () => {
+  const WIDGETS = {
+    registration: 'widget',
+    apiVersion: 'example.com/v1',
+    kind: 'Widget',
+    resource: { group: 'example.com', version: 'v1', resource: 'widgets', namespaced: true },
+  };
+  let instance: KubeObject;
+  let deployment: KubeObject;
+  const client = {
+    list: async (resource: { resource: string }) => ({
+      items: [resource.resource === 'deployments' ? deployment : instance],
+    }),
+  } as unknown as DynamicClient;
+  const status = (generation: number, ready: string, reason: string) => ({
+    observedGeneration: generation,
+    conditions: [{ type: 'Ready', status: ready, reason }],
+  });
+  const deploymentAt = (generation: number, observed: number, available: number): KubeObject => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: {
+      name: 'one',
+      generation,
+      ownerReferences: [
+        { apiVersion: 'example.com/v1', kind: 'Widget', name: 'one', uid: 'u1', controller: true },
+      ],
+    },
+    spec: { replicas: 1 },
+    status: {
+      observedGeneration: observed,
+      replicas: 1,
+      updatedReplicas: available,
+      availableReplicas: available,
+      conditions: [{ type: 'Available', status: available === 1 ? 'True' : 'False' }],
+    },
+  });
+  const at = (generation: number, ...rest: Parameters<typeof status>) => ({
+    apiVersion: 'example.com/v1',
+    kind: 'Widget',
+    metadata: { name: 'one', uid: 'u1', generation },
+    status: status(...rest),
+  });
+
+  it('splits write → taken → rolled out → Ready, ignoring a rollout seen before Scoby took the change', async () => {
+    const latency = new ReconcileLatency(client, [WIDGETS], 500, DEPLOYMENTS);
+    const tracked = { workload: WIDGETS, name: 'one', revision: 2, deleted: false } as TrackedInstance;
+    const clock = vi.spyOn(Date, 'now');
+    const look = async (now: number) => {
+      clock.mockReturnValue(now);
+      await latency.observe();
+    };
+    latency.written(tracked, 2, 1_000);
+    // The old Deployment is rolled out, a failed hook holds generation 2: not taken yet.
+    instance = at(2, 2, 'False', 'HookFailed');
+    deployment = deploymentAt(1, 1, 1);
+    await look(1_500);
+    // Taken: the new template is not rolled out yet.
+    instance = at(2, 2, 'False', 'DeploymentUnavailable');
+    deployment = deploymentAt(2, 2, 0);
+    await look(3_000);
+    deployment = deploymentAt(2, 2, 1);
+    await look(7_000);
+    instance = at(2, 2, 'True', 'Ready');
+    await look(7_500);
+    clock.mockRestore();
+    expect(latency.samples).toEqual([6_500]);
+    expect(latency.parts).toEqual([{ taken: 2_000, rollout: 4_000, ready: 500 }]);
+  });
+
+  it('cuts nothing without the Deployments', async () => {
+    const latency = new ReconcileLatency(client, [WIDGETS], 500);
+    latency.written(
+      { workload: WIDGETS, name: 'one', revision: 2, deleted: false } as TrackedInstance,
+      2,
+      Date.now(),
+    );
+    instance = at(2, 2, 'True', 'Ready');
+    await latency.observe();
+    expect(latency.samples).toHaveLength(1);
+    expect(latency.parts).toEqual([]);
   });
 });
