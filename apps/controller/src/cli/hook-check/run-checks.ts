@@ -2,8 +2,8 @@
  * The sequence of `scoby hook check` (docs/spec/hooks-v1.md §11), row by row of hooks-v1's phase
  * table: for each instance a phase whose answer changes it (pre-reconcile) is called, called again
  * and called with its keys reordered; a phase that gates its deletion (finalize) is called twice;
- * then the probes, and a last call to see the hook still answers. Every request goes through `transport`; judging is left to
- * the pure functions of judge-answer.ts, probes.ts and same-answer.ts.
+ * then the probes, and a last call to see the hook still answers. Every request goes through
+ * `transport`; judging is left to the pure functions of judge-answer.ts, probes.ts and same-answer.ts.
  */
 import {
   buildRequestBody,
