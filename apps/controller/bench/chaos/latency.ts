@@ -9,6 +9,7 @@
  * rolled out (kube-controller-manager's deployment controller and the kubelets', here kwok's, work)
  * and Scoby then wrote Ready. Scoby's share is the first and the last.
  */
+import type { V1DeploymentStatus } from '@kubernetes/client-node';
 import type { DynamicClient, ResourceRef } from '@scoby/controller-runtime';
 import type { KubeObject } from '@scoby/kube-objects';
 import { NAMESPACE } from '../world.ts';
@@ -86,15 +87,7 @@ function takenGeneration(instance: KubeObject): number | undefined {
 
 /** Its controller saw its latest spec, and every replica of that spec is available. */
 function rolledOut(deployment: KubeObject): boolean {
-  const status = deployment.status as
-    | {
-        observedGeneration?: number;
-        replicas?: number;
-        updatedReplicas?: number;
-        availableReplicas?: number;
-        conditions?: { type: string; status: string }[];
-      }
-    | undefined;
+  const status = deployment.status as V1DeploymentStatus | undefined;
   const wanted = (deployment.spec as { replicas?: number } | undefined)?.replicas ?? 1;
   return (
     status?.observedGeneration === deployment.metadata.generation &&
