@@ -28,17 +28,33 @@ export interface ParentWatch {
   stop(): void;
 }
 
-/** Watches `parentPid()` (process.ppid) for a change; the watch never holds the process open. */
+/**
+ * Watches `parentPid()` (process.ppid) for a change; the watch never holds the process open.
+ *
+ * A signal to the whole process group (`kill -TERM -<pgid>`, a terminal's Ctrl-C) reaches npm's shell
+ * and this process at once, so the shell may be gone before this process has read its own signal:
+ * the timer runs before the loop reads delivered signals (libuv: timers, then poll, then check). The
+ * change is therefore reported from the check phase of the same turn, after the signals already
+ * delivered, and the stop names the signal that was sent.
+ */
 export function watchParent(parentPid: () => number, intervalMs = PARENT_CHECK_MS): ParentWatch {
   const parent = parentPid();
   let timer: NodeJS.Timeout | undefined;
+  let report: NodeJS.Immediate | undefined;
   const exited = new Promise<string>((resolve) => {
     timer = setInterval(() => {
       if (parentPid() === parent) return;
       clearInterval(timer);
-      resolve(PARENT_EXITED);
+      report = setImmediate(() => resolve(PARENT_EXITED));
+      report.unref();
     }, intervalMs);
     timer.unref();
   });
-  return { exited, stop: () => clearInterval(timer) };
+  return {
+    exited,
+    stop: () => {
+      clearInterval(timer);
+      clearImmediate(report);
+    },
+  };
 }
