@@ -41,6 +41,8 @@ interface FaultResult {
   recoveredAt: number;
   settled: Settled;
   activity: InformerActivity[];
+  /** The same from the fault's end. */
+  activityAfterEnd: InformerActivity[];
   parked: string[];
   rssMiB: number[];
   crashed: string[];
@@ -60,9 +62,19 @@ function boundOf(fault: Fault): number {
   return fault.bound === 'api' ? API_BOUND_MS : REPLICA_BOUND_MS;
 }
 
-/** Lists above the watches an informer had to start again: more than one list per broken watch. */
-function relistStorms(activity: readonly InformerActivity[]): InformerActivity[] {
-  return activity.filter((each) => each.lists > Math.max(1, each.watches));
+/**
+ * Lists above the watches an informer had to start again: more than one list per broken watch. A fault
+ * that cuts answers in flight is judged from its end (`afterEnd`): during it, a list the audit log
+ * shows answered may be one the replica never got.
+ */
+export function relistStorms(
+  fault: Pick<Fault, 'cutsAnswers'>,
+  whole: readonly InformerActivity[],
+  afterEnd: readonly InformerActivity[],
+): InformerActivity[] {
+  return (fault.cutsAnswers === true ? afterEnd : whole).filter(
+    (each) => each.lists > Math.max(1, each.watches),
+  );
 }
 
 export async function runFaults(
@@ -125,6 +137,7 @@ export async function runFaults(
       recoveredAt: recoveredAt ?? settledAt,
       settled,
       activity: judge.activity(startedAt, settledAt),
+      activityAfterEnd: judge.activity(end.endedAt, settledAt),
       parked,
       rssMiB: cluster.rssMiB(),
       crashed,
@@ -173,7 +186,7 @@ function report(
     const unconsented = end.unconsented.filter((removal) => within(result, removal.atMicros));
     const recoveryMs = result.recoveredAt - result.endedAt;
     const collectedMs = result.settledAt - result.endedAt;
-    const storms = relistStorms(result.activity);
+    const storms = relistStorms(fault, result.activity, result.activityAfterEnd);
     const maxLists = Math.max(0, ...result.activity.map((each) => each.lists));
     const maxWatches = Math.max(0, ...result.activity.map((each) => each.watches));
     const totalLists = result.activity.reduce((sum, each) => sum + each.lists, 0);
@@ -198,7 +211,7 @@ function report(
       `  unconsented removals   ${unconsented.length} (target 0); parked still parked: ${result.parked.length === 0 ? 'all' : result.parked.join(', ')}`,
     );
     console.log(
-      `  lists per informer     max ${maxLists}, ${totalLists} over ${result.activity.length} informers; watches started per informer max ${maxWatches}; relist storms ${storms.length} (target 0: no informer listing more often than its watch broke)`,
+      `  lists per informer     max ${maxLists}, ${totalLists} over ${result.activity.length} informers; watches started per informer max ${maxWatches}; relist storms ${storms.length} (target 0: no informer listing more often than its watch broke${fault.cutsAnswers === true ? ', judged from the end: the fault cut answers in flight' : ''})`,
     );
     console.log(`  RSS after              ${result.rssMiB.map((rss) => `${rss.toFixed(0)} MiB`).join(', ')}`);
     for (const violation of settled.violations.slice(0, 5))

@@ -29,6 +29,12 @@ export interface Fault {
   bound: 'api' | 'replica';
   /** The API server's history is compacted away: informers must list again (at least one list is expected). */
   forcesRelist?: boolean;
+  /**
+   * Connections are cut while answers are in flight: a list the API server answered (and audited as
+   * answered) may never reach the replica, which must list again. Relist storms are then judged from
+   * the fault's end, when every answer arrives again.
+   */
+  cutsAnswers?: boolean;
   run(cluster: FaultCluster, times: FaultTimes, log: (line: string) => void): Promise<FaultEnd>;
 }
 
@@ -140,6 +146,7 @@ export const FAULTS: Fault[] = [
     name: 'reset-peer',
     description: 'every connection that moves a byte for 3 s is cut (open watches included)',
     bound: 'api',
+    cutsAnswers: true,
     run: (cluster) =>
       withToxic(
         cluster,
@@ -156,6 +163,7 @@ export const FAULTS: Fault[] = [
     // open when the hole ends are closed then, as those open from its start are after its 60 s.
     description: 'every byte swallowed for 60 s, then the connections closed',
     bound: 'api',
+    cutsAnswers: true,
     run: (cluster, times) =>
       withToxic(
         cluster,
@@ -183,6 +191,7 @@ export const FAULTS: Fault[] = [
     name: 'limit-data',
     description: 'every connection cut after 32 KiB from the API server (truncated answers)',
     bound: 'api',
+    cutsAnswers: true,
     run: (cluster, times) =>
       withToxic(
         cluster,
@@ -207,6 +216,7 @@ export const FAULTS: Fault[] = [
     description:
       'latency, then kube-apiserver SIGKILLed and started again, then every connection cut, at once',
     bound: 'api',
+    cutsAnswers: true,
     async run(cluster) {
       const latency: Toxic = {
         name: 'mixed-latency',
