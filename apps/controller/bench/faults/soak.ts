@@ -114,6 +114,8 @@ export async function soak(
     },
   );
   const settledAt = Date.now();
+  // Nothing ever pending: Scoby's part settled with everything else.
+  const ownAt = settled.violations.length === 0 ? (ownSettledAt ?? settledAt) : ownSettledAt;
   await latency.drain(LATENCY_POLL_MS * 8);
   await latency.stop();
   sampleRss();
@@ -171,7 +173,7 @@ export async function soak(
     `    whole, write to Ready    ${formatLatency(quiet)}, the rollout by kube-controller-manager and kwok included; all changes: ${formatLatency(summarize(latency.samples))}`,
   );
   console.log(
-    `  converged at the end    ${convergence(settled.violations, churnStoppedAt, ownSettledAt, settledAt)}`,
+    `  converged at the end    ${convergence(settled.violations, churnStoppedAt, ownAt, settledAt)}`,
   );
   for (const violation of settled.violations.slice(0, 10))
     console.log(
@@ -180,11 +182,7 @@ export async function soak(
   const broken: string[] = [];
   const missed: string[] = [];
   if (settled.violations.length > 0) broken.push(`did not converge: ${settled.violations.length} violations`);
-  if (
-    ownSettledAt === undefined
-      ? settled.violations.length > 0
-      : ownSettledAt - churnStoppedAt > options.patienceSeconds * 1000
-  )
+  if (ownAt === undefined || ownAt - churnStoppedAt > options.patienceSeconds * 1000)
     broken.push(
       `Scoby's own part did not settle within ${options.patienceSeconds} s after the churn stopped`,
     );
@@ -209,12 +207,11 @@ export async function soak(
 export function convergence(
   left: readonly Violation[],
   churnStoppedAt: number,
-  ownSettledAt: number | undefined,
+  ownAt: number | undefined,
   settledAt: number,
 ): string {
   const after = (at: number) => `${((at - churnStoppedAt) / 1000).toFixed(1)} s`;
-  const own = left.length === 0 ? (ownSettledAt ?? settledAt) : ownSettledAt;
-  const scobys = own === undefined ? "Scoby's own never settled" : `Scoby's own after ${after(own)}`;
+  const scobys = ownAt === undefined ? "Scoby's own never settled" : `Scoby's own after ${after(ownAt)}`;
   if (left.length === 0)
     return `yes: ${scobys}, everything after ${after(settledAt)} (since the churn stopped)`;
   const mine = scobysOwn(left).length;

@@ -19,7 +19,7 @@ describe('the soak on convergence', () => {
     expect(convergence([], STOPPED, STOPPED + 2_500, STOPPED + 40_000)).toBe(
       "yes: Scoby's own after 2.5 s, everything after 40.0 s (since the churn stopped)",
     );
-    expect(convergence([], STOPPED, undefined, STOPPED + 1_000)).toBe(
+    expect(convergence([], STOPPED, STOPPED + 1_000, STOPPED + 1_000)).toBe(
       "yes: Scoby's own after 1.0 s, everything after 1.0 s (since the churn stopped)",
     );
   });
