@@ -6,7 +6,7 @@
  * active-active, each as a ServiceAccount of its own bound to Scoby's roles.
  */
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -65,6 +65,11 @@ export interface FaultCluster {
   startReplica(replica: FaultReplica): Promise<void>;
   /** The replicas' resident set sizes now, MiB (0 for one not running). */
   rssMiB(): number[];
+  /**
+   * Copies what a broken run needs explaining into `folder`, which outlives the control plane's:
+   * the audit log and each replica's log (every process it ran, JSON lines).
+   */
+  keepEvidence(folder: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -125,6 +130,8 @@ export async function startFaultCluster(options: {
   instances: number;
   replicas: number;
   random: () => number;
+  /** The replicas' LOG_LEVEL; the chart's (info) when absent. */
+  logLevel?: string;
   log(line: string): void;
 }): Promise<FaultCluster> {
   const plane = await startControlPlane({
@@ -139,6 +146,8 @@ export async function startFaultCluster(options: {
   const hook = benchHook(options.random);
   const cleanups: Array<() => Promise<void>> = [];
   const replicas: FaultReplica[] = [];
+  /** The logs of replica processes killed and replaced, by replica. */
+  const earlierLogs = new Map<string, string[]>();
   const stop = async () => {
     await Promise.all(
       replicas.map(async (replica) => {
@@ -168,7 +177,10 @@ export async function startFaultCluster(options: {
     const container: ChartContainer = renderChartContainer(SCOBY_NAMESPACE);
     const launch = async (replica: Pick<FaultReplica, 'name'>): Promise<ReplicaProcess> => {
       const kubeconfigPath = join(folder, `${replica.name}.kubeconfig`);
-      return startReplicaProcess(replica.name, container, kubeconfigPath, reaper, { program: 'bundle' });
+      return startReplicaProcess(replica.name, container, kubeconfigPath, reaper, {
+        program: 'bundle',
+        ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
+      });
     };
     for (const name of names) {
       const proxy = await toxiproxy.createProxy(name, {
@@ -197,11 +209,25 @@ export async function startFaultCluster(options: {
         await replica.current.stop('SIGKILL');
       },
       async startReplica(replica) {
+        const before = earlierLogs.get(replica.name) ?? [];
+        before.push(...replica.current.logs.map((record) => JSON.stringify(record)));
+        earlierLogs.set(replica.name, before);
         replica.current = await launch(replica);
         replica.starts++;
       },
       rssMiB: () =>
         replicas.map((replica) => rssOf(running(replica) ? replica.current.process.pid : undefined)),
+      async keepEvidence(evidence) {
+        await mkdir(evidence, { recursive: true });
+        await copyFile(plane.auditLogPath, join(evidence, 'audit.log'));
+        for (const replica of replicas) {
+          const lines = [
+            ...(earlierLogs.get(replica.name) ?? []),
+            ...replica.current.logs.map((record) => JSON.stringify(record)),
+          ];
+          await writeFile(join(evidence, `${replica.name}.jsonl`), `${lines.join('\n')}\n`);
+        }
+      },
       stop,
     };
   } catch (error) {

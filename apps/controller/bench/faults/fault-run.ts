@@ -13,6 +13,7 @@ import { updatesLost } from '../chaos/soak-bookkeeping.ts';
 import type { AuditJudge, InformerActivity } from './audit-judge.ts';
 import { running } from './cluster.ts';
 import { FAULTS, type Fault, type FaultTimes } from './faults.ts';
+import { informerStarts, leaseEvents, leaseLines, type LeaseEvent } from './lease-hand-overs.ts';
 import { judgeRun, parkedState, worldJudge, type FaultWorld, type Outcome } from './setup.ts';
 import { WORKLOADS } from './world.ts';
 
@@ -43,6 +44,8 @@ interface FaultResult {
   activity: InformerActivity[];
   /** The same from the fault's end. */
   activityAfterEnd: InformerActivity[];
+  /** Each replica's registration Leases acquired, lost and handed over in the window. */
+  leases: LeaseEvent[];
   parked: string[];
   rssMiB: number[];
   crashed: string[];
@@ -65,15 +68,31 @@ function boundOf(fault: Fault): number {
 /**
  * Lists above the watches an informer had to start again: more than one list per broken watch. A fault
  * that cuts answers in flight is judged from its end (`afterEnd`): during it, a list the audit log
- * shows answered may be one the replica never got.
+ * shows answered may be one the replica never got. An informer whose replica took up its registration
+ * again in the window (`starts`, from lease-hand-overs.ts) is a new informer each time, whose list is
+ * its first, not a relist.
  */
 export function relistStorms(
   fault: Pick<Fault, 'cutsAnswers'>,
   whole: readonly InformerActivity[],
   afterEnd: readonly InformerActivity[],
+  starts: (informer: string, window: 'whole' | 'afterEnd') => number = () => 0,
 ): InformerActivity[] {
-  return (fault.cutsAnswers === true ? afterEnd : whole).filter(
-    (each) => each.lists > Math.max(1, each.watches),
+  const window = fault.cutsAnswers === true ? 'afterEnd' : 'whole';
+  return (window === 'afterEnd' ? afterEnd : whole).filter(
+    (each) => each.lists > Math.max(1, each.watches + starts(each.informer, window)),
+  );
+}
+
+const REGISTRATION_OF_RESOURCE: ReadonlyMap<string, string> = new Map(
+  WORKLOADS.map((each) => [each.resource.resource, each.registration]),
+);
+
+/** The storms of a result, an informer taken up again with its registration's Lease counted as new. */
+function stormsOf(result: FaultResult): InformerActivity[] {
+  const afterEnd = result.leases.filter((event) => event.atMs >= result.endedAt);
+  return relistStorms(result.fault, result.activity, result.activityAfterEnd, (informer, window) =>
+    informerStarts(informer, window === 'whole' ? result.leases : afterEnd, REGISTRATION_OF_RESOURCE),
   );
 }
 
@@ -138,6 +157,7 @@ export async function runFaults(
       settled,
       activity: judge.activity(startedAt, settledAt),
       activityAfterEnd: judge.activity(end.endedAt, settledAt),
+      leases: leaseEvents(cluster.replicas, startedAt, settledAt),
       parked,
       rssMiB: cluster.rssMiB(),
       crashed,
@@ -186,7 +206,8 @@ function report(
     const unconsented = end.unconsented.filter((removal) => within(result, removal.atMicros));
     const recoveryMs = result.recoveredAt - result.endedAt;
     const collectedMs = result.settledAt - result.endedAt;
-    const storms = relistStorms(fault, result.activity, result.activityAfterEnd);
+    const storms = stormsOf(result);
+    const restarted = result.leases.filter((event) => event.kind === 'acquired').length;
     const maxLists = Math.max(0, ...result.activity.map((each) => each.lists));
     const maxWatches = Math.max(0, ...result.activity.map((each) => each.watches));
     const totalLists = result.activity.reduce((sum, each) => sum + each.lists, 0);
@@ -211,7 +232,7 @@ function report(
       `  unconsented removals   ${unconsented.length} (target 0); parked still parked: ${result.parked.length === 0 ? 'all' : result.parked.join(', ')}`,
     );
     console.log(
-      `  lists per informer     max ${maxLists}, ${totalLists} over ${result.activity.length} informers; watches started per informer max ${maxWatches}; relist storms ${storms.length} (target 0: no informer listing more often than its watch broke${fault.cutsAnswers === true ? ', judged from the end: the fault cut answers in flight' : ''})`,
+      `  lists per informer     max ${maxLists}, ${totalLists} over ${result.activity.length} informers; watches started per informer max ${maxWatches}; relist storms ${storms.length} (target 0: no informer listing more often than its watch broke${fault.cutsAnswers === true ? ', judged from the end: the fault cut answers in flight' : ''}${restarted > 0 ? `; ${restarted} registrations taken up again with their Lease, whose informers started anew` : ''})`,
     );
     console.log(`  RSS after              ${result.rssMiB.map((rss) => `${rss.toFixed(0)} MiB`).join(', ')}`);
     for (const violation of settled.violations.slice(0, 5))
@@ -222,6 +243,10 @@ function report(
       );
     for (const storm of storms.slice(0, 5))
       console.log(`    relist storm ${storm.informer}: ${storm.lists} lists, ${storm.watches} watches`);
+    // What the replicas did with their Leases explains a storm or what is left undone.
+    if (storms.length > 0 || !converged)
+      for (const line of leaseLines(result.leases, result.startedAt).slice(0, 30))
+        console.log(`    lease ${line}`);
     const name = fault.name;
     if (!converged) broken.push(`${name}: did not converge (${settled.violations.length} violations)`);
     if (lost > 0) broken.push(`${name}: ${lost} lost updates`);

@@ -2,6 +2,9 @@
  * The fault bench on the real control plane: `npm run faults -w @scoby/controller -- --help`. Not a
  * test: it prints its figures with the machine's load and exits 1 when an invariant broke (README.md).
  */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadAverage } from '../chaos/report.ts';
 import { seededRandom } from '../chaos/random.ts';
@@ -29,6 +32,8 @@ const { values: parsed } = parseArgs({
     ci: { type: 'boolean' },
     soak: { type: 'string' },
     'enforce-targets': { type: 'boolean' },
+    'log-level': { type: 'string' },
+    evidence: { type: 'string' },
     help: { type: 'boolean' },
   },
 });
@@ -45,6 +50,9 @@ if (values.help) {
   );
   console.log('                        restarted every 5 min, a replica killed every 10 min');
   console.log('  --enforce-targets     a recovery (or soak figure) over its target fails the run too');
+  console.log("  --log-level debug     the replicas' LOG_LEVEL (the chart's info)");
+  console.log("  --evidence DIR        where a broken run keeps the audit log and the replicas' logs");
+  console.log('                        (default: a new scoby-faults-evidence-* folder under the temp dir)');
   for (const [name, option] of Object.entries(NUMBERS))
     console.log(`  --${name.padEnd(20)} ${option.help} (${option.default})`);
   process.exit(0);
@@ -74,6 +82,7 @@ const world = await startFaultWorld({
   replicas: options.replicas,
   random: seededRandom(options.seed),
   patienceMs: options.patienceSeconds * 1000,
+  ...(values['log-level'] === undefined ? {} : { logLevel: values['log-level'] }),
   log,
 });
 log(
@@ -110,6 +119,12 @@ try {
       },
       log,
     );
+  }
+  if (outcome.broken.length > 0) {
+    const evidence =
+      values.evidence ?? (await mkdtemp(join(tmpdir(), `scoby-faults-evidence-${options.seed}-`)));
+    await world.cluster.keepEvidence(evidence);
+    log(`kept the audit log and the replicas' logs in ${evidence}`);
   }
 } finally {
   await world.cluster.stop();

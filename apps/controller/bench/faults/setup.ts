@@ -67,12 +67,15 @@ export async function startFaultWorld(options: {
   replicas: number;
   random: Random;
   patienceMs: number;
+  /** The replicas' LOG_LEVEL; the chart's when absent. */
+  logLevel?: string;
   log(line: string): void;
 }): Promise<FaultWorld> {
   const cluster = await startFaultCluster({
     instances: options.instances + FINALIZED.length * PARKED_PER_REGISTRATION,
     replicas: options.replicas,
     random: () => options.random.next(),
+    ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
     log: options.log,
   });
   try {
