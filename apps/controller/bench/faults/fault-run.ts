@@ -61,6 +61,19 @@ export function scobysOwn(violations: readonly Violation[]): Violation[] {
   return violations.filter((violation) => violation.awaits === undefined);
 }
 
+/**
+ * When Scoby's own work has been done since (epoch ms), after a check at `now` that found
+ * `violations`: kept while it stays done, dropped when some comes back (a Deployment turned available
+ * asks for its instance's status again), so the recovery ends with the last stretch, not the first.
+ */
+export function ownSettledSince(
+  since: number | undefined,
+  violations: readonly Violation[],
+  now: number,
+): number | undefined {
+  return scobysOwn(violations).length > 0 ? undefined : (since ?? now);
+}
+
 function boundOf(fault: Fault): number {
   return fault.bound === 'api' ? API_BOUND_MS : REPLICA_BOUND_MS;
 }
@@ -122,7 +135,7 @@ export async function runFaults(
     let recoveredAt: number | undefined;
     const onPending = (pending: CheckResult) => {
       const own = scobysOwn(pending.violations);
-      if (own.length === 0) recoveredAt ??= Date.now();
+      recoveredAt = ownSettledSince(recoveredAt, pending.violations, Date.now());
       if (atBound !== undefined || recoveredAt !== undefined || Date.now() - end.endedAt < boundOf(fault))
         return;
       const first = own[0]!;

@@ -13,7 +13,7 @@ import { countByKind, settle, type Violation } from '../chaos/invariants.ts';
 import { formatLatency, ReconcileLatency, summarize } from '../chaos/latency.ts';
 import { flatness, updatesLost, type RssSample } from '../chaos/soak-bookkeeping.ts';
 import { rssOf, running } from './cluster.ts';
-import { scobysOwn } from './fault-run.ts';
+import { ownSettledSince, scobysOwn } from './fault-run.ts';
 import { judgeRun, parkedState, worldJudge, type FaultWorld, type Outcome } from './setup.ts';
 import { DEPLOYMENTS } from '../world.ts';
 import { WORKLOADS } from './world.ts';
@@ -110,7 +110,7 @@ export async function soak(
     Math.max(options.patienceSeconds * 1000, BACKLOG_PATIENCE_MS),
     1_000,
     (pending) => {
-      if (scobysOwn(pending.violations).length === 0) ownSettledAt ??= Date.now();
+      ownSettledAt = ownSettledSince(ownSettledAt, pending.violations, Date.now());
     },
   );
   const settledAt = Date.now();

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Violation } from '../../bench/chaos/invariants.ts';
+import { ownSettledSince } from '../../bench/faults/fault-run.ts';
 import { convergence } from '../../bench/faults/soak.ts';
 
 const STOPPED = 1_000_000;
@@ -31,5 +32,22 @@ describe('the soak on convergence', () => {
     expect(convergence([lostStatus, rollingOut], STOPPED, undefined, STOPPED + 91_000)).toBe(
       "NO after 91.0 s: 2 left, 1 Scoby's own and 1 awaiting kube-controller-manager; Scoby's own never settled",
     );
+  });
+});
+
+describe("the moment Scoby's own work was done", () => {
+  it("is the start of the last stretch without any of it, kube-controller-manager's backlog aside", () => {
+    let since: number | undefined;
+    const checks: Array<[number, Violation[]]> = [
+      [1_000, [lostStatus]],
+      [2_000, [rollingOut]],
+      [3_000, [rollingOut]],
+      // The Deployment turned available: its instance's status is Scoby's to write again.
+      [4_000, [lostStatus]],
+      [5_000, []],
+      [6_000, []],
+    ];
+    const seen = checks.map(([now, violations]) => (since = ownSettledSince(since, violations, now)));
+    expect(seen).toEqual([undefined, 2_000, 2_000, undefined, 5_000, 5_000]);
   });
 });
