@@ -1,8 +1,9 @@
 /**
  * A reconcile's writes to the instance itself: its finalizer and its status (docs/spec/children-and-status.md
  * §1 step 4, §8.11), with the verbs the registration was granted (docs/spec/registration.md §7). Every
- * version a write replaces is superseded, and the written object is an own write, so that neither
- * the stale cached copy nor the write's own watch event costs a reconcile.
+ * version a write replaces is superseded, and the written object is an own write unless it carries
+ * another change too, so that neither the stale cached copy nor the write's own watch event costs a
+ * reconcile.
  */
 import type { KubeObject } from '@scoby/kube-objects';
 import { FINALIZER } from '@scoby/registration';
@@ -17,6 +18,7 @@ import {
 } from '@scoby/controller-runtime';
 import type { InstanceMemory } from './instance-memory.ts';
 import type { OwnWrites } from './own-writes.ts';
+import { sameBasis } from './reconcile-basis.ts';
 import type { Failure } from './plan/stop.ts';
 import type { Status } from './status/instance-status.ts';
 import type { Run } from './reconcile-run.ts';
@@ -74,7 +76,7 @@ export class InstanceWrites {
         if (gone) this.#memory.superseded.wroteGone(run.slot, version);
         else this.#memory.superseded.wrote(run.slot, version, updated.metadata.resourceVersion);
       }
-      if (updated !== undefined) this.#ownWrites.wrote(updated);
+      if (updated !== undefined) this.#wrote(instance, updated);
       return updated;
     } catch (error) {
       if (isAbortError(error) || loadRefusal(error)) throw error;
@@ -111,11 +113,21 @@ export class InstanceWrites {
           written.metadata.resourceVersion,
         );
       }
-      this.#ownWrites.wrote(written);
+      this.#wrote(instance, written);
     } catch (error) {
       if (isNotFound(error)) return;
       if (isAbortError(error) || loadRefusal(error)) throw error;
       throw new StatusWriteError(error, options.failure);
     }
+  }
+
+  /**
+   * The written instance is an own write, its watch event an echo to skip, only when nothing but
+   * this write changed it since `read`, on which the reconcile based its work: a status patch lands
+   * on whatever is stored, and an informer that lists afresh delivers only this newest version, so
+   * its event may be the only one of a change the reconcile never saw (reconcile-basis.ts).
+   */
+  #wrote(read: KubeObject, written: KubeObject): void {
+    if (sameBasis(read, written)) this.#ownWrites.wrote(written);
   }
 }

@@ -4,15 +4,10 @@
  * registration's effective configuration. A restart forgets every parked instance.
  */
 import { compactJson, type KubeObject } from '@scoby/kube-objects';
+import { reconcileBasis } from './reconcile-basis.ts';
 
 export function parkingFingerprint(instance: KubeObject, configRevision: string): string {
-  return compactJson([
-    instance.metadata.generation ?? null,
-    instance.metadata.labels ?? {},
-    instance.metadata.annotations ?? {},
-    instance.metadata.deletionTimestamp ?? null,
-    configRevision,
-  ]);
+  return compactJson([...reconcileBasis(instance), configRevision]);
 }
 
 export class ParkingLot {
