@@ -17,14 +17,12 @@ import {
   hookPhases,
   registerHookPhase,
   type HookCall,
-  type HookClient,
   type HookPhase,
   type HookResult,
 } from '@scoby/hooks-v1/client';
 import type { FormFactorPlugin } from '@scoby/formfactor';
 import type { KubeObject } from '@scoby/kube-objects';
 import { FINALIZER } from '@scoby/registration';
-import type { DynamicClient } from '@scoby/controller-runtime';
 import { hookCapabilitiesModule } from '../../scripts/built-in-tables.ts';
 import { runChecks } from '../../src/cli/hook-check/run-checks.ts';
 import { loadHookModules } from '../../src/hook-modules/load.ts';
@@ -32,10 +30,10 @@ import { callsHookAt, declaredPhases } from '../../src/instance/declared-phases.
 import { ignoresHookFailure } from '../../src/instance/hook-failure-policy.ts';
 import { hookCall } from '../../src/instance/hook-request.ts';
 import type { InstanceConfig } from '../../src/instance/instance-config.ts';
-import { InstanceReconciler, type ReconcileDependencies } from '../../src/instance/reconcile.ts';
+import { InstanceReconciler } from '../../src/instance/reconcile.ts';
 import { releaseFinalizer } from '../../src/instance/release-finalizer.ts';
 import type { ChildStore } from '../../src/instance/children/write-children.ts';
-import { instanceKey, reconcileContext } from '../instance/reconcile-context.ts';
+import { deletionDependencies, instanceKey, reconcileContext } from '../instance/reconcile-context.ts';
 import { THROW_AWAY_PHASE } from '../support/throw-away-phase.ts';
 
 async function loadModule(text: string) {
@@ -108,28 +106,17 @@ function deletedInstanceReconciler(
     ...INSTANCE,
     metadata: { ...INSTANCE.metadata, uid: 'u-1', resourceVersion: '40', finalizers: [FINALIZER] },
   };
-  const client = {
-    patch: async (_ref: unknown, _namespace: string, _name: string, body: unknown) => {
+  const deps = deletionDependencies(
+    async (body) => {
       patches.push(body);
       return { ...instance, metadata: { ...instance.metadata, finalizers: [] } };
     },
-  } as unknown as DynamicClient;
-  const hooks: HookClient = {
-    cutCalls: () => undefined,
-    call: async (call) => {
+    async (call) => {
       calls.push(call);
       return answer(call);
     },
-    close: () => {},
-  };
-  const deps = {
-    client,
-    hooks,
-    lookups: {},
-    events: { emit: () => {} },
-    clusterDomain: 'cluster.local',
-    now: () => new Date('2025-03-02T10:15:01Z'),
-  } as unknown as ReconcileDependencies;
+    new Date('2025-03-02T10:15:01Z'),
+  );
   const config = {
     registrationName: 'mailer',
     revision: 'r1',
