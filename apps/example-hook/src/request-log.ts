@@ -35,5 +35,9 @@ export function withRequestLog(
         log(line);
       }
     };
-  return { preReconcile: logged(handlers.preReconcile), finalize: logged(handlers.finalize) };
+  type Handler = (request: HookRequest, context: HookCallContext) => unknown;
+  // Every phase's handler, whatever the phase table names them.
+  return Object.fromEntries(
+    Object.entries(handlers).map(([name, handler]) => [name, logged(handler as Handler)]),
+  ) as Required<HookHandlers>;
 }

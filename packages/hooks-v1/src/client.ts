@@ -7,6 +7,7 @@ import {
   timeoutMessage,
   transportErrorMessage,
 } from './messages.ts';
+import { hookPhase } from './phases.ts';
 import { buildRequestBody } from './request-body.ts';
 import { honoursRetryAfter, parseRetryAfter } from './retry-after.ts';
 import type { HookHandlers } from './dispatch.ts';
@@ -139,7 +140,8 @@ export function interpretOutcome(outcome: TransportOutcome, call: HookCall, nowM
   }
   const { status, headers, body } = outcome;
   if (status >= 200 && status < 300) {
-    if (call.phase === 'finalize') return { ok: true };
+    // A gate's 2xx only lets the instance go; its body is not read (§7).
+    if (hookPhase(call.phase)?.answersWithChanges !== true) return { ok: true };
     const reading = readSuccessBody(body, call);
     return reading.ok
       ? reading

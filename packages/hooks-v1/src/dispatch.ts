@@ -4,6 +4,7 @@
  */
 import { HookError } from './hook-error.ts';
 import { parseJson } from './json.ts';
+import { hookPhase, type BuiltInHookPhase, type HookPhaseDescriptor } from './phases.ts';
 import { validateHookRequest, validateHookResponse } from './schemas.ts';
 import type { FormFactorFormat, HookErrorBody, HookRequest, HookResponse } from './types.ts';
 
@@ -18,20 +19,39 @@ export interface HookCallContext {
 }
 
 /**
- * One hook implementation, served over HTTP (startHookServer) or in the controller's process (a
- * module named by `spec.hook.module`, docs/spec/hooks-v1.md §10). The SDK always passes `context`;
- * it is optional in the type so that handlers written, and called in tests, with the request alone
- * keep working.
+ * A handler of a phase whose answer may change the instance's status and children (its row says
+ * `answersWithChanges`, e.g. preReconcile): it may return changed children and status; nothing (or
+ * {}) means "no change".
  */
-export interface HookHandlers {
-  /** May return changed children and status; nothing (or {}) means "no change". */
-  preReconcile?(
+export type ChangingHookHandler = HandlerMethods['changing'];
+
+/** A handler of a phase that gates a deletion (e.g. finalize): returning lets the instance go; throwing a HookError holds it. */
+export type GatingHookHandler = HandlerMethods['gating'];
+
+/**
+ * Declared as methods so that a handler's parameters are checked as a method's are (bivariantly):
+ * one declaring `context: HookCallContext` without `?` is accepted, as SDK users have written them.
+ */
+interface HandlerMethods {
+  changing(
     request: HookRequest,
     context?: HookCallContext,
   ): HookResponse | void | Promise<HookResponse | void>;
-  /** Returning lets the instance go; throwing a HookError holds it. */
-  finalize?(request: HookRequest, context?: HookCallContext): void | Promise<void>;
+  gating(request: HookRequest, context?: HookCallContext): void | Promise<void>;
 }
+
+/**
+ * One hook implementation, served over HTTP (startHookServer) or in the controller's process (a
+ * module named by `spec.hook.module`, docs/spec/hooks-v1.md §10): an optional function per phase,
+ * named as the phase's row of the phase table says (phases.ts, `handler`: preReconcile, finalize). The
+ * SDK always passes `context`; it is optional in the type so that handlers written, and called in
+ * tests, with the request alone keep working.
+ */
+export type HookHandlers = {
+  [Row in BuiltInHookPhase as Row['handler']]?: Row['answersWithChanges'] extends true
+    ? ChangingHookHandler
+    : GatingHookHandler;
+};
 
 export interface DispatchOptions extends HookHandlers {
   /** The path the hook answers on; other paths get 404. */
@@ -82,9 +102,7 @@ export async function dispatchHookRequest(
   const request = toHookRequest(parsed as WireRequest);
   const context: HookCallContext = { signal: incoming.signal ?? NEVER };
   try {
-    return request.phase === 'pre-reconcile'
-      ? await preReconcile(request, context, options)
-      : await finalize(request, context, options);
+    return await answerPhase(request, context, options);
   } catch (error) {
     return thrownAnswer(error);
   }
@@ -101,12 +119,23 @@ function toHookRequest(wire: WireRequest): HookRequest {
   };
 }
 
-async function preReconcile(
+/**
+ * The handler the phase's row names, its result read as the row says: an answer with changes, or a
+ * gate's consent. The request validator knows only the table's phases, so the row is there.
+ */
+async function answerPhase(
   request: HookRequest,
   context: HookCallContext,
   handlers: HookHandlers,
 ): Promise<HookAnswer> {
-  const result = await handlers.preReconcile?.(request, context);
+  const row = hookPhase(request.phase) as HookPhaseDescriptor;
+  // Called as a method of `handlers`, as a handler written with `this` expects.
+  const byName = handlers as Record<string, ChangingHookHandler | undefined>;
+  const result = await byName[row.handler]?.(request, context);
+  return row.answersWithChanges ? changesAnswer(result) : NO_CHANGE;
+}
+
+function changesAnswer(result: HookResponse | void): HookAnswer {
   if (result === undefined || result === null) return NO_CHANGE;
   const problem = validateHookResponse(result);
   if (problem !== undefined) {
@@ -117,15 +146,6 @@ async function preReconcile(
   if (result.children !== undefined) answer.children = result.children;
   if (Object.keys(answer).length === 0) return NO_CHANGE;
   return { status: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(answer) };
-}
-
-async function finalize(
-  request: HookRequest,
-  context: HookCallContext,
-  handlers: HookHandlers,
-): Promise<HookAnswer> {
-  await handlers.finalize?.(request, context);
-  return NO_CHANGE;
 }
 
 function thrownAnswer(error: unknown): HookAnswer {

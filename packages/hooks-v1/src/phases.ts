@@ -32,7 +32,7 @@ export interface HookPhaseDescriptor {
   readonly section: string;
 }
 
-const BUILT_IN: readonly HookPhaseDescriptor[] = [
+const BUILT_IN = [
   {
     phase: 'pre-reconcile',
     capabilities: ['pre-reconcile'],
@@ -52,7 +52,10 @@ const BUILT_IN: readonly HookPhaseDescriptor[] = [
     failurePolicyApplies: false,
     section: 'hooks-v1.md §7',
   },
-];
+] as const satisfies readonly HookPhaseDescriptor[];
+
+/** A row of the spec's phases, with its fields as written: what the wire and SDK types are made of. */
+export type BuiltInHookPhase = (typeof BUILT_IN)[number];
 
 const phases: HookPhaseDescriptor[] = [...BUILT_IN];
 

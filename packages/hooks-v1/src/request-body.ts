@@ -1,5 +1,6 @@
 /** The JSON body Scoby sends (docs/spec/hooks-v1.md §3). */
 import type { KubeObject } from '@scoby/kube-objects';
+import { hookPhase } from './phases.ts';
 import type { FormFactorFormat, HookCall } from './types.ts';
 
 export interface HookRequestBody {
@@ -16,6 +17,8 @@ export function buildRequestBody(call: HookCall, format: FormFactorFormat): Hook
     phase: call.phase,
     object: { ...call.object, metadata },
   };
-  if (call.phase === 'pre-reconcile' && call.children !== undefined) body.children = call.children;
+  // Only a phase answered with changes is sent the children it may change (§3).
+  if (hookPhase(call.phase)?.answersWithChanges === true && call.children !== undefined)
+    body.children = call.children;
   return body;
 }

@@ -9,7 +9,14 @@ export type { JsonObject, JsonValue, KubeObject } from '@scoby/kube-objects';
 export { startHookServer, DEFAULT_MAX_REQUEST_BYTES } from './server.ts';
 export type { HookServer, HookServerOptions } from './server.ts';
 export { dispatchHookRequest } from './dispatch.ts';
-export type { HookAnswer, HookCallContext, HookHandlers, IncomingHookRequest } from './dispatch.ts';
+export type {
+  ChangingHookHandler,
+  GatingHookHandler,
+  HookAnswer,
+  HookCallContext,
+  HookHandlers,
+  IncomingHookRequest,
+} from './dispatch.ts';
 export { HookError } from './hook-error.ts';
 export type { HookErrorOptions } from './hook-error.ts';
 export {

@@ -1,7 +1,9 @@
 /** Shapes of the Hooks API v1 wire contract (docs/spec/hooks-v1.md §3, §5, §6) and of the client's results. */
 import type { JsonObject, KubeObject } from '@scoby/kube-objects';
+import type { BuiltInHookPhase } from './phases.ts';
 
-export type HookPhase = 'pre-reconcile' | 'finalize';
+/** A phase of the spec, as the request names it: one per row of the phase table (phases.ts). */
+export type HookPhase = BuiltInHookPhase['phase'];
 
 /** How `formFactor` is written on the wire: a string, or the original Scoby's `{"name": ...}` (§3). */
 export type FormFactorFormat = 'string' | 'object';

@@ -31,6 +31,22 @@ function errorBody(message: string, permanent = false, proceed = false): string 
   return JSON.stringify({ message, permanent, continue: proceed });
 }
 
+describe('handlers', () => {
+  it('are called as methods of the object that holds them', async () => {
+    const handlers = {
+      greeting: 'hello',
+      preReconcile(this: { greeting: string }) {
+        return { object: { status: { greeting: this.greeting } } };
+      },
+    };
+    expect(await dispatch(request, handlers)).toEqual({
+      status: 200,
+      headers: json,
+      body: '{"object":{"status":{"greeting":"hello"}}}',
+    });
+  });
+});
+
 describe('routing and request validation', () => {
   it('answers 404 on other paths', async () => {
     expect(await dispatch(request, {}, { pathname: '/', method: 'GET' })).toEqual({

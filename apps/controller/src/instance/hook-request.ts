@@ -3,7 +3,7 @@
  * shared by the controller's reconcile and `scoby render --hooks` so both call hooks alike.
  */
 import type { FormFactorPlugin } from '@scoby/formfactor';
-import type { HookCall, HookSuccess } from '@scoby/hooks-v1/client';
+import type { HookCall, HookPhaseDescriptor, HookSuccess } from '@scoby/hooks-v1/client';
 import type { KubeObject } from '@scoby/kube-objects';
 import { FINALIZER } from '@scoby/registration';
 import { applyHookStatus, repeatedConditionsMessage, type Status } from './status/instance-status.ts';
@@ -69,9 +69,18 @@ export function hookCall(
   };
 }
 
-/** The finalize request (§7): the instance as stored, without children. */
-export function finalizeCall(destination: HookDestination, instance: KubeObject): HookCall {
-  return hookCall(destination, 'finalize', hookObject(instance));
+/**
+ * The requests of the deletion gates among `phases` (finalize, §7), in the phase table's order: the
+ * instance as stored, without children.
+ */
+export function deletionGateCalls(
+  destination: HookDestination,
+  instance: KubeObject,
+  phases: readonly HookPhaseDescriptor[],
+): HookCall[] {
+  return phases
+    .filter(({ calledAt }) => calledAt === 'deletion')
+    .map(({ phase }) => hookCall(destination, phase as HookCall['phase'], hookObject(instance)));
 }
 
 export interface ConditionSet {

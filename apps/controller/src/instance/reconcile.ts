@@ -25,7 +25,8 @@ import { writeChildren, type ChildStore } from './children/write-children.ts';
 import { parkingFingerprint } from './parking.ts';
 import { OwnWrites } from './own-writes.ts';
 import type { InstanceConfig } from './instance-config.ts';
-import { finalizeCall, hookCall, hookDestination, type HookDestination } from './hook-request.ts';
+import { declaredPhases } from './declared-phases.ts';
+import { deletionGateCalls, hookCall, hookDestination, type HookDestination } from './hook-request.ts';
 import { InstanceEvents, type EventSink } from './instance-events.ts';
 import { InstanceMemory } from './instance-memory.ts';
 import { InstanceWrites } from './instance-writes.ts';
@@ -153,7 +154,12 @@ export class InstanceReconciler {
       before.preReconcile && destination
         ? await this.#callHook(
             run,
-            hookCall(destination, 'pre-reconcile', before.preReconcile.object, before.preReconcile.children),
+            hookCall(
+              destination,
+              before.preReconcile.phase,
+              before.preReconcile.object,
+              before.preReconcile.children,
+            ),
           )
         : undefined;
     const after = planAfterHook(before.prepared, answer);
@@ -239,10 +245,13 @@ export class InstanceReconciler {
       await releaseFinalizer(instance, this.#release(run));
       return undefined;
     }
-    const answer = await this.#callHook(run, finalizeCall(destination, instance));
-    const planned = planFinalizeAnswer(run.target, instance, answer, formatTime(this.#deps.now()));
-    if (planned.kind === 'stop') return this.#failures.stop(run, instance, planned.stop);
-    this.#events.warn(run, instance, planned.warnings);
+    // Every deletion gate the hook declares, in the table's order, lets the instance go, or it stays.
+    for (const call of deletionGateCalls(destination, instance, declaredPhases(run.target.spec.hook))) {
+      const answer = await this.#callHook(run, call);
+      const planned = planFinalizeAnswer(run.target, instance, answer, formatTime(this.#deps.now()));
+      if (planned.kind === 'stop') return this.#failures.stop(run, instance, planned.stop);
+      this.#events.warn(run, instance, planned.warnings);
+    }
     await this.#writes.setFinalizer(run, instance, false);
     return undefined;
   }

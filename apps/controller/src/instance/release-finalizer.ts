@@ -4,15 +4,15 @@
  * One function for every path that does it: an instance reconcile whose hook no longer finalizes
  * (the instance live or deleted), and a registration deleted or moved to another CRD.
  */
-import type { HookCall } from '@scoby/hooks-v1/client';
+import { hookPhases, type HookCall } from '@scoby/hooks-v1/client';
 import type { KubeObject } from '@scoby/kube-objects';
 import { FINALIZER } from '@scoby/registration';
-import { finalizeCall, type HookDestination } from './hook-request.ts';
+import { deletionGateCalls, type HookDestination } from './hook-request.ts';
 import type { EventSink } from './instance-events.ts';
 
 /** How the caller reaches the hook and the API server. */
 export interface FinalizerRelease {
-  /** Where a deleted instance's one best-effort finalize call goes; absent: no call. */
+  /** Where a deleted instance's best-effort calls (one finalize, §7) go; absent: no call. */
   destination: HookDestination | undefined;
   /** Sends the call; its outcome is ignored. */
   callHook(call: HookCall): Promise<unknown>;
@@ -25,8 +25,10 @@ export async function releaseFinalizer(
   instance: KubeObject,
   release: FinalizerRelease,
 ): Promise<KubeObject | undefined> {
+  // The hook may no longer declare a gate (that is why it is released): each of the table's is called once.
   if (instance.metadata.deletionTimestamp !== undefined && release.destination !== undefined)
-    await release.callHook(finalizeCall(release.destination, instance));
+    for (const call of deletionGateCalls(release.destination, instance, hookPhases()))
+      await release.callHook(call);
   const updated = await release.removeFinalizer(instance);
   if (updated !== undefined)
     release.events.emit(instance, 'Normal', 'FinalizerReleased', `removed finalizer ${FINALIZER}`);

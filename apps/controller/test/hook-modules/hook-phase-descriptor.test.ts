@@ -1,8 +1,10 @@
 /**
  * A hook phase is one row of hooks-v1's phase table (packages/hooks-v1/src/phases.ts). A throw-away
  * phase registered there is read, as its row says, by everything that handles phases: failure
- * policy, in-process modules, the reconcile's finalizer, the registration's capabilities (through
- * their generated copy) and `scoby hook check`'s sequence; unregistered, none of them knows it.
+ * policy, in-process modules, the reconcile's finalizer and its deletion calls, the release of
+ * finalizers, the registration's capabilities (through their generated copy) and `scoby hook
+ * check`'s sequence; unregistered, none of them knows it. (The SDK's side, dispatch and the request
+ * validators, is shown in packages/hooks-v1/test/phase-table.test.ts.)
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -10,13 +12,28 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createUrlTransport, hookPhases, registerHookPhase, type HookPhase } from '@scoby/hooks-v1/client';
+import {
+  createUrlTransport,
+  hookPhases,
+  registerHookPhase,
+  type HookCall,
+  type HookPhase,
+  type HookResult,
+} from '@scoby/hooks-v1/client';
+import type { FormFactorPlugin } from '@scoby/formfactor';
+import type { KubeObject } from '@scoby/kube-objects';
+import { FINALIZER } from '@scoby/registration';
 import { hookCapabilitiesModule } from '../../scripts/built-in-tables.ts';
 import { runChecks } from '../../src/cli/hook-check/run-checks.ts';
 import { loadHookModules } from '../../src/hook-modules/load.ts';
 import { callsHookAt, declaredPhases } from '../../src/instance/declared-phases.ts';
 import { ignoresHookFailure } from '../../src/instance/hook-failure-policy.ts';
 import { hookCall } from '../../src/instance/hook-request.ts';
+import type { InstanceConfig } from '../../src/instance/instance-config.ts';
+import { InstanceReconciler } from '../../src/instance/reconcile.ts';
+import { releaseFinalizer } from '../../src/instance/release-finalizer.ts';
+import type { ChildStore } from '../../src/instance/children/write-children.ts';
+import { deletionDependencies, instanceKey, reconcileContext } from '../instance/reconcile-context.ts';
 import { THROW_AWAY_PHASE } from '../support/throw-away-phase.ts';
 
 async function loadModule(text: string) {
@@ -73,6 +90,60 @@ const INSTANCE = {
 const DESTINATION = { url: 'http://hook/', timeoutMs: 2000, formFactor: 'deployment', managedKinds: [] };
 const declaring = (...capabilities: string[]) => ({ capabilities });
 
+const consenting = (): HookResult => ({ ok: true });
+
+/**
+ * A reconciler of one deleted instance holding Scoby's finalizer, for a registration declaring
+ * `capabilities`: the calls its hook got (answered by `answer`) and the finalizer patches it sent.
+ */
+function deletedInstanceReconciler(
+  capabilities: string[],
+  answer: (call: HookCall) => HookResult = consenting,
+) {
+  const calls: HookCall[] = [];
+  const patches: unknown[] = [];
+  const instance: KubeObject = {
+    ...INSTANCE,
+    metadata: { ...INSTANCE.metadata, uid: 'u-1', resourceVersion: '40', finalizers: [FINALIZER] },
+  };
+  const deps = deletionDependencies(
+    async (body) => {
+      patches.push(body);
+      return { ...instance, metadata: { ...instance.metadata, finalizers: [] } };
+    },
+    async (call) => {
+      calls.push(call);
+      return answer(call);
+    },
+    new Date('2025-03-02T10:15:01Z'),
+  );
+  const config = {
+    registrationName: 'mailer',
+    revision: 'r1',
+    plugin: { name: 'deployment', managedKinds: [] } as unknown as FormFactorPlugin,
+    crd: {
+      group: 'example.com',
+      version: 'v1',
+      // No status subresource: a held instance's stop writes no status.
+      status: { subresource: false, conditionFields: [], observedGeneration: false, address: false },
+    },
+    conditionTypes: ['Ready'],
+    hookConditionTypes: [],
+    spec: { hook: { capabilities } },
+    instanceResource: { group: 'example.com', version: 'v1', resource: 'mailers', namespaced: true },
+    hook: { url: DESTINATION.url, timeoutMs: DESTINATION.timeoutMs },
+    writeVerbs: { status: 'patch', finalizers: 'patch' },
+  } as unknown as InstanceConfig;
+  const reconciler = new InstanceReconciler(deps, config, {} as ChildStore);
+  const reconcile = () =>
+    reconciler.reconcile(
+      instanceKey('example.com', 'Mailer', 'default', 'one'),
+      instance,
+      reconcileContext(),
+    );
+  return { instance, reconcile, calls, patches };
+}
+
 describe('a hook phase registered in the phase table', () => {
   it('falls under failurePolicy as its row says', () => {
     const unreachable = {
@@ -117,6 +188,56 @@ describe('a hook phase registered in the phase table', () => {
     ]);
     expect(callsHookAt(declaring('archive'), 'deletion')).toBe(true);
     expect(callsHookAt(declaring('archive'), 'reconcile')).toBe(false);
+  });
+
+  it("is called by the reconcile of a deleted instance, in the table's order, before its finalizer goes", async () => {
+    register();
+    const alone = deletedInstanceReconciler(['archive']);
+    await alone.reconcile();
+    expect(alone.calls.map(({ phase, object }) => [phase, Object.keys(object).sort()])).toEqual([
+      ['archive', ['apiVersion', 'kind', 'metadata']],
+    ]);
+    expect(alone.patches).toEqual([{ metadata: { finalizers: [], resourceVersion: '40' } }]);
+
+    const both = deletedInstanceReconciler(['archive', 'finalize']);
+    await both.reconcile();
+    expect(both.calls.map(({ phase }) => phase)).toEqual(['finalize', 'archive']);
+    expect(both.patches).toHaveLength(1);
+
+    const held = deletedInstanceReconciler(['archive', 'finalize'], ({ phase }) =>
+      phase === 'finalize'
+        ? {
+            ok: false,
+            message: 'held',
+            outcome: 'error-answer',
+            permanent: false,
+            continue: false,
+            transient: true,
+            status: 409,
+          }
+        : { ok: true },
+    );
+    expect(await held.reconcile()).toMatchObject({
+      error: { name: 'InstanceReconcileError', failure: { reason: 'HookFailed', message: 'held' } },
+    });
+    expect(held.calls.map(({ phase }) => phase)).toEqual(['finalize']);
+    expect(held.patches).toEqual([]);
+  });
+
+  it('is called once, best-effort, when the finalizer of a deleted instance is released', async () => {
+    register();
+    const calls: HookPhase[] = [];
+    const { instance } = deletedInstanceReconciler([]);
+    await releaseFinalizer(instance, {
+      destination: DESTINATION,
+      callHook: async (call): Promise<HookResult> => {
+        calls.push(call.phase);
+        return { ok: true };
+      },
+      removeFinalizer: async (current) => current,
+      events: { emit: () => {} },
+    });
+    expect(calls).toEqual(['finalize', 'archive']);
   });
 
   it('is a capability a registration may declare, under each of its spellings', () => {

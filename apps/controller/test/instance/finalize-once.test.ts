@@ -5,15 +5,15 @@
  * (Found on the real control plane: Go Scoby's migrated instance got two finalize calls.)
  */
 import { describe, expect, it } from 'vitest';
-import type { HookCall, HookClient } from '@scoby/hooks-v1';
+import type { HookCall } from '@scoby/hooks-v1';
 import type { KubeObject } from '@scoby/kube-objects';
 import type { FormFactorPlugin } from '@scoby/formfactor';
 import { FINALIZER } from '@scoby/registration';
-import { ApiError, type DynamicClient } from '@scoby/controller-runtime';
-import { InstanceReconciler, type ReconcileDependencies } from '../../src/instance/reconcile.ts';
+import { ApiError } from '@scoby/controller-runtime';
+import { InstanceReconciler } from '../../src/instance/reconcile.ts';
 import type { InstanceConfig } from '../../src/instance/instance-config.ts';
 import type { ChildStore } from '../../src/instance/children/write-children.ts';
-import { instanceKey, reconcileContext } from './reconcile-context.ts';
+import { deletionDependencies, instanceKey, reconcileContext } from './reconcile-context.ts';
 
 const deleting: KubeObject = {
   apiVersion: 'example.com/v1',
@@ -50,30 +50,19 @@ interface World {
 function world(answerPatch: (body: unknown) => KubeObject | undefined): World {
   const finalizeCalls: HookCall[] = [];
   const patches: unknown[] = [];
-  const client = {
-    patch: async (_ref: unknown, _namespace: string, _name: string, body: unknown) => {
+  const deps = deletionDependencies(
+    async (body) => {
       patches.push(body);
       const answer = answerPatch(body);
       if (answer === undefined) throw new ApiError(404, 'NotFound', 'kuards.example.com "one" not found');
       return answer;
     },
-  } as unknown as DynamicClient;
-  const hooks: HookClient = {
-    cutCalls: () => undefined,
-    call: async (call) => {
+    async (call) => {
       finalizeCalls.push(call);
       return { ok: true };
     },
-    close: () => {},
-  };
-  const deps = {
-    client,
-    hooks,
-    lookups: {},
-    events: { emit: () => {} },
-    clusterDomain: 'cluster.local',
-    now: () => new Date('2026-11-26T07:00:01Z'),
-  } as unknown as ReconcileDependencies;
+    new Date('2026-11-26T07:00:01Z'),
+  );
   return { reconciler: new InstanceReconciler(deps, config, noChildren), finalizeCalls, patches };
 }
 

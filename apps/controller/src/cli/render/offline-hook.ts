@@ -29,7 +29,7 @@ export async function callPreReconcile(
   if (!address.ok) return { ok: false, failure: { reason: address.reason, message: address.message } };
   const destination = hookDestination(target.plugin, { url: address.url, timeoutMs: hook.timeoutMs });
   const answer = await access.client.call(
-    hookCall(destination, 'pre-reconcile', request.object, request.children),
+    hookCall(destination, request.phase, request.object, request.children),
   );
   return { ok: true, answer };
 }

@@ -6,6 +6,7 @@
  */
 import type { RenderLookups } from '@scoby/env';
 import type { InstanceIdentity } from '@scoby/formfactor';
+import type { HookPhase } from '@scoby/hooks-v1/client';
 import type { KubeObject } from '@scoby/kube-objects';
 import { instanceIdentity } from '../children/final-children.ts';
 import { hookObject, withScobyFinalizer } from '../hook-request.ts';
@@ -31,6 +32,7 @@ export interface PreparedPlan {
 
 /** The body of the pre-reconcile request (docs/spec/hooks-v1.md §3); where it goes is the caller's. */
 export interface PreReconcileRequest {
+  phase: HookPhase;
   object: KubeObject;
   children: Record<string, KubeObject>;
 }
@@ -72,6 +74,10 @@ export async function planBeforeHook(
   if (!callsPreReconcile(target)) return { kind: 'prepared', prepared, warnings };
   // The hook sees the instance as step 4 left it: `scoby render` is given it as stored before.
   const seen = withScobyFinalizer(instance, wantsFinalizer(target));
-  const preReconcile = { object: hookObject(seen, prepared.working), children: prepared.children };
+  const preReconcile: PreReconcileRequest = {
+    phase: 'pre-reconcile',
+    object: hookObject(seen, prepared.working),
+    children: prepared.children,
+  };
   return { kind: 'prepared', prepared, warnings, preReconcile };
 }
