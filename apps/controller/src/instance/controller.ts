@@ -131,7 +131,17 @@ export class InstanceController {
       // arrive before the write's answer), so the events are held and judged when it ends.
       filter: {
         holdWhileReconciling: true,
-        admit: (event: ControllerEvent) => event.type === 'delete' || !ownWrites.isEcho(event.object),
+        admit: (event: ControllerEvent) => {
+          const echo = event.type !== 'delete' && ownWrites.isEcho(event.object);
+          const fields = {
+            instance: `${event.object.metadata.namespace ?? ''}/${event.object.metadata.name ?? ''}`,
+            event: event.type,
+            resourceVersion: event.object.metadata.resourceVersion,
+          };
+          if (echo) options.logger.debug(fields, 'event of own write skipped');
+          else options.logger.trace(fields, 'event admitted');
+          return !echo;
+        },
       },
       reconcile: (key, context) => this.#reconcile(key, context),
       ...(options.scopedWrites ? { writeScope: () => this.config.registrationName } : {}),

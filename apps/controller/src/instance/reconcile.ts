@@ -120,15 +120,26 @@ export class InstanceReconciler {
     const memory = this.#memory;
     // The watch event of our last write brings the newer object and another reconcile: no longer
     // an echo to skip, since this trigger was not handled.
+    const skipped = (why: string) =>
+      this.#deps.logger?.debug(
+        { instance: run.name, resourceVersion: cached.metadata.resourceVersion },
+        `reconcile skipped: ${why}`,
+      );
     if (memory.superseded.isStale(run.slot, cached.metadata.resourceVersion)) {
       this.ownWrites.forget(cached);
+      skipped("the cache holds a version this reconciler's write replaced");
       return undefined;
     }
     // Parked: the reconcile that parked it ended terminal; this trigger changed nothing that counts.
-    if (memory.parking.isParked(run.slot, () => parkingFingerprint(cached, run.config.revision)))
+    if (memory.parking.isParked(run.slot, () => parkingFingerprint(cached, run.config.revision))) {
+      skipped('parked');
       return undefined;
+    }
     const waitMs = memory.retryAfter.remainingMs(run.slot, run.config.revision, this.#deps.now().getTime());
-    if (waitMs > 0) return { requeueAfterMs: waitMs };
+    if (waitMs > 0) {
+      skipped(`held ${waitMs} ms more by a Retry-After`);
+      return { requeueAfterMs: waitMs };
+    }
     try {
       return cached.metadata.deletionTimestamp
         ? await this.#finalize(run, cached)

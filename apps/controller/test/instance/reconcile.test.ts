@@ -341,7 +341,10 @@ function world(instance: KubeObject = mailer()): World {
     },
     hooks,
     events: { emit: (_object, type, reason, message) => events.push([type, reason, message]) },
-    logger: { info: (_fields: unknown, message: string) => logLines.push(message) } as never,
+    logger: {
+      info: (_fields: unknown, message: string) => logLines.push(message),
+      debug: () => {},
+    } as never,
     recordHookCall: (_registration, phase, _ms, outcome) => hookMetrics.push(`${phase} ${outcome}`),
     clusterDomain: 'cluster.local',
     now: () => now.value,

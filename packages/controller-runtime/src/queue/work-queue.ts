@@ -361,6 +361,7 @@ export class WorkQueue {
       this.#ready.push(key, followUp.priority);
       this.#observer.depth?.(this.#ready.size);
     }
+    let finished: { outcome: string; retryInMs?: number } = { outcome: 'success' };
     if (result === ABANDONED) {
       this.#abandonedSinceProgress = true;
       const error = new ReconcileTimeoutError(key, this.#reconcileTimeoutMs ?? 0);
@@ -369,15 +370,18 @@ export class WorkQueue {
       const backoffDelay = this.#backoff.next(key);
       if (!this.#shuttingDown) this.#retryAfter(key, backoffDelay, priority);
       this.#observer.finished?.(key, 'timeout', durationMs, error);
+      finished = { outcome: 'timeout', retryInMs: backoffDelay };
     } else if (result === ABORTED) {
       // Aborted by shutdown there is nothing to retry; aborted otherwise, the key runs again.
       const backoffDelay = this.#backoff.next(key);
       if (!this.#shuttingDown) this.#retryAfter(key, backoffDelay, priority);
       this.#observer.finished?.(key, 'aborted', durationMs);
+      finished = { outcome: 'aborted', retryInMs: backoffDelay };
     } else if (result !== undefined && 'terminal' in result) {
       this.#backoff.reset(key);
       (logger ?? this.#logger)?.error({ key, err: result.terminal }, 'reconcile failed for good');
       this.#observer.finished?.(key, 'error', durationMs, result.terminal);
+      finished = { outcome: 'terminal' };
     } else if (result !== undefined && 'error' in result) {
       const backoffDelay = this.#backoff.next(key);
       // A request the API server refused for load is retried when it asked, not sooner.
@@ -385,14 +389,17 @@ export class WorkQueue {
       if (!this.#shuttingDown)
         this.#retryAfter(key, askedMs ?? backoffDelay, priority, askedMs === undefined);
       this.#observer.finished?.(key, 'error', durationMs, result.error);
+      finished = { outcome: 'error', retryInMs: askedMs ?? backoffDelay };
     } else if (result !== undefined && result.requeueAfterMs !== undefined) {
       this.#backoff.reset(key);
       this.addAfter(key, result.requeueAfterMs, priority);
       this.#observer.finished?.(key, 'requeue', durationMs);
+      finished = { outcome: 'requeue', retryInMs: result.requeueAfterMs };
     } else {
       this.#backoff.reset(key);
       this.#observer.finished?.(key, 'success', durationMs);
     }
+    (logger ?? this.#logger)?.debug({ key, durationMs, ...finished }, 'reconcile finished');
     if (result !== ABANDONED) {
       this.#lastProgressAt = this.#clock.now();
       this.#abandonedSinceProgress = false;

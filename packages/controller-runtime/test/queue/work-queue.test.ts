@@ -543,7 +543,7 @@ describe('WorkQueue: observer', () => {
 describe('WorkQueue: reconcile deadline', () => {
   it('frees the slot of a reconcile that never finishes, retries its key with backoff, ignores its late result', async () => {
     const clock = new ManualClock();
-    const logs = captureLogs();
+    const logs = captureLogs('info');
     const outcomes: string[] = [];
     const r = controllableReconcile();
     const queue = new WorkQueue({
@@ -593,7 +593,7 @@ describe('WorkQueue: reconcile deadline', () => {
 
   it('logs a reconcile that throws at error level, with the error; returned errors are for the caller to log', async () => {
     const clock = new ManualClock();
-    const logs = captureLogs();
+    const logs = captureLogs('info');
     const queue = new WorkQueue({
       reconcile: (key) => {
         if (key === 'throws') throw new Error('GET /api/v1/things timed out');
@@ -612,6 +612,36 @@ describe('WorkQueue: reconcile deadline', () => {
         key: 'throws',
         err: expect.objectContaining({ message: 'GET /api/v1/things timed out' }),
       },
+    ]);
+  });
+});
+
+describe('WorkQueue: each outcome at debug level', () => {
+  it('logs how each reconcile ended and when its key is tried again', async () => {
+    const clock = new ManualClock();
+    const logs = captureLogs('debug');
+    const queue = new WorkQueue({
+      reconcile: (key) => {
+        if (key === 'fails') return { error: new Error('said so') };
+        if (key === 'later') return { requeueAfterMs: 2_000 };
+        return undefined;
+      },
+      clock,
+      logger: logs.logger,
+    });
+    queue.add('fails');
+    queue.add('later');
+    queue.add('done');
+    await clock.advance(0);
+    expect(
+      logs
+        .lines()
+        .filter(({ level }) => level === 'debug')
+        .map(({ msg, key, outcome, retryInMs }) => ({ msg, key, outcome, retryInMs })),
+    ).toEqual([
+      { msg: 'reconcile finished', key: 'fails', outcome: 'error', retryInMs: 5 },
+      { msg: 'reconcile finished', key: 'later', outcome: 'requeue', retryInMs: 2_000 },
+      { msg: 'reconcile finished', key: 'done', outcome: 'success', retryInMs: undefined },
     ]);
   });
 });
