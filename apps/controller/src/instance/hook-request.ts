@@ -3,7 +3,13 @@
  * shared by the controller's reconcile and `scoby render --hooks` so both call hooks alike.
  */
 import type { FormFactorPlugin } from '@scoby/formfactor';
-import type { HookCall, HookPhaseDescriptor, HookSuccess } from '@scoby/hooks-v1/client';
+import type {
+  HookCall,
+  HookPhase,
+  HookPhaseDescriptor,
+  HookResult,
+  HookSuccess,
+} from '@scoby/hooks-v1/client';
 import type { KubeObject } from '@scoby/kube-objects';
 import { FINALIZER } from '@scoby/registration';
 import { applyHookStatus, repeatedConditionsMessage, type Status } from './status/instance-status.ts';
@@ -81,6 +87,38 @@ export function deletionGateCalls(
   return phases
     .filter(({ calledAt }) => calledAt === 'deletion')
     .map(({ phase }) => hookCall(destination, phase as HookCall['phase'], hookObject(instance)));
+}
+
+/**
+ * The body of a request of a phase called while reconciling (docs/spec/hooks-v1.md §3, pre-reconcile),
+ * as the plan builds it (plan/before-hook.ts); where it goes is the caller's.
+ */
+export interface PlannedHookRequest {
+  phase: HookPhase;
+  object: KubeObject;
+  children: Record<string, KubeObject>;
+}
+
+/** The answer to one of them, as the plan's second stage takes it (plan/after-hook.ts). */
+export interface PhaseAnswer {
+  phase: HookPhase;
+  result: HookResult;
+}
+
+/**
+ * The plan's requests sent in turn through `send`, the controller's or `scoby render --hooks`'s way
+ * of reaching the hook, and their answers in the same order: both call the hook alike.
+ */
+export async function askHook(
+  destination: HookDestination,
+  requests: readonly PlannedHookRequest[],
+  send: (call: HookCall) => Promise<HookResult>,
+): Promise<PhaseAnswer[]> {
+  const answers: PhaseAnswer[] = [];
+  for (const { phase, object, children } of requests) {
+    answers.push({ phase, result: await send(hookCall(destination, phase, object, children)) });
+  }
+  return answers;
 }
 
 export interface ConditionSet {

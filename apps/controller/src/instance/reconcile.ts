@@ -26,7 +26,7 @@ import { parkingFingerprint } from './parking.ts';
 import { OwnWrites } from './own-writes.ts';
 import type { InstanceConfig } from './instance-config.ts';
 import { declaredPhases } from './declared-phases.ts';
-import { deletionGateCalls, hookCall, hookDestination, type HookDestination } from './hook-request.ts';
+import { askHook, deletionGateCalls, hookDestination, type HookDestination } from './hook-request.ts';
 import { InstanceEvents, type EventSink } from './instance-events.ts';
 import { InstanceMemory } from './instance-memory.ts';
 import { InstanceWrites } from './instance-writes.ts';
@@ -161,19 +161,10 @@ export class InstanceReconciler {
     this.#events.warn(run, instance, before.warnings);
     if (before.kind === 'stop') return this.#failures.stop(run, instance, before.stop);
     const destination = this.#destination(run);
-    const answer =
-      before.preReconcile && destination
-        ? await this.#callHook(
-            run,
-            hookCall(
-              destination,
-              before.preReconcile.phase,
-              before.preReconcile.object,
-              before.preReconcile.children,
-            ),
-          )
-        : undefined;
-    const after = planAfterHook(before.prepared, answer);
+    const answers = destination
+      ? await askHook(destination, before.hookRequests, (call) => this.#callHook(run, call))
+      : [];
+    const after = planAfterHook(before.prepared, answers);
     if (after.kind === 'stop') return this.#failures.stop(run, instance, after.stop);
     if (after.hookFailureIgnored) deps.recordHookFailureIgnored?.(run.config.registrationName);
     this.#events.warn(run, instance, after.warnings);

@@ -28,13 +28,15 @@ import { runChecks } from '../../src/cli/hook-check/run-checks.ts';
 import { loadHookModules } from '../../src/hook-modules/load.ts';
 import { callsHookAt, declaredPhases } from '../../src/instance/declared-phases.ts';
 import { ignoresHookFailure } from '../../src/instance/hook-failure-policy.ts';
-import { hookCall } from '../../src/instance/hook-request.ts';
+import { askHook, hookCall } from '../../src/instance/hook-request.ts';
+import { planBeforeHook } from '../../src/instance/plan/before-hook.ts';
 import type { InstanceConfig } from '../../src/instance/instance-config.ts';
 import { InstanceReconciler } from '../../src/instance/reconcile.ts';
 import { releaseFinalizer } from '../../src/instance/release-finalizer.ts';
 import type { ChildStore } from '../../src/instance/children/write-children.ts';
 import { deletionDependencies, instanceKey, reconcileContext } from '../instance/reconcile-context.ts';
 import { THROW_AWAY_PHASE } from '../support/throw-away-phase.ts';
+import { planTarget } from '../instance/plan/plan-target.ts';
 
 async function loadModule(text: string) {
   const dir = await mkdtemp(join(tmpdir(), 'scoby-hook-phase-'));
@@ -238,6 +240,44 @@ describe('a hook phase registered in the phase table', () => {
       events: { emit: () => {} },
     });
     expect(calls).toEqual(['finalize', 'archive']);
+  });
+
+  it('called while reconciling, is asked by the plan and sent by the one function the reconcile and scoby render share', async () => {
+    register({
+      ...THROW_AWAY_PHASE,
+      phase: 'enrich',
+      capabilities: ['enrich'],
+      calledAt: 'reconcile',
+      handler: 'enrich',
+      answersWithChanges: true,
+    });
+    const target = planTarget({
+      hook: { version: 'v1', address: { uri: 'http://hook.example/v1' }, capabilities: ['pre-reconcile'] },
+    });
+    // Validated with the committed capabilities; the throw-away row is declared as a regenerated copy would allow.
+    (target.spec.hook as { capabilities: string[] }).capabilities = ['enrich', 'pre-reconcile'];
+    const instance = {
+      apiVersion: 'example.com/v1',
+      kind: 'Mailer',
+      metadata: { name: 'orders', namespace: 'shop', uid: 'u-1', generation: 1 },
+      spec: {},
+    };
+    const before = await planBeforeHook(target, instance, '2026-11-30T01:00:00Z', {
+      controllerNamespace: 'scoby-system',
+      controllerConfigMap: () => undefined,
+      resolveAddress: async () => ({ ok: false, message: 'no addresses here' }),
+    });
+    if (before.kind !== 'prepared') throw new Error('the render failed');
+    // In the table's order, each with the instance and the children, as pre-reconcile's.
+    expect(before.hookRequests.map(({ phase }) => phase)).toEqual(['pre-reconcile', 'enrich']);
+    expect(before.hookRequests[1]!.children).toEqual(before.hookRequests[0]!.children);
+    const sent: string[] = [];
+    const answers = await askHook(DESTINATION, before.hookRequests, async (call) => {
+      sent.push(`${call.phase} ${Object.keys(call.children ?? {}).join(',')}`);
+      return consenting();
+    });
+    expect(sent).toEqual(['pre-reconcile deployment', 'enrich deployment']);
+    expect(answers.map(({ phase }) => phase)).toEqual(['pre-reconcile', 'enrich']);
   });
 
   it('is a capability a registration may declare, under each of its spellings', () => {

@@ -59,8 +59,7 @@ describe('hook phase names in the source', () => {
     expect(spelling).toEqual({
       // The phase table itself: every name of every row.
       'packages/hooks-v1/src/phases.ts': [...names].sort(),
-      // pre-reconcile's behaviour: the request the plan prepares, and what it does with the answer.
-      'apps/controller/src/instance/plan/before-hook.ts': ['pre-reconcile'],
+      // pre-reconcile's behaviour: what the plan does with its answer.
       'apps/controller/src/instance/plan/after-hook.ts': ['pre-reconcile'],
       // A Namespace's finalize subresource, no hook phase.
       'packages/in-memory-apiserver/src/http/route.ts': ['finalize'],

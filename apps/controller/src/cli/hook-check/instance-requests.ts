@@ -30,11 +30,11 @@ export function instanceUnderCheck(
   time: RequestTime,
 ): InstanceUnderCheck {
   const { plan } = prepared;
-  const request = prepared.preReconcile;
   const state = { working: plan.working, children: plan.children, conditionSet: plan.target, now: time.now };
   const calls: InstanceUnderCheck['calls'] = {};
   for (const { phase, calledAt, answersWithChanges } of declared) {
     if (calledAt === 'reconcile') {
+      const request = prepared.hookRequests.find((each) => each.phase === phase);
       if (request === undefined) continue;
       const children = answersWithChanges ? request.children : undefined;
       const call = hookCall(destination, phase as HookPhase, request.object, children);

@@ -12,17 +12,14 @@ import type { KubeObject } from '@scoby/kube-objects';
 import { validateRegistration, type CRDRegistration } from '@scoby/registration';
 import { instanceConditionSet } from '../../instance/condition-set.ts';
 import { planAfterHook, type AfterHook } from '../../instance/plan/after-hook.ts';
-import {
-  planBeforeHook,
-  type PreparedPlan,
-  type PreReconcileRequest,
-} from '../../instance/plan/before-hook.ts';
+import { planBeforeHook, type PreparedPlan } from '../../instance/plan/before-hook.ts';
+import type { PhaseAnswer, PlannedHookRequest } from '../../instance/hook-request.ts';
 import type { InstanceTarget } from '../../instance/plan/instance-target.ts';
 import type { Stop } from '../../instance/plan/stop.ts';
 import type { Warning } from '../../instance/plan/warnings.ts';
 import type { Status } from '../../instance/status/instance-status.ts';
 import { admitInstance, instanceNamespace } from './instance-admission.ts';
-import { callPreReconcile, type HookAccess } from './offline-hook.ts';
+import { callHook, type HookAccess } from './offline-hook.ts';
 import { observedChildren } from './observed-children.ts';
 import type { RenderFailure } from './render-failure.ts';
 import { renderTargetCrd } from './render-target.ts';
@@ -75,8 +72,8 @@ export type OfflineInput = Omit<OfflineRenderInput, 'hooks'>;
 /** The instance's plan up to the pre-reconcile call, and the warnings met on the way. */
 export interface PreparedRender {
   plan: PreparedPlan;
-  /** Absent when the hook has no pre-reconcile capability. */
-  preReconcile?: PreReconcileRequest;
+  /** The hook's calls while reconciling (before-hook.ts): none without a hook that has such a phase. */
+  hookRequests: PlannedHookRequest[];
   warnings: Warning[];
 }
 
@@ -131,7 +128,7 @@ export async function prepareRender(
     ok: true,
     prepared: {
       plan: before.prepared,
-      ...(before.preReconcile === undefined ? {} : { preReconcile: before.preReconcile }),
+      hookRequests: before.hookRequests,
       warnings,
     },
   };
@@ -164,11 +161,11 @@ export async function renderOffline(input: OfflineRenderInput): Promise<OfflineR
   const preparation = await prepareRender(input);
   if (!preparation.ok) return preparation;
   const { prepared } = preparation;
-  let answer;
-  if (input.hooks && prepared.preReconcile) {
-    const called = await callPreReconcile(input.hooks, prepared.plan.target, prepared.preReconcile);
+  let answers: PhaseAnswer[] = [];
+  if (input.hooks) {
+    const called = await callHook(input.hooks, prepared.plan.target, prepared.hookRequests);
     if (!called.ok) return called;
-    answer = called.answer;
+    answers = called.answers;
   }
-  return completeRender(prepared, planAfterHook(prepared.plan, answer), input);
+  return completeRender(prepared, planAfterHook(prepared.plan, answers), input);
 }

@@ -3,8 +3,8 @@
  * pre-reconcile answer applied under spec.hook.failurePolicy (docs/spec/hooks-v1.md §5–§6), giving
  * either the stop it calls for or the desired state, with the Warning Events on the way.
  */
-import type { HookFailure, HookResult } from '@scoby/hooks-v1/client';
-import { acceptHookAnswer } from '../hook-request.ts';
+import type { HookFailure } from '@scoby/hooks-v1/client';
+import { acceptHookAnswer, type PhaseAnswer } from '../hook-request.ts';
 import { withHookConditionsFailed } from '../status/instance-status.ts';
 import { HOOK_FAILED_IGNORED, ignoresHookFailure } from '../hook-failure-policy.ts';
 import type { PreparedPlan } from './before-hook.ts';
@@ -33,8 +33,9 @@ export type AfterHook =
       hookFailureIgnored?: IgnoredHookFailure;
     };
 
-/** `answer` is the pre-reconcile call's, or undefined when none was made. */
-export function planAfterHook(prepared: PreparedPlan, answer: HookResult | undefined): AfterHook {
+/** `answers` are those of the plan's hook requests (before-hook.ts); none when no call was made. */
+export function planAfterHook(prepared: PreparedPlan, answers: readonly PhaseAnswer[]): AfterHook {
+  const answer = answers.find(({ phase }) => phase === 'pre-reconcile')?.result;
   if (answer === undefined) return desired(prepared, prepared, NO_WARNINGS);
   const { target, instance, working, children, now } = prepared;
   if (answer.ok) {

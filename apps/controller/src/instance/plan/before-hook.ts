@@ -1,7 +1,8 @@
 /**
  * The first stage of an instance's plan (docs/spec/children-and-status.md §1 steps 5–7, and what step 8
  * sends): the working status, the rendered children with statusConfiguration.add applied, and the
- * pre-reconcile request, or the stop when rendering failed. Pure given the lookups (the controller's
+ * requests of the hook phases called while reconciling (pre-reconcile), or the stop when rendering
+ * failed. Pure given the lookups (the controller's
  * informer caches, or the objects `scoby render` was given).
  */
 import type { RenderLookups } from '@scoby/env';
@@ -9,9 +10,10 @@ import type { InstanceIdentity } from '@scoby/formfactor';
 import type { HookPhase } from '@scoby/hooks-v1/client';
 import type { KubeObject } from '@scoby/kube-objects';
 import { instanceIdentity } from '../children/final-children.ts';
-import { hookObject, withScobyFinalizer } from '../hook-request.ts';
+import { hookObject, withScobyFinalizer, type PlannedHookRequest } from '../hook-request.ts';
 import { startWorkingStatus, type Status } from '../status/instance-status.ts';
-import { callsPreReconcile, wantsFinalizer, type InstanceTarget } from './instance-target.ts';
+import { declaredPhases } from '../declared-phases.ts';
+import { wantsFinalizer, type InstanceTarget } from './instance-target.ts';
 import { renderInstance } from './render-instance.ts';
 import { stopWith, type Stop } from './stop.ts';
 import { judgedWarnings, type StageWarnings } from './warnings.ts';
@@ -30,21 +32,17 @@ export interface PreparedPlan {
   children: Record<string, KubeObject>;
 }
 
-/** The body of the pre-reconcile request (docs/spec/hooks-v1.md §3); where it goes is the caller's. */
-export interface PreReconcileRequest {
-  phase: HookPhase;
-  object: KubeObject;
-  children: Record<string, KubeObject>;
-}
-
 export type BeforeHook =
   | { kind: 'stop'; stop: Stop; warnings: StageWarnings }
   | {
       kind: 'prepared';
       prepared: PreparedPlan;
       warnings: StageWarnings;
-      /** Absent when the hook has no pre-reconcile capability. */
-      preReconcile?: PreReconcileRequest;
+      /**
+       * One per phase the hook declares that is called while reconciling, in the phase table's order
+       * (hooks-v1's phases.ts); each is sent as it is, and the answers go to planAfterHook.
+       */
+      hookRequests: PlannedHookRequest[];
     };
 
 export async function planBeforeHook(
@@ -71,13 +69,14 @@ export async function planBeforeHook(
     working: rendered.status,
     children: rendered.children,
   };
-  if (!callsPreReconcile(target)) return { kind: 'prepared', prepared, warnings };
   // The hook sees the instance as step 4 left it: `scoby render` is given it as stored before.
   const seen = withScobyFinalizer(instance, wantsFinalizer(target));
-  const preReconcile: PreReconcileRequest = {
-    phase: 'pre-reconcile',
-    object: hookObject(seen, prepared.working),
-    children: prepared.children,
-  };
-  return { kind: 'prepared', prepared, warnings, preReconcile };
+  const hookRequests = declaredPhases(target.spec.hook)
+    .filter(({ calledAt }) => calledAt === 'reconcile')
+    .map(({ phase }) => ({
+      phase: phase as HookPhase,
+      object: hookObject(seen, prepared.working),
+      children: prepared.children,
+    }));
+  return { kind: 'prepared', prepared, warnings, hookRequests };
 }

@@ -35,11 +35,6 @@ export function instanceTargetOf(config: InstanceConfig, clusterDomain: string):
   };
 }
 
-/** The hook is called before children are written (docs/spec/hooks-v1.md §4). */
-export function callsPreReconcile(target: InstanceTarget): boolean {
-  return callsHookAt(target.spec.hook, 'reconcile');
-}
-
 /** Scoby's finalizer belongs on every instance while the hook finalizes (docs/spec/hooks-v1.md §7). */
 export function wantsFinalizer(target: InstanceTarget): boolean {
   return callsHookAt(target.spec.hook, 'deletion');

@@ -56,8 +56,11 @@ async function planAfter(
     resolveAddress: async () => ({ ok: false, message: 'no addresses here' }),
   });
   if (before.kind !== 'prepared') throw new Error('the render failed');
-  expect(before.preReconcile).toBeDefined();
-  return planAfterHook(before.prepared, answer);
+  expect(before.hookRequests.map(({ phase }) => phase)).toEqual(['pre-reconcile']);
+  return planAfterHook(
+    before.prepared,
+    answer === undefined ? [] : [{ phase: 'pre-reconcile', result: answer }],
+  );
 }
 
 async function decide(policy: 'Fail' | 'Ignore', answer: HookResult | undefined) {
