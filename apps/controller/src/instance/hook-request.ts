@@ -107,7 +107,9 @@ export interface PhaseAnswer {
 
 /**
  * The plan's requests sent in turn through `send`, the controller's or `scoby render --hooks`'s way
- * of reaching the hook, and their answers in the same order: both call the hook alike.
+ * of reaching the hook, and their answers in the same order: both call the hook alike. The plan
+ * builds every request from the same working state before any is sent, so no phase sees another's
+ * answer; a phase that must would change that here and in the plan's first stage.
  */
 export async function askHook(
   destination: HookDestination,
