@@ -133,13 +133,18 @@ export class InstanceController {
         holdWhileReconciling: true,
         admit: (event: ControllerEvent) => {
           const echo = event.type !== 'delete' && ownWrites.isEcho(event.object);
-          const fields = {
-            instance: `${event.object.metadata.namespace ?? ''}/${event.object.metadata.name ?? ''}`,
-            event: event.type,
-            resourceVersion: event.object.metadata.resourceVersion,
-          };
-          if (echo) options.logger.debug(fields, 'event of own write skipped');
-          else options.logger.trace(fields, 'event admitted');
+          // Every event of every instance and child passes here: its fields only for a line written.
+          const level = echo ? 'debug' : 'trace';
+          if (options.logger.isLevelEnabled(level)) {
+            options.logger[level](
+              {
+                instance: `${event.object.metadata.namespace ?? ''}/${event.object.metadata.name ?? ''}`,
+                event: event.type,
+                resourceVersion: event.object.metadata.resourceVersion,
+              },
+              echo ? 'event of own write skipped' : 'event admitted',
+            );
+          }
           return !echo;
         },
       },

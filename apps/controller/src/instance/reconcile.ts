@@ -118,13 +118,13 @@ export class InstanceReconciler {
     }
     const run = startRun(key, context, this.#config, this.#target);
     const memory = this.#memory;
-    // The watch event of our last write brings the newer object and another reconcile: no longer
-    // an echo to skip, since this trigger was not handled.
     const skipped = (why: string) =>
       this.#deps.logger?.debug(
         { instance: run.name, resourceVersion: cached.metadata.resourceVersion },
         `reconcile skipped: ${why}`,
       );
+    // The watch event of our last write brings the newer object and another reconcile: no longer
+    // an echo to skip, since this trigger was not handled.
     if (memory.superseded.isStale(run.slot, cached.metadata.resourceVersion)) {
       this.ownWrites.forget(cached);
       skipped("the cache holds a version this reconciler's write replaced");
