@@ -126,6 +126,18 @@ export class ClusterHandle {
       }));
   }
 
+  /**
+   * Waits until some Event about the object has the reason `reason`, and returns every Event about
+   * it. Scoby records an Event beside its status write without waiting for it (Events are a
+   * courtesy, as client-go's recorder treats them), so the status can be read before the Event exists.
+   */
+  waitForEvents(namespace: string, name: string, kind: string, reason: string): Promise<EventView[]> {
+    return this.waitFor(`a ${reason} Event about ${kind} "${namespace}/${name}"`, async () => {
+      const found = await this.events(namespace, name, kind);
+      return found.some((event) => event.reason === reason) ? found : undefined;
+    });
+  }
+
   /** Waits for the probe to return something other than undefined or false; probe errors mean "not yet". */
   waitFor<T>(description: string, probe: Probe<T>, timeoutMs = this.timeoutMs): Promise<T> {
     return waitFor(description, probe, { timeoutMs });

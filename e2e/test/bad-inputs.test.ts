@@ -180,7 +180,7 @@ spec:
       // Parked until the spec changes (children-and-status.md §8.12).
       { type: 'Stalled', status: 'True', reason: 'RenderFailed', message },
     ]);
-    expect(await cluster.events('bad', 'missing-leaf', 'Job')).toEqual([
+    expect(await cluster.waitForEvents('bad', 'missing-leaf', 'Job', 'RenderFailed')).toEqual([
       { type: 'Warning', reason: 'RenderFailed', message },
     ]);
     expect(await cluster.get('apps/v1', 'Deployment', 'bad', 'job-missing-leaf')).toBeUndefined();
@@ -227,7 +227,7 @@ spec: {color: red}
       // Retried (§8.12).
       { type: 'Reconciling', status: 'True', reason: 'HookFailed', message },
     ]);
-    expect(await cluster.events('bad', 'w1', 'Widget')).toEqual([
+    expect(await cluster.waitForEvents('bad', 'w1', 'Widget', 'HookFailed')).toEqual([
       { type: 'Warning', reason: 'HookFailed', message },
     ]);
     expect(await cluster.get('apps/v1', 'Deployment', 'bad', 'widget-w1')).toBeUndefined();

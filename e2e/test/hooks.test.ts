@@ -133,7 +133,7 @@ describe('hooks', () => {
       reason: 'HookFailed',
       message: 'finalize hook: HTTP 409: waiting for condition Approved',
     });
-    expect(await cluster.events('hooks', 'orders', 'Mailer')).toContainEqual({
+    expect(await cluster.waitForEvents('hooks', 'orders', 'Mailer', 'HookFailed')).toContainEqual({
       type: 'Warning',
       reason: 'HookFailed',
       message: 'finalize hook: HTTP 409: waiting for condition Approved',
