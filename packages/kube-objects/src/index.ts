@@ -115,3 +115,4 @@ export { isPlainObject, jsonTypeName } from './json.ts';
 export { serviceUrl } from './service-url.ts';
 export { compareVersionPriority } from './version-priority.ts';
 export { setLongTimeout, MAX_TIMER_DELAY_MS } from './long-timeout.ts';
+export { compareResourceVersions } from './resource-version.ts';

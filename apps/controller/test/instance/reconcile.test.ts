@@ -583,6 +583,54 @@ describe('an instance without a hook', () => {
   });
 });
 
+describe('a cached copy older than the last own write (§9, "Not a trigger")', () => {
+  it('is not reconciled, and the echo of the failure status written over it brings the instance back', async () => {
+    // Found by the fault bench's `mixed` on the real control plane: a status write reached the server
+    // but its answer was lost to a reset connection, so the reconcile recorded StatusWriteFailed over
+    // it. The cache then delivered the lost write's version: the reconcile of that copy found its
+    // status as desired and wrote nothing, the failure status's event was skipped as an echo, and
+    // the instance kept Ready=False for good.
+    const w = world();
+    const patch = w.api.client.patch.bind(w.api.client);
+    let lost: KubeObject | undefined;
+    Object.assign(w.api.client, {
+      patch: async (...args: Parameters<DynamicClient['patch']>) => {
+        const stored = await patch(...args);
+        if (
+          lost === undefined &&
+          (args[4] as { subresource?: string } | undefined)?.subresource === 'status'
+        ) {
+          lost = stored;
+          throw Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+        }
+        return stored;
+      },
+    });
+    const read = w.api.instance!;
+
+    expect(await w.reconcile(config(), read)).toEqual({
+      kind: 'retry',
+      failure: {
+        reason: 'StatusWriteFailed',
+        message: 'read ECONNRESET',
+        statusWriteError: 'read ECONNRESET',
+      },
+    });
+    const failed = w.api.instance!;
+    expect(readyOf(failed)).toMatchObject({ status: 'False', reason: 'StatusWriteFailed' });
+    expect(readyOf(lost)).toMatchObject({ status: 'Unknown', reason: 'UNKNOWN' });
+    expect(Number(lost!.metadata.resourceVersion)).toBeLessThan(Number(failed.metadata.resourceVersion));
+
+    // The watch brings the lost write's version late: older than the failure status, it is skipped.
+    w.api.writes.length = 0;
+    expect(await w.reconcile(config(), lost)).toEqual({ kind: 'done', writes: 0 });
+    // The failure status's event is no echo then: the controller reconciles it, and Ready is back.
+    expect(w.reconciler.ownWrites.isEcho(failed)).toBe(false);
+    expect(await w.reconcile(config(), failed)).toEqual({ kind: 'done', writes: 1 });
+    expect(readyOf(w.api.instance)).toMatchObject({ status: 'Unknown', reason: 'UNKNOWN' });
+  });
+});
+
 describe('the finalizer of a live instance (§1 step 4)', () => {
   it('is added when the hook has finalize, before anything else', async () => {
     const w = world();

@@ -54,16 +54,62 @@ describe('SupersededVersions', () => {
     expect(superseded.isStale('shop/a', '1')).toBe(true);
   });
 
-  it('ignores writes that kept the version or whose versions are unknown', () => {
+  it('ignores writes that kept the version or answered none', () => {
     const superseded = new SupersededVersions();
     superseded.wrote('shop/a', '1', '1');
-    superseded.wrote('shop/a', undefined, '2');
     superseded.wrote('shop/a', '3', undefined);
     expect(['1', '2', '3'].map((version) => superseded.isStale('shop/a', version))).toEqual([
       false,
       false,
       false,
     ]);
+  });
+
+  it('takes a version lower than the one the last write returned for stale, though no write replaced it', () => {
+    // The cache holds 7: an earlier write's version whose answer was lost, replaced by the write 5 → 9.
+    const superseded = new SupersededVersions();
+    superseded.wrote('shop/a', '5', '9');
+    expect(['5', '7', '8'].map((version) => superseded.isStale('shop/a', version))).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect(superseded.isStale('shop/a', '9')).toBe(false);
+    expect(superseded.isStale('shop/a', '7')).toBe(false);
+  });
+
+  it('compares as integers, not as text', () => {
+    const superseded = new SupersededVersions();
+    superseded.wrote('shop/a', '98', '100');
+    expect(superseded.isStale('shop/a', '99')).toBe(true);
+  });
+
+  it('judges by the newest version its writes returned, whatever their order', () => {
+    const superseded = new SupersededVersions();
+    superseded.wrote('shop/a', '5', '9');
+    // A write whose answer came late, from an older version.
+    superseded.wrote('shop/a', '4', '6');
+    expect(superseded.isStale('shop/a', '8')).toBe(true);
+  });
+
+  it('takes a version newer than the last write for current, and ends the tracking', () => {
+    const superseded = new SupersededVersions();
+    superseded.wrote('shop/a', '5', '9');
+    expect(superseded.isStale('shop/a', '12')).toBe(false);
+    expect(superseded.isStale('shop/a', '5')).toBe(false);
+  });
+
+  it('compares versions that are not integers for equality only', () => {
+    const superseded = new SupersededVersions();
+    superseded.wrote('shop/a', 'x1', 'x3');
+    expect(superseded.isStale('shop/a', 'x1')).toBe(true);
+    expect(superseded.isStale('shop/a', 'x2')).toBe(false);
+  });
+
+  it('takes a lower version for stale after a write from an unknown version', () => {
+    const superseded = new SupersededVersions();
+    superseded.wrote('shop/a', undefined, '2');
+    expect([superseded.isStale('shop/a', '1'), superseded.isStale('shop/a', '2')]).toEqual([true, false]);
   });
 
   it('ignoring a no-op write keeps the versions already superseded', () => {
