@@ -66,16 +66,39 @@ export interface Toxiproxy {
   stop(): Promise<void>;
 }
 
-async function call(apiUrl: string, method: string, path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${apiUrl}${path}`, {
-    method,
-    headers: { 'Content-Type': 'application/json', 'User-Agent': 'scoby-fault-bench' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok)
+/**
+ * The answer of Go's http.TimeoutHandler, which toxiproxy's API gives a request that outlasted its
+ * limit: seen on POST /reset on a loaded machine (closing many connections), where it ended a run.
+ */
+const API_TIMEOUT = /<title>Timeout<\/title>/;
+const API_ATTEMPTS = 3;
+
+/**
+ * One request to toxiproxy's API. An `idempotent` one (the same state whether it ran once or twice)
+ * is sent again after the API's own timeout answer: the handler may still have finished.
+ */
+export async function callToxiproxy(
+  apiUrl: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  options: { idempotent?: boolean } = {},
+): Promise<unknown> {
+  for (let attempt = 1; ; attempt++) {
+    const response = await fetch(`${apiUrl}${path}`, {
+      method,
+      headers: { 'Content-Type': 'application/json', 'User-Agent': 'scoby-fault-bench' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    if (response.ok) return text === '' ? undefined : (JSON.parse(text) as unknown);
+    const timedOut = response.status === 503 && API_TIMEOUT.test(text);
+    if (options.idempotent && timedOut && attempt < API_ATTEMPTS) {
+      await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+      continue;
+    }
     throw new Error(`toxiproxy ${method} ${path} answered ${response.status}: ${text.trim()}`);
-  return text === '' ? undefined : (JSON.parse(text) as unknown);
+  }
 }
 
 /** Starts toxiproxy-server on 127.0.0.1 (default: the binary `npm run kube-binaries` built). */
@@ -123,7 +146,7 @@ export async function startToxiproxy(
       return server.pid;
     },
     async createProxy(name, upstream) {
-      const created = (await call(apiUrl, 'POST', '/proxies', {
+      const created = (await callToxiproxy(apiUrl, 'POST', '/proxies', {
         name,
         listen: '127.0.0.1:0',
         upstream: `${upstream.host}:${upstream.port}`,
@@ -137,24 +160,26 @@ export async function startToxiproxy(
         port: listenPort,
         upstream,
         async addToxic(toxic) {
-          await call(apiUrl, 'POST', `${path}/toxics`, { ...toxic, toxicity: 1 });
+          await callToxiproxy(apiUrl, 'POST', `${path}/toxics`, { ...toxic, toxicity: 1 });
         },
         async removeToxic(toxicName) {
-          await call(apiUrl, 'DELETE', `${path}/toxics/${encodeURIComponent(toxicName)}`);
+          await callToxiproxy(apiUrl, 'DELETE', `${path}/toxics/${encodeURIComponent(toxicName)}`);
         },
         async toxics() {
-          const listed = (await call(apiUrl, 'GET', `${path}/toxics`)) as Array<{ name: string }>;
+          const listed = (await callToxiproxy(apiUrl, 'GET', `${path}/toxics`, undefined, {
+            idempotent: true,
+          })) as Array<{ name: string }>;
           return listed.map((toxic) => toxic.name);
         },
         async cutConnections() {
-          await call(apiUrl, 'POST', path, { enabled: false });
-          await call(apiUrl, 'POST', path, { enabled: true });
+          await callToxiproxy(apiUrl, 'POST', path, { enabled: false }, { idempotent: true });
+          await callToxiproxy(apiUrl, 'POST', path, { enabled: true }, { idempotent: true });
         },
       };
     },
     async removeAllToxics() {
       // POST /reset also enables every proxy; they are never disabled here.
-      await call(apiUrl, 'POST', '/reset');
+      await callToxiproxy(apiUrl, 'POST', '/reset', undefined, { idempotent: true });
     },
     stop,
   };
