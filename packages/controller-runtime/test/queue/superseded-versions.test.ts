@@ -92,6 +92,13 @@ describe('SupersededVersions', () => {
     expect(superseded.isStale('shop/a', '8')).toBe(true);
   });
 
+  it('moves to the version each newer write returned', () => {
+    const superseded = new SupersededVersions();
+    superseded.wrote('shop/a', '5', '9');
+    superseded.wrote('shop/a', '9', '12');
+    expect(superseded.isStale('shop/a', '10')).toBe(true);
+  });
+
   it('takes a version newer than the last write for current, and ends the tracking', () => {
     const superseded = new SupersededVersions();
     superseded.wrote('shop/a', '5', '9');
