@@ -91,70 +91,86 @@ export function postJson(target: string, payload: string, options: PostOptions):
 
     let responding = false;
     const send = url.protocol === 'https:' ? https.request : http.request;
-    const request = send(
-      url,
-      {
-        method: 'POST',
-        agent: url.protocol === 'https:' ? options.agents.https : options.agents.http,
-        headers: { ...options.headers, 'Content-Length': String(Buffer.byteLength(payload)) },
-      },
-      (response) => {
-        responding = true;
-        const announced = Number(response.headers['content-length']);
-        if (announced > options.maxResponseBytes) {
-          abandon(tooLarge);
+    let request: http.ClientRequest;
+    // A request is sent once more, on a new connection, when the kept-alive connection it went out on
+    // turns out closed by the server before any byte of an answer (§2): the hook never received it.
+    const open = (mayResend: boolean): void => {
+      const sent = send(
+        url,
+        {
+          method: 'POST',
+          agent: url.protocol === 'https:' ? options.agents.https : options.agents.http,
+          headers: { ...options.headers, 'Content-Length': String(Buffer.byteLength(payload)) },
+        },
+        (response) => {
+          responding = true;
+          const announced = Number(response.headers['content-length']);
+          if (announced > options.maxResponseBytes) {
+            abandon(tooLarge);
+            return;
+          }
+          // Reading pauses while the answer waits for its share of the answer budget.
+          let admission: Promise<void> | undefined;
+          const proceed = (next: Admission): boolean => {
+            if (next.kind === 'refuse') {
+              abandon({ kind: 'failed', cause: next.cause });
+              return false;
+            }
+            if (next.kind === 'wait') {
+              response.pause();
+              admission = next.admitted.then(() => {
+                admission = undefined;
+                if (!settled) response.resume();
+              });
+            }
+            return true;
+          };
+          if (Number.isFinite(announced) && !proceed(options.reservation.announce(announced))) return;
+          const chunks: Buffer[] = [];
+          let received = 0;
+          let complete = false;
+          response.on('data', (chunk: Buffer) => {
+            if (settled) return;
+            received += chunk.length;
+            if (received > options.maxResponseBytes) abandon(tooLarge);
+            else if (proceed(options.reservation.receive(chunk, received))) chunks.push(chunk);
+          });
+          response.on('end', () => {
+            complete = true;
+            const deliver = (): void => {
+              if (settled) return;
+              const body = Buffer.concat(chunks).toString('utf8');
+              chunks.length = 0;
+              settle({ kind: 'response', status: response.statusCode ?? 0, headers: response.headers, body });
+            };
+            if (admission === undefined) deliver();
+            else void admission.then(deliver);
+          });
+          response.on('error', (error) => settle(brokenResponse(error)));
+          response.on('close', () => {
+            if (!complete)
+              settle({ kind: 'failed', cause: 'connection closed before the response was complete' });
+          });
+        },
+      );
+      request = sent;
+      sent.on('error', (error) => {
+        if (!responding && mayResend && !settled && sent.reusedSocket && isReset(error)) {
+          open(false);
           return;
         }
-        // Reading pauses while the answer waits for its share of the answer budget.
-        let admission: Promise<void> | undefined;
-        const proceed = (next: Admission): boolean => {
-          if (next.kind === 'refuse') {
-            abandon({ kind: 'failed', cause: next.cause });
-            return false;
-          }
-          if (next.kind === 'wait') {
-            response.pause();
-            admission = next.admitted.then(() => {
-              admission = undefined;
-              if (!settled) response.resume();
-            });
-          }
-          return true;
-        };
-        if (Number.isFinite(announced) && !proceed(options.reservation.announce(announced))) return;
-        const chunks: Buffer[] = [];
-        let received = 0;
-        let complete = false;
-        response.on('data', (chunk: Buffer) => {
-          if (settled) return;
-          received += chunk.length;
-          if (received > options.maxResponseBytes) abandon(tooLarge);
-          else if (proceed(options.reservation.receive(chunk, received))) chunks.push(chunk);
-        });
-        response.on('end', () => {
-          complete = true;
-          const deliver = (): void => {
-            if (settled) return;
-            const body = Buffer.concat(chunks).toString('utf8');
-            chunks.length = 0;
-            settle({ kind: 'response', status: response.statusCode ?? 0, headers: response.headers, body });
-          };
-          if (admission === undefined) deliver();
-          else void admission.then(deliver);
-        });
-        response.on('error', (error) => settle(brokenResponse(error)));
-        response.on('close', () => {
-          if (!complete)
-            settle({ kind: 'failed', cause: 'connection closed before the response was complete' });
-        });
-      },
-    );
-    request.on('error', (error) =>
-      settle(responding ? brokenResponse(error) : { kind: 'failed', cause: describeError(error) }),
-    );
+        settle(responding ? brokenResponse(error) : { kind: 'failed', cause: describeError(error) });
+      });
+      sent.end(payload);
+    };
     options.signal?.addEventListener('abort', cut, { once: true });
-    request.end(payload);
+    open(true);
   });
+}
+
+/** A connection closed by its other end: "socket hang up" and "read ECONNRESET" alike. */
+function isReset(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException).code === 'ECONNRESET';
 }
 
 /**
