@@ -56,7 +56,13 @@ export function go(args: string[], cwd: string): void {
   const result = spawnSync('go', args, {
     cwd,
     stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, GOTOOLCHAIN: 'local', GOFLAGS: '-buildvcs=false', CGO_ENABLED: '0' },
+    // The caller's GOFLAGS stay (`-p=1` keeps a shared machine usable while a build runs).
+    env: {
+      ...process.env,
+      GOTOOLCHAIN: 'local',
+      GOFLAGS: [process.env.GOFLAGS, '-buildvcs=false'].filter(Boolean).join(' '),
+      CGO_ENABLED: '0',
+    },
   });
   if (result.error) fail(`cannot run go: ${result.error.message}`);
   if (result.status !== 0) fail(`go ${args[0]} failed (exit ${result.status}) in ${cwd}`);

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { binariesCacheFolder } from '../src/binaries.ts';
+import { binariesCacheFolder, KUBE_RELEASE } from '../src/binaries.ts';
 import { buildEtcd, fail, log } from './go-modules.ts';
 import {
   parseSums,
@@ -40,7 +40,7 @@ async function prebuiltEtcd(scratch: string): Promise<{ path: string } | { why: 
   const etcd = `${spec.folder}/etcd`;
   const release = `${spec.folder}/${RELEASE_FILE}`;
   await unpackTarZst(archive, into, tool, [etcd, release]);
-  const differences = pinDifferences(JSON.parse(await readFile(join(into, release), 'utf8')));
+  const differences = pinDifferences(JSON.parse(await readFile(join(into, release), 'utf8')), KUBE_RELEASE);
   if (differences.length > 0)
     return { why: `${archive} was built from other pins (${differences.join('; ')})` };
   if (sums.get(etcd) !== (await sha256Of(join(into, etcd))))

@@ -17,8 +17,14 @@ import {
   KWOK_STAGES_FILE,
   NODE_BINARIES,
   nodeBinariesCacheFolder,
-  type KubeRelease,
+  pinsOf,
 } from '../src/binaries.ts';
+import {
+  KNATIVE_BINARIES,
+  KNATIVE_RELEASE,
+  KNATIVE_RELEASE_FILE,
+  knativeCacheFolder,
+} from '../src/knative.ts';
 import { NO_ZSTD, packTarZst, unpackTarZst, zstdTools, type ZstdTool } from './zstd-tar.ts';
 
 export const SUMS_FILE = 'SHA256SUMS';
@@ -34,31 +40,33 @@ export interface PrebuiltArchive {
   folder: string;
   /** Files that folder must hold. */
   required: readonly string[];
-  /** Where its pins are: a kube-release.json inside it, or (helm, a single binary) its path. */
-  pinnedBy: 'kube-release.json' | 'path';
+  /** Where its pins are: a release file inside it that must hold `pins`, or (helm, a single binary) its path. */
+  pinnedBy: { file: string; pins: object } | 'path';
 }
 
 /** The archives of the repository's pins, named as `npm run kube-prebuilt` writes them. */
 export function prebuiltArchives(
   env: NodeJS.ProcessEnv = process.env,
-): Record<'kubernetes' | 'node' | 'helm', PrebuiltArchive> {
+): Record<'kubernetes' | 'node' | 'helm' | 'knative', PrebuiltArchive> {
   const root = cacheRoot(env);
   const kubernetes = relative(root, binariesCacheFolder(env));
   const node = relative(root, nodeBinariesCacheFolder(env));
+  const knative = relative(root, knativeCacheFolder(env));
+  const kubePins = { file: RELEASE_FILE, pins: KUBE_RELEASE };
   return {
     kubernetes: {
       what: `Kubernetes ${KUBE_RELEASE.kubernetes} control plane, etcd ${KUBE_RELEASE.etcd}, kwok ${KUBE_RELEASE.kwok}`,
       archive: `${kubernetes.split('/').pop()}.tar.zst`,
       folder: kubernetes,
       required: [...KUBE_BINARIES, KWOK_STAGES_FILE, RELEASE_FILE],
-      pinnedBy: 'kube-release.json',
+      pinnedBy: kubePins,
     },
     node: {
       what: `node binaries of Kubernetes ${KUBE_RELEASE.kubernetes}, CoreDNS ${KUBE_RELEASE.coredns}, pause ${KUBE_RELEASE.pause}`,
       archive: `${node.split('/').pop()}.tar.zst`,
       folder: node,
       required: [...NODE_BINARIES, RELEASE_FILE],
-      pinnedBy: 'kube-release.json',
+      pinnedBy: kubePins,
     },
     helm: {
       what: `helm ${KUBE_RELEASE.helm}`,
@@ -66,6 +74,13 @@ export function prebuiltArchives(
       folder: relative(root, helmCacheFolder(env)),
       required: ['helm'],
       pinnedBy: 'path',
+    },
+    knative: {
+      what: `Knative Serving ${KNATIVE_RELEASE.serving}`,
+      archive: `knative-${knative.split('/').pop()}.tar.zst`,
+      folder: knative,
+      required: [...KNATIVE_BINARIES, KNATIVE_RELEASE_FILE],
+      pinnedBy: { file: KNATIVE_RELEASE_FILE, pins: KNATIVE_RELEASE },
     },
   };
 }
@@ -80,18 +95,9 @@ export function prebuiltFolder(env: NodeJS.ProcessEnv = process.env): string | u
   return fileURLToPath(new URL('../../../../shared/prebuilt', import.meta.url));
 }
 
-/** The pins of a kube-release.json: every field but its comment. */
-export function pinsOf(release: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(release)
-      .filter(([key]) => key !== '$comment')
-      .sort(([a], [b]) => a.localeCompare(b)),
-  );
-}
-
 /** How `found` differs from the repository's pins, one phrase per field; empty when they are equal. */
-export function pinDifferences(found: Record<string, unknown>, pinned: KubeRelease = KUBE_RELEASE): string[] {
-  const want = pinsOf(pinned as unknown as Record<string, unknown>);
+export function pinDifferences(found: Record<string, unknown>, pinned: object): string[] {
+  const want = pinsOf(pinned);
   const have = pinsOf(found);
   return [...new Set([...Object.keys(want), ...Object.keys(have)])]
     .sort()
@@ -142,7 +148,6 @@ export async function problemsOf(
   spec: PrebuiltArchive,
   unpacked: string,
   sums: Map<string, string>,
-  pinned: KubeRelease = KUBE_RELEASE,
 ): Promise<string[]> {
   const problems: string[] = [];
   const { files, others } = await filesUnder(unpacked);
@@ -159,13 +164,14 @@ export async function problemsOf(
       problems.push(`${path} is in ${SUMS_FILE} but not in the archive`);
   for (const name of spec.required)
     if (!files.includes(`${spec.folder}/${name}`)) problems.push(`it lacks ${spec.folder}/${name}`);
-  if (spec.pinnedBy === 'kube-release.json' && files.includes(`${spec.folder}/${RELEASE_FILE}`)) {
-    const found = JSON.parse(await readFile(join(unpacked, spec.folder, RELEASE_FILE), 'utf8')) as Record<
+  const pinnedBy = spec.pinnedBy;
+  if (pinnedBy !== 'path' && files.includes(`${spec.folder}/${pinnedBy.file}`)) {
+    const found = JSON.parse(await readFile(join(unpacked, spec.folder, pinnedBy.file), 'utf8')) as Record<
       string,
       unknown
     >;
-    for (const difference of pinDifferences(found, pinned))
-      problems.push(`its ${RELEASE_FILE} has ${difference}`);
+    for (const difference of pinDifferences(found, pinnedBy.pins))
+      problems.push(`its ${pinnedBy.file} has ${difference}`);
   }
   return problems;
 }
@@ -179,7 +185,7 @@ export type PrebuiltOutcome =
  */
 export async function installPrebuilt(
   spec: PrebuiltArchive,
-  options: { prebuilt: string | undefined; cacheRoot: string; tool?: ZstdTool; pinned?: KubeRelease },
+  options: { prebuilt: string | undefined; cacheRoot: string; tool?: ZstdTool },
 ): Promise<PrebuiltOutcome> {
   const { prebuilt } = options;
   if (prebuilt === undefined) return { used: false, reason: 'SCOBY_PREBUILT_DIR is empty' };
@@ -201,7 +207,7 @@ export async function installPrebuilt(
   const staging = await mkdtemp(join(options.cacheRoot, '.prebuilt-'));
   try {
     await unpackTarZst(archive, staging, tool);
-    const problems = await problemsOf(spec, staging, sums, options.pinned);
+    const problems = await problemsOf(spec, staging, sums);
     if (problems.length > 0) return { used: false, reason: `${spec.archive}: ${problems.join('; ')}` };
     const target = join(options.cacheRoot, spec.folder);
     await mkdir(join(target, '..'), { recursive: true });
@@ -240,7 +246,7 @@ export async function fromPrebuilt(
  */
 export async function packPrebuilt(
   specs: PrebuiltArchive[],
-  options: { cacheRoot: string; out: string; tool?: ZstdTool; pinned?: KubeRelease },
+  options: { cacheRoot: string; out: string; tool?: ZstdTool },
 ): Promise<string[]> {
   const [tool] = zstdTools(options.tool);
   if (tool === undefined) throw new Error(NO_ZSTD);
@@ -250,9 +256,12 @@ export async function packPrebuilt(
     const { files } = await filesUnder(folder);
     const missing = spec.required.filter((name) => !files.includes(name));
     if (missing.length > 0) throw new Error(`${folder} lacks ${missing.join(', ')}: build it first`);
-    if (spec.pinnedBy === 'kube-release.json') {
-      const found = JSON.parse(await readFile(join(folder, RELEASE_FILE), 'utf8')) as Record<string, unknown>;
-      const differences = pinDifferences(found, options.pinned);
+    if (spec.pinnedBy !== 'path') {
+      const found = JSON.parse(await readFile(join(folder, spec.pinnedBy.file), 'utf8')) as Record<
+        string,
+        unknown
+      >;
+      const differences = pinDifferences(found, spec.pinnedBy.pins);
       if (differences.length > 0)
         throw new Error(`${folder} was built from other pins: ${differences.join('; ')}`);
     }

@@ -20,6 +20,16 @@ export const KUBE_RELEASE: KubeRelease = JSON.parse(
   readFileSync(new URL('../kube-release.json', import.meta.url), 'utf8'),
 ) as KubeRelease;
 
+/** The pins of a release file (kube-release.json, knative-release.json): every field but its comment,
+ *  in key order. */
+export function pinsOf(release: object): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(release)
+      .filter(([key]) => key !== '$comment')
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
+}
+
 export const KUBE_BINARIES = [
   'etcd',
   'kube-apiserver',

@@ -1,6 +1,6 @@
 /**
  * The prebuilt archives (scripts/prebuilt.ts): made by `npm run kube-prebuilt` from a cache, used by
- * `npm run kube-binaries` and `kube-node-binaries` only when their pins equal the repository's and
+ * `npm run kube-binaries`, `kube-node-binaries` and `knative-binaries` only when their pins equal the repository's and
  * every checksum of SHA256SUMS matches, unpacked through `zstd` or Node's zlib alike. Fake binaries
  * stand in for the real ones: what is judged is the archive, not what it holds.
  */
@@ -18,6 +18,13 @@ import {
   type KubeRelease,
 } from '../../src/binaries.ts';
 import {
+  KNATIVE_RELEASE,
+  KNATIVE_RELEASE_FILE,
+  knativeCacheFolder,
+  knativePinHash,
+  type KnativeRelease,
+} from '../../src/knative.ts';
+import {
   installPrebuilt,
   packPrebuilt,
   parseSums,
@@ -31,7 +38,7 @@ import { packTarZst, zstdTools } from '../../scripts/zstd-tar.ts';
 
 const REPOSITORY = fileURLToPath(new URL('../../../../', import.meta.url));
 const SPECS = prebuiltArchives({ SCOBY_CACHE_DIR: '/cache' });
-const ALL = [SPECS.kubernetes, SPECS.node, SPECS.helm];
+const ALL = [SPECS.kubernetes, SPECS.node, SPECS.helm, SPECS.knative];
 const TOOLS = zstdTools();
 if (TOOLS.length < 2)
   console.info(
@@ -40,26 +47,41 @@ if (TOOLS.length < 2)
 const scratch = await mkdtemp(join(tmpdir(), 'prebuilt-test-'));
 afterAll(() => rm(scratch, { recursive: true, force: true }));
 
-/** A cache root holding every archive's folder: each file's content names it; kube-release.json is `release`. */
-async function fakeCache(release: KubeRelease | Record<string, unknown> = KUBE_RELEASE): Promise<string> {
+/** A cache root holding the folder of each of `specs`: each file's content names it; kube-release.json
+ *  is `release`, knative-release.json `knative`. */
+async function fakeCache(
+  release: KubeRelease | Record<string, unknown> = KUBE_RELEASE,
+  { specs = ALL, knative = KNATIVE_RELEASE }: { specs?: PrebuiltArchive[]; knative?: object } = {},
+): Promise<string> {
   const root = await mkdtemp(join(scratch, 'cache-'));
-  for (const spec of ALL) {
+  for (const spec of specs) {
     await mkdir(join(root, spec.folder), { recursive: true });
     for (const name of spec.required)
       await writeFile(
         join(root, spec.folder, name),
         name === 'kube-release.json'
           ? JSON.stringify(release, null, 2) + '\n'
-          : `fake ${spec.folder}/${name}\n`,
+          : name === KNATIVE_RELEASE_FILE
+            ? JSON.stringify(knative, null, 2) + '\n'
+            : `fake ${spec.folder}/${name}\n`,
       );
   }
   return root;
 }
 
-/** A prebuilt folder packed from a fake cache (with `release` as the pins packing is judged by). */
-async function prebuiltOf(release: KubeRelease = KUBE_RELEASE): Promise<string> {
+/** A prebuilt folder packed from a fake cache (with `release` and `knative` as the pins packing is judged by). */
+async function prebuiltOf(
+  release: KubeRelease = KUBE_RELEASE,
+  knative: object = KNATIVE_RELEASE,
+): Promise<string> {
   const out = await mkdtemp(join(scratch, 'prebuilt-'));
-  await packPrebuilt(ALL, { cacheRoot: await fakeCache(release), out, pinned: release });
+  const pinsIn = (file: string) => (file === KNATIVE_RELEASE_FILE ? knative : release);
+  const packed = ALL.map((spec) =>
+    spec.pinnedBy === 'path'
+      ? spec
+      : { ...spec, pinnedBy: { ...spec.pinnedBy, pins: pinsIn(spec.pinnedBy.file) } },
+  );
+  await packPrebuilt(packed, { cacheRoot: await fakeCache(release, { knative }), out });
   return out;
 }
 
@@ -96,7 +118,25 @@ describe('the prebuilt folder', () => {
         folder: `kube/node-${kubernetes}-coredns-${coredns}-pause-${pause}`,
       },
       { archive: `helm-${helm}.tar.zst`, folder: `helm/${helm}` },
+      {
+        archive: `knative-serving-${KNATIVE_RELEASE.serving}-${knativePinHash()}.tar.zst`,
+        folder: `knative/serving-${KNATIVE_RELEASE.serving}-${knativePinHash()}`,
+      },
     ]);
+  });
+
+  it('keeps Knative in a folder named by a hash of its pins, which any pin moves and its comment does not', () => {
+    const hash = (release: object) => knativePinHash(release as KnativeRelease);
+    expect(knativePinHash()).toMatch(/^[0-9a-f]{12}$/);
+    expect(knativeCacheFolder({ SCOBY_CACHE_DIR: '/cache' })).toBe(
+      `/cache/knative/serving-${KNATIVE_RELEASE.serving}-${knativePinHash()}`,
+    );
+    expect(hash({ ...KNATIVE_RELEASE, $comment: 'another comment' })).toBe(knativePinHash());
+    // Key order is not a pin either.
+    const { caching, networking, serving } = KNATIVE_RELEASE;
+    expect(hash({ serving, networking, caching })).toBe(knativePinHash());
+    for (const key of ['serving', 'networking', 'caching'] as const)
+      expect(hash({ ...KNATIVE_RELEASE, [key]: 'v0.0.1' })).not.toBe(knativePinHash());
   });
 });
 
@@ -137,6 +177,18 @@ describe('an archive that may not be used', () => {
     // Its comment is not a pin.
     const commented = await prebuiltOf({ ...KUBE_RELEASE, $comment: 'another comment' } as KubeRelease);
     expect((await install(kubernetes, commented)).outcome.used).toBe(true);
+  });
+
+  it('is Knative whose knative-release.json differs from the repository’s pins', async () => {
+    const prebuilt = await prebuiltOf(KUBE_RELEASE, { ...KNATIVE_RELEASE, networking: 'v0.0.0-other' });
+    const { outcome, left } = await install(SPECS.knative, prebuilt);
+    expect(outcome).toEqual({
+      used: false,
+      reason: `${SPECS.knative.archive}: its knative-release.json has networking "v0.0.0-other" where the repository pins "${KNATIVE_RELEASE.networking}"`,
+    });
+    expect(left).toEqual([]);
+    // The Kubernetes archives of the same folder are not judged by Knative's pins.
+    expect((await install(SPECS.kubernetes, prebuilt)).outcome.used).toBe(true);
   });
 
   it('is helm at another path than its pin', async () => {
@@ -249,7 +301,10 @@ async function coldCache(): Promise<string> {
 function runScript(script: string, env: Record<string, string>, args: string[] = []) {
   const bin = join(scratch, 'bin');
   mkdirSync(bin, { recursive: true });
-  writeFileSync(join(bin, 'go'), '#!/bin/sh\necho "go may not run in this test" >&2\nexit 1\n');
+  writeFileSync(
+    join(bin, 'go'),
+    '#!/bin/sh\necho "go may not run in this test (GOFLAGS=$GOFLAGS)" >&2\nexit 1\n',
+  );
   chmodSync(join(bin, 'go'), 0o755);
   const result = spawnSync(
     process.execPath,
@@ -307,5 +362,65 @@ describe('npm run kube-binaries and kube-node-binaries', () => {
     );
     expect(control.stderr).toContain('kube-binaries: Go is not installed');
     expect(control.status).toBe(1);
+  }, 60_000);
+});
+
+describe('npm run knative-binaries', () => {
+  const knative = SPECS.knative;
+
+  it('unpacks the archive `npm run kube-prebuilt` made into a cold cache, saying so and printing its folder, with no Go at work', async () => {
+    const prebuilt = join(await mkdtemp(join(scratch, 'team-')), 'prebuilt');
+    expect(runScript('kube-prebuilt.ts', { SCOBY_CACHE_DIR: await fakeCache() }, [prebuilt]).status).toBe(0);
+    const cache = await coldCache();
+    const env = { SCOBY_CACHE_DIR: cache, SCOBY_PREBUILT_DIR: prebuilt };
+    const first = runScript('knative-binaries.ts', env);
+    expect(first.stderr).toContain(
+      `kube-binaries: Knative Serving ${KNATIVE_RELEASE.serving}: unpacked from the prebuilt ${join(prebuilt, knative.archive)} ` +
+        `(pins equal the repository's, ${knative.required.length + 1} checksums match; `,
+    );
+    expect(first.status).toBe(0);
+    expect(first.stdout.at(-1)).toBe(join(cache, knative.folder));
+    expect(await readFile(join(cache, knative.folder, 'queue'), 'utf8')).toBe(
+      `fake ${knative.folder}/queue\n`,
+    );
+    const second = runScript('knative-binaries.ts', env);
+    expect(second.stderr).toContain(
+      `kube-binaries: Knative Serving ${KNATIVE_RELEASE.serving} cached in ${join(cache, knative.folder)}`,
+    );
+    expect(second.stdout.at(-1)).toBe(join(cache, knative.folder));
+  }, 60_000);
+
+  it('builds from source, saying why, when a binary does not match its checksum', async () => {
+    const prebuilt = await prebuiltOf();
+    await editSums(prebuilt, (sums) => sums.set(`${knative.folder}/controller`, '0'.repeat(64)));
+    // A shared machine's GOFLAGS (one compile at a time) reach the build.
+    const built = runScript('knative-binaries.ts', {
+      SCOBY_CACHE_DIR: await coldCache(),
+      SCOBY_PREBUILT_DIR: prebuilt,
+      GOFLAGS: '-p=1',
+    });
+    expect(built.stderr).toContain(
+      `kube-binaries: Knative Serving ${KNATIVE_RELEASE.serving}: building from source, not from a prebuilt archive: ` +
+        `${knative.archive}: ${knative.folder}/controller does not match its checksum in ${SUMS_FILE}\n`,
+    );
+    // The build from source starts, and the test's go refuses it.
+    expect(built.stderr).toContain(
+      `kube-binaries: go get knative.dev/serving/cmd/controller@${KNATIVE_RELEASE.serving} `,
+    );
+    expect(built.stderr).toContain('go may not run in this test (GOFLAGS=-p=1 -buildvcs=false)');
+    expect(built.status).toBe(1);
+  }, 60_000);
+
+  it('is left out of `npm run kube-prebuilt`, saying so, when the cache has no Knative folder', async () => {
+    const prebuilt = join(await mkdtemp(join(scratch, 'team-')), 'prebuilt');
+    const cache = await fakeCache(KUBE_RELEASE, { specs: [SPECS.kubernetes, SPECS.node, SPECS.helm] });
+    const made = runScript('kube-prebuilt.ts', { SCOBY_CACHE_DIR: cache }, [prebuilt]);
+    expect(made.stderr).toContain(
+      `kube-binaries: leaving out Knative Serving ${KNATIVE_RELEASE.serving}: ${join(cache, knative.folder)} is not there (npm run knative-binaries)`,
+    );
+    expect(made.status).toBe(0);
+    expect((await readdir(prebuilt)).sort()).toEqual(
+      [SPECS.kubernetes.archive, SPECS.node.archive, SPECS.helm.archive, SUMS_FILE].sort(),
+    );
   }, 60_000);
 });

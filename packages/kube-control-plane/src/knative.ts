@@ -1,0 +1,41 @@
+/**
+ * Where the binaries of the pinned Knative Serving release (knative-release.json) live: a cache folder
+ * outside the work tree, named after a hash of the pins, filled once by `npm run knative-binaries`.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cacheRoot, pinsOf } from './binaries.ts';
+
+export interface KnativeRelease {
+  serving: string;
+  networking: string;
+  caching: string;
+}
+
+export const KNATIVE_RELEASE: KnativeRelease = JSON.parse(
+  readFileSync(new URL('../knative-release.json', import.meta.url), 'utf8'),
+) as KnativeRelease;
+
+export const KNATIVE_RELEASE_FILE = 'knative-release.json';
+
+/** The programs of knative.dev/serving/cmd a Serving installation runs; `queue` is the queue-proxy. */
+export const KNATIVE_BINARIES = ['controller', 'webhook', 'autoscaler', 'activator', 'queue'] as const;
+
+export type KnativeBinary = (typeof KNATIVE_BINARIES)[number];
+
+/** The first 12 hex digits of the SHA-256 of the pins (sorted keys, no comment): any pin change moves it. */
+export function knativePinHash(release: KnativeRelease = KNATIVE_RELEASE): string {
+  return createHash('sha256')
+    .update(JSON.stringify(pinsOf(release)))
+    .digest('hex')
+    .slice(0, 12);
+}
+
+/** `<cache root>/knative/serving-<version>-<pin hash>`: readable, and unique per set of pins. */
+export function knativeCacheFolder(
+  env: NodeJS.ProcessEnv = process.env,
+  release: KnativeRelease = KNATIVE_RELEASE,
+): string {
+  return join(cacheRoot(env), 'knative', `serving-${release.serving}-${knativePinHash(release)}`);
+}
