@@ -12,6 +12,10 @@
 #   scoby.local/greeter-env:dev, scoby.local/example-hook:dev   workloads of the real-pod scenarios
 #   scoby.local/coredns:<v>, scoby.local/pause:<v>               inside the node image
 #   scoby.local/kube-node:<kubernetes>   the node (e2e/images/node)
+#   scoby.local/knative-<program>:<serving>  Knative Serving's controller, webhook, autoscaler, activator
+#                                        and queue, from `npm run knative-binaries` on the Debian base;
+#                                        only when asked (`npm run images -- knative`): the stage builds
+#                                        Serving from its Go module when no prebuilt archive has it
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -27,6 +31,7 @@ release() { node -p "require('./packages/kube-control-plane/kube-release.json').
 KUBERNETES=$(release kubernetes)
 COREDNS=$(release coredns)
 PAUSE=$(release pause)
+SERVING=$(node -p "require('./packages/kube-control-plane/knative-release.json').serving")
 cache="${SCOBY_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/scoby}/images"
 mkdir -p "$cache"
 # The legacy builder on the engine's own image store: BuildKit would pull its frontend and look base
@@ -110,6 +115,22 @@ single_binary_image() {
   rm -rf "$dir" "$dir.tar"
 }
 
+# One Knative program on the Debian base, where ko would have put it (/ko-app/<program>), as the
+# non-root user ko's base runs as: Serving's deployments set runAsNonRoot.
+knative_image() {
+  local program=$1 binary=$2 context
+  context=$(mktemp -d)
+  cp "$binary" "$context/$program"
+  cat >"$context/Dockerfile" <<DOCKERFILE
+FROM scoby.local/debian:$SUITE
+COPY $program /ko-app/$program
+USER 65532:65532
+ENTRYPOINT ["/ko-app/$program"]
+DOCKERFILE
+  docker build -q --label "scoby.recipe=$RECIPE" -t "scoby.local/knative-$program:$SERVING" "$context" >/dev/null
+  rm -rf "$context"
+}
+
 esbuild_bundle() {
   node_modules/.bin/esbuild "$1" --bundle --platform=node --format=esm --target=node24 \
     --conditions=@scoby/source --log-level=warning \
@@ -121,7 +142,7 @@ esbuild_bundle() {
 stages=" ${*:-base controller workloads node} "
 wants() { [[ "$stages" == *" $1 "* ]]; }
 
-if wants base || wants controller || wants workloads || wants node; then
+if wants base || wants controller || wants workloads || wants node || wants knative; then
 cached_or "scoby.local/debian:$SUITE" "$SUITE minbase" rootfs_image "scoby.local/debian:$SUITE" "debian-$SUITE" ""
 cached_or "scoby.local/debian-node:$SUITE" "$SUITE minbase $NODE_PACKAGES" rootfs_image "scoby.local/debian-node:$SUITE" "debian-node-$SUITE" "$NODE_PACKAGES"
 cached_or "scoby.local/node:$NODE_VERSION" \
@@ -184,4 +205,14 @@ timed "scoby.local/kube-node:$KUBERNETES" docker build -q -f e2e/images/node/Doc
 rm -rf "$context"
 fi
 rm -rf "$work"
+
+# Knative Serving: one image per program the cache folder holds (its knative-release.json is no program).
+if wants knative; then
+knative_binaries=$(npm run --silent knative-binaries | tail -n 1)
+for binary in "$knative_binaries"/*; do
+  program=$(basename "$binary")
+  [ "$program" = knative-release.json ] && continue
+  cached_or "scoby.local/knative-$program:$SERVING" "$SUITE $(sha256sum "$binary" | cut -c1-16)" knative_image "$program" "$binary"
+done
+fi
 say "done in $((SECONDS - started)) s"

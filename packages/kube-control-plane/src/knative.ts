@@ -39,3 +39,12 @@ export function knativeCacheFolder(
 ): string {
   return join(cacheRoot(env), 'knative', `serving-${release.serving}-${knativePinHash(release)}`);
 }
+
+/** The host of the images this repository builds (e2e/images/build-images.sh): preloaded into the node
+ *  container, never resolved against a registry. */
+export const LOCAL_IMAGE_HOST = 'scoby.local';
+
+/** The image `npm run images -- knative` builds for one program of the pinned release. */
+export function knativeImage(program: KnativeBinary, release: KnativeRelease = KNATIVE_RELEASE): string {
+  return `${LOCAL_IMAGE_HOST}/knative-${program}:${release.serving}`;
+}
