@@ -138,12 +138,15 @@ esbuild_bundle() {
     --outfile="$2" "${@:3}"
 }
 
-# Stages, all by default: base (Debian, Node.js), controller, workloads, node.
+# Stages, all by default: base (Debian, Node.js), controller, workloads, node; knative only when named.
 stages=" ${*:-base controller workloads node} "
 wants() { [[ "$stages" == *" $1 "* ]]; }
 
+# Knative's images need the Debian base only.
 if wants base || wants controller || wants workloads || wants node || wants knative; then
 cached_or "scoby.local/debian:$SUITE" "$SUITE minbase" rootfs_image "scoby.local/debian:$SUITE" "debian-$SUITE" ""
+fi
+if wants base || wants controller || wants workloads || wants node; then
 cached_or "scoby.local/debian-node:$SUITE" "$SUITE minbase $NODE_PACKAGES" rootfs_image "scoby.local/debian-node:$SUITE" "debian-node-$SUITE" "$NODE_PACKAGES"
 cached_or "scoby.local/node:$NODE_VERSION" \
   "node $NODE_VERSION npm $NPM_VERSION ca $(sha256sum /etc/ssl/certs/ca-certificates.crt | cut -c1-12)" node_image
