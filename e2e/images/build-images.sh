@@ -16,6 +16,7 @@
 #                                        and queue, from `npm run knative-binaries` on the Debian base;
 #                                        only when asked (`npm run images -- knative`): the stage builds
 #                                        Serving from its Go module when no prebuilt archive has it
+#   scoby.local/traefik:<traefik>        the Knative tests' ingress (knative-ingress.json), the same way
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -32,6 +33,7 @@ KUBERNETES=$(release kubernetes)
 COREDNS=$(release coredns)
 PAUSE=$(release pause)
 SERVING=$(node -p "require('./packages/kube-control-plane/knative-release.json').serving")
+TRAEFIK=$(node -p "require('./packages/kube-control-plane/knative-ingress.json').traefik")
 cache="${SCOBY_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/scoby}/images"
 mkdir -p "$cache"
 # The legacy builder on the engine's own image store: BuildKit would pull its frontend and look base
@@ -115,10 +117,10 @@ single_binary_image() {
   rm -rf "$dir" "$dir.tar"
 }
 
-# One Knative program on the Debian base, where ko would have put it (/ko-app/<program>), as the
-# non-root user ko's base runs as: Serving's deployments set runAsNonRoot.
+# One Knative program (or Traefik) on the Debian base, where ko would have put it (/ko-app/<program>),
+# as the non-root user ko's base runs as: Serving's deployments set runAsNonRoot.
 knative_image() {
-  local program=$1 binary=$2 context
+  local image=$1 program=$2 binary=$3 context
   context=$(mktemp -d)
   cp "$binary" "$context/$program"
   cat >"$context/Dockerfile" <<DOCKERFILE
@@ -127,7 +129,7 @@ COPY $program /ko-app/$program
 USER 65532:65532
 ENTRYPOINT ["/ko-app/$program"]
 DOCKERFILE
-  docker build -q --label "scoby.recipe=$RECIPE" -t "scoby.local/knative-$program:$SERVING" "$context" >/dev/null
+  docker build -q --label "scoby.recipe=$RECIPE" -t "$image" "$context" >/dev/null
   rm -rf "$context"
 }
 
@@ -198,7 +200,7 @@ for binary in kubelet kube-proxy kubeadm; do
   ln "$node_binaries/$binary" "$context/bin/" 2>/dev/null || cp "$node_binaries/$binary" "$context/bin/"
 done
 cp e2e/images/node/scoby-node e2e/images/node/scoby-node-supervise "$context/bin/"
-cp e2e/images/node/{containerd.toml,10-ptp.conflist,kubelet.yaml,kube-proxy.yaml,kubeadm.yaml,coredns.yaml} "$context/etc/"
+cp e2e/images/node/{containerd.toml,10-ptp.conflist,kubelet.yaml,kube-proxy.yaml,kubeadm.yaml,coredns.yaml,audit-policy.yaml} "$context/etc/"
 sed -i "s/PAUSE_VERSION/$PAUSE/" "$context/etc/containerd.toml"
 echo "$COREDNS" >"$context/etc/coredns-version"
 docker save -o "$context/images/coredns.tar" "scoby.local/coredns:$COREDNS"
@@ -209,13 +211,15 @@ rm -rf "$context"
 fi
 rm -rf "$work"
 
-# Knative Serving: one image per program the cache folder holds (its knative-release.json is no program).
+# Knative Serving: one image per program the cache folder holds (its knative-release.json is no program);
+# Traefik from its own folder (knative-binaries prints Serving's folder, then Traefik's).
 if wants knative; then
-knative_binaries=$(npm run --silent knative-binaries | tail -n 1)
+{ read -r knative_binaries; read -r traefik_binaries; } < <(npm run --silent knative-binaries | tail -n 2)
 for binary in "$knative_binaries"/*; do
   program=$(basename "$binary")
   [ "$program" = knative-release.json ] && continue
-  cached_or "scoby.local/knative-$program:$SERVING" "$SUITE $(sha256sum "$binary" | cut -c1-16)" knative_image "$program" "$binary"
+  cached_or "scoby.local/knative-$program:$SERVING" "$SUITE $(sha256sum "$binary" | cut -c1-16)" knative_image "scoby.local/knative-$program:$SERVING" "$program" "$binary"
 done
+cached_or "scoby.local/traefik:$TRAEFIK" "$SUITE $(sha256sum "$traefik_binaries/traefik" | cut -c1-16)" knative_image "scoby.local/traefik:$TRAEFIK" traefik "$traefik_binaries/traefik"
 fi
 say "done in $((SECONDS - started)) s"

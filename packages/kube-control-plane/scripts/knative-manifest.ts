@@ -15,7 +15,12 @@ import {
   knativeImage,
   LOCAL_IMAGE_HOST,
 } from '../src/knative.ts';
-import { editKnativeObjects, knativeObjects, type ModuleFile } from '../src/knative-manifest.ts';
+import {
+  editKnativeObjects,
+  knativeObjects,
+  TRAEFIK_INGRESS_CLASS,
+  type ModuleFile,
+} from '../src/knative-manifest.ts';
 import { fail, log } from './go-modules.ts';
 
 function moduleFiles(module: string, version: string): ModuleFile[] {
@@ -46,6 +51,7 @@ const objects = editKnativeObjects(
       string
     >,
     localImageHost: LOCAL_IMAGE_HOST,
+    ingressClass: TRAEFIK_INGRESS_CLASS,
   },
 );
 const path = `${knativeCacheFolder()}.yaml`;

@@ -1,14 +1,14 @@
 // Packs the binaries `npm run kube-binaries` and `npm run kube-node-binaries` built (or unpacked) in
 // the cache into the archives of a prebuilt folder for a team (prebuilt.ts), with their SHA256SUMS;
-// Knative Serving's (`npm run knative-binaries`) too when its cache folder is there, since one
-// SHA256SUMS covers the whole folder:
+// Knative Serving's and Traefik's (`npm run knative-binaries`) too when their cache folders are there,
+// since one SHA256SUMS covers the whole folder:
 //   npm run kube-prebuilt -- <folder>     (e.g. ../shared/prebuilt)
 // Refuses a cache folder that is incomplete or was built from other pins than the repository's.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { binariesCacheFolder, cacheRoot } from '../src/binaries.ts';
-import { knativeCacheFolder } from '../src/knative.ts';
+import { knativeCacheFolder, traefikCacheFolder } from '../src/knative.ts';
 import { fail, log } from './go-modules.ts';
 import { packPrebuilt, prebuiltArchives, SUMS_FILE } from './prebuilt.ts';
 
@@ -17,11 +17,13 @@ if (out === undefined) fail('usage: npm run kube-prebuilt -- <folder>   (the fol
 const folder = resolve(out);
 const archives = prebuiltArchives();
 const specs = [archives.kubernetes, archives.node, archives.helm];
-if (existsSync(knativeCacheFolder())) specs.push(archives.knative);
-else
-  log(
-    `leaving out ${archives.knative.what}: ${knativeCacheFolder()} is not there (npm run knative-binaries)`,
-  );
+for (const [spec, folder] of [
+  [archives.knative, knativeCacheFolder()],
+  [archives.traefik, traefikCacheFolder()],
+] as const) {
+  if (existsSync(folder)) specs.push(spec);
+  else log(`leaving out ${spec.what}: ${folder} is not there (npm run knative-binaries)`);
+}
 try {
   const written = await packPrebuilt(specs, {
     cacheRoot: cacheRoot(process.env),

@@ -24,6 +24,8 @@ import {
   KNATIVE_RELEASE,
   KNATIVE_RELEASE_FILE,
   knativeCacheFolder,
+  KNATIVE_INGRESS,
+  traefikCacheFolder,
 } from '../src/knative.ts';
 import { NO_ZSTD, packTarZst, unpackTarZst, zstdTools, type ZstdTool } from './zstd-tar.ts';
 
@@ -40,14 +42,14 @@ export interface PrebuiltArchive {
   folder: string;
   /** Files that folder must hold. */
   required: readonly string[];
-  /** Where its pins are: a release file inside it that must hold `pins`, or (helm, a single binary) its path. */
+  /** Where its pins are: a release file inside it that must hold `pins`, or (helm, Traefik: a single binary) its path. */
   pinnedBy: { file: string; pins: object } | 'path';
 }
 
 /** The archives of the repository's pins, named as `npm run kube-prebuilt` writes them. */
 export function prebuiltArchives(
   env: NodeJS.ProcessEnv = process.env,
-): Record<'kubernetes' | 'node' | 'helm' | 'knative', PrebuiltArchive> {
+): Record<'kubernetes' | 'node' | 'helm' | 'knative' | 'traefik', PrebuiltArchive> {
   const root = cacheRoot(env);
   const kubernetes = relative(root, binariesCacheFolder(env));
   const node = relative(root, nodeBinariesCacheFolder(env));
@@ -81,6 +83,13 @@ export function prebuiltArchives(
       folder: knative,
       required: [...KNATIVE_BINARIES, KNATIVE_RELEASE_FILE],
       pinnedBy: { file: KNATIVE_RELEASE_FILE, pins: KNATIVE_RELEASE },
+    },
+    traefik: {
+      what: `Traefik ${KNATIVE_INGRESS.traefik}`,
+      archive: `traefik-${KNATIVE_INGRESS.traefik}.tar.zst`,
+      folder: relative(root, traefikCacheFolder(env)),
+      required: ['traefik'],
+      pinnedBy: 'path',
     },
   };
 }

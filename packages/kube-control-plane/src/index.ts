@@ -40,3 +40,18 @@ export {
   type Toxiproxy,
 } from './toxiproxy.ts';
 export { Reaper } from './reaper.ts';
+export {
+  KNATIVE_BINARIES,
+  KNATIVE_INGRESS,
+  KNATIVE_RELEASE,
+  knativeCacheFolder,
+  knativeImage,
+  traefikImage,
+  type KnativeBinary,
+} from './knative.ts';
+export {
+  knativeInstallStages,
+  TRAEFIK_INGRESS_CLASS,
+  type KnativeInstallStages,
+  type ManifestObject,
+} from './knative-manifest.ts';

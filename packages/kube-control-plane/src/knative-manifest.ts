@@ -3,8 +3,9 @@
  * networking's CRDs and config-network, caching's Image CRD), in the order kubectl can apply it, with
  * the edits this repository's cluster needs: `ko://` references become the locally built images, the
  * local image host skips tag resolution, and `kubernetes.podspec-fieldref` is enabled because Scoby
- * renders `valueFrom.fieldRef` env into the Service (docs/spec/env.md §6.6). Pure: reading the module
- * cache is scripts/knative-manifest.ts's job.
+ * renders `valueFrom.fieldRef` env into the Service (docs/spec/env.md §6.6), and config-network names the
+ * ingress class of the ingress installed beside it (Traefik's). Pure: reading the module cache is
+ * scripts/knative-manifest.ts's job.
  */
 import { parseAllDocuments } from 'yaml';
 import { KNATIVE_BINARIES, type KnativeBinary } from './knative.ts';
@@ -94,21 +95,26 @@ function withData(object: ManifestObject, data: Record<string, string>): Manifes
   return { ...object, data: { ...(object.data as Record<string, string> | undefined), ...data } };
 }
 
+/** The class Traefik's Knative provider (experimental since v3.6) serves KIngresses of. */
+export const TRAEFIK_INGRESS_CLASS = 'traefik.ingress.networking.knative.dev';
+
 /**
  * The edits of the objects for this repository's cluster: images, `registries-skipping-tag-resolving`
  * in config-deployment (the given host after serving's defaults, or every Revision of an image there
- * fails resolving its tag against a registry that does not exist), and `kubernetes.podspec-fieldref:
- * enabled` in config-features (or Knative's webhook rejects a Service whose env uses fieldRef).
+ * fails resolving its tag against a registry that does not exist), `kubernetes.podspec-fieldref:
+ * enabled` in config-features (or Knative's webhook rejects a Service whose env uses fieldRef), and
+ * `ingress-class` in config-network (networking's default names Istio, which is not installed: no
+ * KIngress would ever be served and no Route would become Ready).
  */
 export function editKnativeObjects(
   objects: ManifestObject[],
-  options: { images: Record<KnativeBinary, string>; localImageHost: string },
+  options: { images: Record<KnativeBinary, string>; localImageHost: string; ingressClass: string },
 ): ManifestObject[] {
   const isConfigMap = (object: ManifestObject, name: string) =>
     object.kind === 'ConfigMap' &&
     object.metadata.name === name &&
     object.metadata.namespace === 'knative-serving';
-  for (const name of ['config-deployment', 'config-features'])
+  for (const name of ['config-deployment', 'config-features', 'config-network'])
     if (!objects.some((object) => isConfigMap(object, name)))
       throw new Error(`there is no ConfigMap ${name}`);
   return objects.map((original) => {
@@ -125,6 +131,33 @@ export function editKnativeObjects(
     }
     if (isConfigMap(object, 'config-features'))
       return withData(object, { 'kubernetes.podspec-fieldref': 'enabled' });
+    if (isConfigMap(object, 'config-network'))
+      return withData(object, { 'ingress-class': options.ingressClass });
     return object;
   });
+}
+
+/** The manifest in the three applies an installation needs, each after the previous one took effect. */
+export interface KnativeInstallStages {
+  /** Every CRD: the rest names their kinds (the queue-proxy's Image, the webhook's Certificate). */
+  crds: ManifestObject[];
+  /** Everything else but the webhook configurations. */
+  components: ManifestObject[];
+  /**
+   * The admission webhook configurations, applied once the webhook answers: in place earlier, they
+   * make kube-apiserver call a webhook that is not running yet for the ConfigMaps the rest writes.
+   */
+  webhooks: ManifestObject[];
+}
+
+const WEBHOOK_CONFIGURATIONS = ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'];
+
+export function knativeInstallStages(objects: ManifestObject[]): KnativeInstallStages {
+  const isCrd = (object: ManifestObject) => object.kind === 'CustomResourceDefinition';
+  const isWebhook = (object: ManifestObject) => WEBHOOK_CONFIGURATIONS.includes(object.kind);
+  return {
+    crds: objects.filter(isCrd),
+    components: objects.filter((object) => !isCrd(object) && !isWebhook(object)),
+    webhooks: objects.filter(isWebhook),
+  };
 }

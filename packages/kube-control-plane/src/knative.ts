@@ -48,3 +48,27 @@ export const LOCAL_IMAGE_HOST = 'scoby.local';
 export function knativeImage(program: KnativeBinary, release: KnativeRelease = KNATIVE_RELEASE): string {
   return `${LOCAL_IMAGE_HOST}/knative-${program}:${release.serving}`;
 }
+
+/** The ingress installed beside Knative Serving for its Routes (knative-ingress.json). */
+export interface KnativeIngress {
+  traefik: string;
+}
+
+export const KNATIVE_INGRESS: KnativeIngress = JSON.parse(
+  readFileSync(new URL('../knative-ingress.json', import.meta.url), 'utf8'),
+) as KnativeIngress;
+
+export const TRAEFIK_MODULE = 'github.com/traefik/traefik/v3';
+
+/** `<cache root>/traefik/<version>`, holding the one program `traefik`. */
+export function traefikCacheFolder(
+  env: NodeJS.ProcessEnv = process.env,
+  ingress: KnativeIngress = KNATIVE_INGRESS,
+): string {
+  return join(cacheRoot(env), 'traefik', ingress.traefik);
+}
+
+/** The image `npm run images -- knative` builds for Traefik. */
+export function traefikImage(ingress: KnativeIngress = KNATIVE_INGRESS): string {
+  return `${LOCAL_IMAGE_HOST}/traefik:${ingress.traefik}`;
+}

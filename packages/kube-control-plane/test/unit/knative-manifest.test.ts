@@ -5,7 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { KNATIVE_RELEASE, knativeImage, LOCAL_IMAGE_HOST } from '../../src/knative.ts';
-import { editKnativeObjects, knativeObjects, type KnativeSources } from '../../src/knative-manifest.ts';
+import {
+  editKnativeObjects,
+  knativeInstallStages,
+  knativeObjects,
+  TRAEFIK_INGRESS_CLASS,
+  type KnativeSources,
+} from '../../src/knative-manifest.ts';
 
 const LICENCE = '# Copyright 2018 The Knative Authors\n#\n# Licensed under the Apache License, Version 2.0\n';
 const crd = (name: string) =>
@@ -77,6 +83,7 @@ describe('the Knative Serving manifest', () => {
     const objects = editKnativeObjects(knativeObjects(SOURCES), {
       images: IMAGES,
       localImageHost: LOCAL_IMAGE_HOST,
+      ingressClass: TRAEFIK_INGRESS_CLASS,
     });
     expect(objects).toEqual([
       { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'knative-serving' } },
@@ -87,7 +94,7 @@ describe('the Knative Serving manifest', () => {
         apiVersion: 'v1',
         kind: 'ConfigMap',
         metadata: { name: 'config-network', namespace: 'knative-serving' },
-        data: { _example: '' },
+        data: { _example: '', 'ingress-class': 'traefik.ingress.networking.knative.dev' },
       },
       {
         apiVersion: 'v1',
@@ -132,7 +139,11 @@ describe('the Knative Serving manifest', () => {
         ? { ...object, data: { 'registries-skipping-tag-resolving': 'registry.example, scoby.local' } }
         : object,
     );
-    const edited = editKnativeObjects(objects, { images: IMAGES, localImageHost: LOCAL_IMAGE_HOST });
+    const edited = editKnativeObjects(objects, {
+      images: IMAGES,
+      localImageHost: LOCAL_IMAGE_HOST,
+      ingressClass: TRAEFIK_INGRESS_CLASS,
+    });
     expect(edited.find((object) => object.metadata.name === 'config-deployment')?.data).toEqual({
       'registries-skipping-tag-resolving': 'registry.example,scoby.local',
     });
@@ -150,6 +161,7 @@ describe('the Knative Serving manifest', () => {
       editKnativeObjects(knativeObjects(withImage(image)), {
         images: IMAGES,
         localImageHost: LOCAL_IMAGE_HOST,
+        ingressClass: TRAEFIK_INGRESS_CLASS,
       });
     expect(() => edit('ko://knative.dev/serving/cmd/default-domain')).toThrow(
       'ko://knative.dev/serving/cmd/default-domain names default-domain, which is not built (controller, webhook, autoscaler, activator, queue)',
@@ -168,6 +180,7 @@ describe('the Knative Serving manifest', () => {
       editKnativeObjects(knativeObjects(withoutFeatures), {
         images: IMAGES,
         localImageHost: LOCAL_IMAGE_HOST,
+        ingressClass: TRAEFIK_INGRESS_CLASS,
       }),
     ).toThrow('there is no ConfigMap config-features');
     const caching = {
@@ -175,5 +188,46 @@ describe('the Knative Serving manifest', () => {
       caching: [...SOURCES.caching, { path: 'config/x.yaml', text: configMap('x', '  a: b\n') }],
     };
     expect(() => knativeObjects(caching)).toThrow("caching's config/ holds more than its CRD: ConfigMap x");
+  });
+
+  it('splits the manifest into CRDs, the components, then the webhook configurations, each in its order', () => {
+    const webhook = (kind: string, name: string) => ({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind,
+      metadata: { name },
+    });
+    const objects = [
+      ...knativeObjects(SOURCES),
+      webhook('MutatingWebhookConfiguration', 'webhook.serving.knative.dev'),
+      webhook('ValidatingWebhookConfiguration', 'validation.webhook.serving.knative.dev'),
+      webhook('ValidatingWebhookConfiguration', 'config.webhook.serving.knative.dev'),
+    ];
+    const names = (list: { kind: string; metadata: { name: string } }[]) =>
+      list.map((object) => `${object.kind} ${object.metadata.name}`);
+    const stages = knativeInstallStages(objects);
+    expect({
+      crds: names(stages.crds),
+      components: names(stages.components),
+      webhooks: names(stages.webhooks),
+    }).toEqual({
+      crds: [
+        'CustomResourceDefinition services.serving.knative.dev',
+        'CustomResourceDefinition ingresses.networking.internal.knative.dev',
+        'CustomResourceDefinition images.caching.internal.knative.dev',
+      ],
+      components: [
+        'Namespace knative-serving',
+        'ConfigMap config-network',
+        'ConfigMap config-deployment',
+        'ConfigMap config-features',
+        'Deployment controller',
+        'Service controller',
+      ],
+      webhooks: [
+        'MutatingWebhookConfiguration webhook.serving.knative.dev',
+        'ValidatingWebhookConfiguration validation.webhook.serving.knative.dev',
+        'ValidatingWebhookConfiguration config.webhook.serving.knative.dev',
+      ],
+    });
   });
 });

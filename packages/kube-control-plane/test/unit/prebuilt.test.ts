@@ -21,6 +21,7 @@ import {
   KNATIVE_RELEASE,
   KNATIVE_RELEASE_FILE,
   knativeCacheFolder,
+  KNATIVE_INGRESS,
   knativePinHash,
   type KnativeRelease,
 } from '../../src/knative.ts';
@@ -38,7 +39,7 @@ import { packTarZst, zstdTools } from '../../scripts/zstd-tar.ts';
 
 const REPOSITORY = fileURLToPath(new URL('../../../../', import.meta.url));
 const SPECS = prebuiltArchives({ SCOBY_CACHE_DIR: '/cache' });
-const ALL = [SPECS.kubernetes, SPECS.node, SPECS.helm, SPECS.knative];
+const ALL = [SPECS.kubernetes, SPECS.node, SPECS.helm, SPECS.knative, SPECS.traefik];
 const TOOLS = zstdTools();
 if (TOOLS.length < 2)
   console.info(
@@ -106,7 +107,7 @@ describe('the prebuilt folder', () => {
     expect(prebuiltFolder({ SCOBY_PREBUILT_DIR: '' })).toBeUndefined();
   });
 
-  it('names its archives after the cache folders of the pins, helm after its version', () => {
+  it('names its archives after the cache folders of the pins, helm and Traefik after their versions', () => {
     const { kubernetes, etcd, kwok, coredns, pause, helm } = KUBE_RELEASE;
     expect(ALL.map(({ archive, folder }) => ({ archive, folder }))).toEqual([
       {
@@ -122,6 +123,7 @@ describe('the prebuilt folder', () => {
         archive: `knative-serving-${KNATIVE_RELEASE.serving}-${knativePinHash()}.tar.zst`,
         folder: `knative/serving-${KNATIVE_RELEASE.serving}-${knativePinHash()}`,
       },
+      { archive: `traefik-${KNATIVE_INGRESS.traefik}.tar.zst`, folder: `traefik/${KNATIVE_INGRESS.traefik}` },
     ]);
   });
 
@@ -368,7 +370,7 @@ describe('npm run kube-binaries and kube-node-binaries', () => {
 describe('npm run knative-binaries', () => {
   const knative = SPECS.knative;
 
-  it('unpacks the archive `npm run kube-prebuilt` made into a cold cache, saying so and printing its folder, with no Go at work', async () => {
+  it('unpacks the archives `npm run kube-prebuilt` made (Serving, Traefik) into a cold cache, saying so and printing their folders, with no Go at work', async () => {
     const prebuilt = join(await mkdtemp(join(scratch, 'team-')), 'prebuilt');
     expect(runScript('kube-prebuilt.ts', { SCOBY_CACHE_DIR: await fakeCache() }, [prebuilt]).status).toBe(0);
     const cache = await coldCache();
@@ -378,8 +380,12 @@ describe('npm run knative-binaries', () => {
       `kube-binaries: Knative Serving ${KNATIVE_RELEASE.serving}: unpacked from the prebuilt ${join(prebuilt, knative.archive)} ` +
         `(pins equal the repository's, ${knative.required.length + 1} checksums match; `,
     );
+    expect(first.stderr).toContain(
+      `kube-binaries: Traefik ${KNATIVE_INGRESS.traefik}: unpacked from the prebuilt ${join(prebuilt, SPECS.traefik.archive)} ` +
+        `(pins equal the repository's, 2 checksums match; `,
+    );
     expect(first.status).toBe(0);
-    expect(first.stdout.at(-1)).toBe(join(cache, knative.folder));
+    expect(first.stdout.slice(-2)).toEqual([join(cache, knative.folder), join(cache, SPECS.traefik.folder)]);
     expect(await readFile(join(cache, knative.folder, 'queue'), 'utf8')).toBe(
       `fake ${knative.folder}/queue\n`,
     );
@@ -387,7 +393,10 @@ describe('npm run knative-binaries', () => {
     expect(second.stderr).toContain(
       `kube-binaries: Knative Serving ${KNATIVE_RELEASE.serving} cached in ${join(cache, knative.folder)}`,
     );
-    expect(second.stdout.at(-1)).toBe(join(cache, knative.folder));
+    expect(second.stderr).toContain(
+      `kube-binaries: Traefik ${KNATIVE_INGRESS.traefik} cached in ${join(cache, SPECS.traefik.folder)}`,
+    );
+    expect(second.stdout.slice(-2)).toEqual([join(cache, knative.folder), join(cache, SPECS.traefik.folder)]);
   }, 60_000);
 
   it('builds from source, saying why, when a binary does not match its checksum', async () => {
@@ -411,12 +420,15 @@ describe('npm run knative-binaries', () => {
     expect(built.status).toBe(1);
   }, 60_000);
 
-  it('is left out of `npm run kube-prebuilt`, saying so, when the cache has no Knative folder', async () => {
+  it('is left out of `npm run kube-prebuilt`, saying so, when the cache has no Knative or Traefik folder', async () => {
     const prebuilt = join(await mkdtemp(join(scratch, 'team-')), 'prebuilt');
     const cache = await fakeCache(KUBE_RELEASE, { specs: [SPECS.kubernetes, SPECS.node, SPECS.helm] });
     const made = runScript('kube-prebuilt.ts', { SCOBY_CACHE_DIR: cache }, [prebuilt]);
     expect(made.stderr).toContain(
       `kube-binaries: leaving out Knative Serving ${KNATIVE_RELEASE.serving}: ${join(cache, knative.folder)} is not there (npm run knative-binaries)`,
+    );
+    expect(made.stderr).toContain(
+      `kube-binaries: leaving out Traefik ${KNATIVE_INGRESS.traefik}: ${join(cache, SPECS.traefik.folder)} is not there (npm run knative-binaries)`,
     );
     expect(made.status).toBe(0);
     expect((await readdir(prebuilt)).sort()).toEqual(
