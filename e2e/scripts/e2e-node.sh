@@ -7,6 +7,8 @@
 #   else (an image that does not build, a node that does not start, a failing scenario) fails.
 #   vitest arguments choose scenarios, relative to e2e/: e.g. `test/node-faults/` or
 #   `test/node/controller-pods.test.ts -t failover` (the node starts and the chart installs either way).
+# E2E_KNATIVE=1: Knative Serving's and Traefik's images too (`npm run images -- knative`) and the Knative
+#   manifest (`npm run knative-manifest`); the node installs them before Scoby (test/node-knative).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 
@@ -18,6 +20,10 @@ cd "$here/../.."
 say() { echo "e2e-node: $*" >&2; }
 started=$SECONDS
 npm run images
+if [ "${E2E_KNATIVE:-0}" = 1 ]; then
+  npm run images -- knative
+  npm run --silent knative-manifest >/dev/null
+fi
 say "images ready after $((SECONDS - started)) s"
 # testcontainers' reaper is an image too, and none can be pulled: the suite stops its container itself.
 export TESTCONTAINERS_RYUK_DISABLED="${TESTCONTAINERS_RYUK_DISABLED:-true}"

@@ -11,6 +11,8 @@ export interface E2eContext {
   hookHost: string;
   /** The node container's id in the Docker engine (E2E_CLUSTER=node only). */
   nodeContainerId?: string;
+  /** Knative Serving and Traefik run on the node (E2E_KNATIVE=1). */
+  knative: boolean;
 }
 
 declare module 'vitest' {

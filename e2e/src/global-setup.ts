@@ -36,6 +36,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       controllerImage: settings.controllerImage,
       hookHost: cluster.addressFromPods ?? '127.0.0.1',
       nodeContainerId: cluster.nodeContainerId,
+      knative: settings.knative,
     });
     return async () => {
       await stopController();

@@ -20,3 +20,22 @@ export function slowFaultOrReason(command: string): string | undefined {
   console.log(`[e2e] skipped: ${reason}`);
   return reason;
 }
+
+/** Scenarios against Knative Serving need it installed on the node (E2E_KNATIVE=1, e2e/README.md). */
+export function knativeOrReason(): string | undefined {
+  const noPods = realPodsOrReason();
+  if (noPods !== undefined) return noPods;
+  if (inject('e2e').knative) return undefined;
+  const reason =
+    'Knative scenarios run only with E2E_KNATIVE=1 (Knative Serving installed on the node): E2E_KNATIVE=1 bash e2e/scripts/e2e-node.sh test/node-knative/';
+  console.log(`[e2e] skipped: ${reason}`);
+  return reason;
+}
+
+/** A scenario that installs a stand-in for Knative's CRDs cannot run where Knative Serving runs. */
+export function noKnativeOrReason(): string | undefined {
+  if (!inject('e2e').knative) return undefined;
+  const reason = 'this scenario replaces the Knative Service CRD, which the installed Knative Serving owns';
+  console.log(`[e2e] skipped: ${reason}`);
+  return reason;
+}

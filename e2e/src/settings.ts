@@ -42,6 +42,12 @@ export interface E2eSettings {
    * sharing the registrations (docs/spec/registration.md §9).
    */
   replicas: number;
+  /**
+   * E2E_KNATIVE=1 (E2E_CLUSTER=node only): Knative Serving and Traefik installed on the node before
+   * Scoby, for the scenarios of test/node-knative (`npm run images -- knative`, `npm run
+   * knative-manifest` first; e2e-node.sh does both when E2E_KNATIVE=1).
+   */
+  knative: boolean;
 }
 
 export type SettingsReading = { ok: true; settings: E2eSettings } | { ok: false; message: string };
@@ -53,7 +59,7 @@ function nonEmpty(value: string | undefined): string | undefined {
 
 /**
  * E2E_CLUSTER (default memory, so a plain run needs neither built binaries nor a container runtime),
- * K3S_IMAGE, E2E_CONTROLLER_IMAGE, E2E_SCOBY_REPLICAS.
+ * K3S_IMAGE, E2E_CONTROLLER_IMAGE, E2E_SCOBY_REPLICAS, E2E_KNATIVE.
  */
 export function readSettings(env: Readonly<Record<string, string | undefined>>): SettingsReading {
   const cluster = nonEmpty(env.E2E_CLUSTER) ?? 'memory';
@@ -68,10 +74,16 @@ export function readSettings(env: Readonly<Record<string, string | undefined>>):
   if (!/^[1-9]\d?$/.test(replicasText)) {
     return { ok: false, message: `E2E_SCOBY_REPLICAS: "${replicasText}" is not a whole number from 1 to 99` };
   }
+  const knativeText = nonEmpty(env.E2E_KNATIVE) ?? '0';
+  if (knativeText !== '0' && knativeText !== '1')
+    return { ok: false, message: `E2E_KNATIVE: "${knativeText}" is neither 1 nor 0` };
+  if (knativeText === '1' && cluster !== 'node')
+    return { ok: false, message: `E2E_KNATIVE=1 needs E2E_CLUSTER=node (this run: ${cluster})` };
   return {
     ok: true,
     settings: {
       replicas,
+      knative: knativeText === '1',
       cluster: cluster as ClusterChoice,
       k3sImage: nonEmpty(env.K3S_IMAGE) ?? DEFAULT_K3S_IMAGE,
       nodeImage: nonEmpty(env.E2E_NODE_IMAGE) ?? DEFAULT_NODE_IMAGE,

@@ -15,11 +15,14 @@ import {
   statusOf,
   type ClusterHandle,
 } from '../src/index.ts';
+import { noKnativeOrReason } from '../src/node-only.ts';
 
 const KIND = { group: 'knative.e2e.scoby.dev', kind: 'Function', plural: 'functions' };
 
+const skipped = noKnativeOrReason();
 let cluster: ClusterHandle;
 beforeAll(async () => {
+  if (skipped !== undefined) return;
   cluster = clusterForScenario();
   await cluster.apply(
     await readManifests(new URL('../fixtures/knative-serving-service-crd.yaml', import.meta.url)),
@@ -41,9 +44,9 @@ spec:
         visibility: cluster-local
 `);
 });
-afterAll(() => cluster.close());
+afterAll(() => cluster?.close());
 
-describe('Knative Service form factor', () => {
+describe.skipIf(skipped !== undefined)('Knative Service form factor', () => {
   it('runs an instance as a Knative Service', async () => {
     const [instance] = await cluster.apply(`
 apiVersion: knative.e2e.scoby.dev/v1

@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { GenericContainer, getContainerRuntimeClient, Wait, type StartedTestContainer } from 'testcontainers';
 import { importImages, kubeconfigWithServer } from './container-images.ts';
+import { installKnative, type NodeShell } from './knative.ts';
 import { ADAPTER_IMAGE } from '../settings.ts';
 import type { StartedCluster } from './started-cluster.ts';
 
@@ -148,6 +149,16 @@ export interface NodeOptions {
    * busy meanwhile, the rest of the way at the machine's pace.
    */
   startingCpus?: number;
+  /** Knative Serving and its ingress installed once the node is Ready (its images in `preload`). */
+  knative?: boolean;
+}
+
+function shellOf(container: StartedTestContainer): NodeShell {
+  return {
+    run: (command, what) => run(container, command, what),
+    write: (content, target) => container.copyContentToContainer([{ content, target }]),
+    kubectl,
+  };
 }
 
 async function liftCpuQuota(container: StartedTestContainer): Promise<void> {
@@ -191,6 +202,7 @@ export async function startNodeCluster(
     );
     const addressFromPods = await machineAddress(container);
     log(`node: pods reach this machine at ${addressFromPods} (the node's default gateway)`);
+    if (options.knative === true) await installKnative(shellOf(container), (line) => log(`node: ${line}`));
     const inside = await run(container, ['cat', ADMIN_KUBECONFIG], 'admin kubeconfig');
     const kubeconfigYaml = kubeconfigWithServer(
       inside,

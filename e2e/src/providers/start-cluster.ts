@@ -5,6 +5,7 @@ import { k3sProbe, localImageProbe } from './k3s-probe.ts';
 import { startK3sCluster, testcontainersRuntime } from './k3s.ts';
 import { startKwokCluster } from './kwok.ts';
 import { startMemoryCluster } from './memory.ts';
+import { knativeImages } from './knative.ts';
 import { startNodeCluster } from './node.ts';
 import { NODE_WORKLOAD_IMAGES } from '../settings.ts';
 import type { StartedCluster } from './started-cluster.ts';
@@ -27,8 +28,9 @@ export async function startCluster(
     const preload = [
       ...(settings.controllerImage === undefined ? [] : [settings.controllerImage]),
       ...NODE_WORKLOAD_IMAGES,
+      ...(settings.knative ? knativeImages() : []),
     ];
-    return startNodeCluster(settings.nodeImage, preload, log);
+    return startNodeCluster(settings.nodeImage, preload, log, { knative: settings.knative });
   }
   log(`starting ${settings.k3sImage}`);
   return startK3sCluster(

@@ -38,6 +38,7 @@ describe('readSettings', () => {
         nodeImage: DEFAULT_NODE_IMAGE,
         controllerImage: undefined,
         replicas: 1,
+        knative: false,
       },
     });
   });
@@ -57,6 +58,7 @@ describe('readSettings', () => {
         nodeImage: DEFAULT_NODE_IMAGE,
         controllerImage: 'scoby:dev',
         replicas: 1,
+        knative: false,
       },
     });
     expect(readSettings({ E2E_CLUSTER: '', K3S_IMAGE: ' ', E2E_CONTROLLER_IMAGE: '' })).toEqual(
@@ -72,6 +74,25 @@ describe('readSettings', () => {
         message: `E2E_SCOBY_REPLICAS: "${value}" is not a whole number from 1 to 99`,
       });
     }
+  });
+
+  it('reads E2E_KNATIVE on the node provider only, and rejects what is neither 1 nor 0', () => {
+    expect(readSettings({ E2E_CLUSTER: 'node', E2E_KNATIVE: '1' })).toMatchObject({
+      ok: true,
+      settings: { knative: true },
+    });
+    expect(readSettings({ E2E_CLUSTER: 'node', E2E_KNATIVE: '0' })).toMatchObject({
+      ok: true,
+      settings: { knative: false },
+    });
+    expect(readSettings({ E2E_CLUSTER: 'kwok', E2E_KNATIVE: '1' })).toEqual({
+      ok: false,
+      message: 'E2E_KNATIVE=1 needs E2E_CLUSTER=node (this run: kwok)',
+    });
+    expect(readSettings({ E2E_CLUSTER: 'node', E2E_KNATIVE: 'yes' })).toEqual({
+      ok: false,
+      message: 'E2E_KNATIVE: "yes" is neither 1 nor 0',
+    });
   });
 
   it('rejects an unknown cluster choice', () => {
