@@ -97,8 +97,12 @@ function instance(kind: KindNames, name: string, greeting: string): KubeObject {
   };
 }
 
-const knativeCondition = (object: KubeObject | undefined, type: string): ConditionView | undefined =>
-  conditionOf(object, type);
+type KnativeCondition = { type: string; status: string; reason?: string; message?: string };
+/** A condition of a Knative object as Knative wrote it (reason and message absent when it wrote none). */
+const knativeCondition = (object: KubeObject | undefined, type: string): KnativeCondition | undefined =>
+  (object?.status as { conditions?: KnativeCondition[] } | undefined)?.conditions?.find(
+    (condition) => condition.type === type,
+  );
 
 function waitForService(description: string, accept: (ksvc: KubeObject) => boolean, name = SERVICE) {
   return cluster.waitFor(
@@ -141,6 +145,22 @@ let readyService: KubeObject;
 let firstRevision: string;
 
 describe.skipIf(skipped !== undefined)('the Knative Service form factor on Knative Serving', () => {
+  it("copies a Service's Ready=Unknown (its Revision on its way) into KnativeServiceReady, and Ready and Reconciling follow", async () => {
+    const seen = await crashCopied('Unknown');
+    expect(seen.service).toMatchObject({ status: 'Unknown', reason: 'RevisionMissing' });
+    const message = seen.service.message;
+    expect(seen.instance).toEqual([
+      { type: 'KnativeServiceReady', status: 'Unknown', reason: 'KNSERVICEUNKOWN', message },
+      { type: 'Ready', status: 'Unknown', reason: 'UNKNOWN', message: '' },
+      {
+        type: 'Reconciling',
+        status: 'True',
+        reason: 'Progressing',
+        message: `KnativeServiceReady=Unknown: KNSERVICEUNKOWN: ${message}`,
+      },
+    ]);
+  });
+
   it("is admitted by Knative's webhooks, and its Revision runs the registered image with exactly the env Scoby rendered", async () => {
     const ksvc = await waitForService('with its Configuration ready', isTrue('ConfigurationsReady'));
     const annotations = ksvc.metadata.annotations ?? {};
@@ -199,42 +219,12 @@ describe.skipIf(skipped !== undefined)('the Knative Service form factor on Knati
     const answer = await fetchFromPod(cluster, NAMESPACE, 'ask-service-url', String(url));
     console.log(`[e2e] knative: ${url} answered ${answer.status} from another pod (through Traefik)`);
     expect(answer).toMatchObject({ status: 200, body: { path: '/' } });
-
-    // A Service that is not Ready: its Revision's container exits at once.
-    let copied: { service: ConditionView | undefined; instance: ConditionView[] } | undefined;
-    await cluster.waitFor(
-      'the crashing instance to copy its Service’s Ready=False',
-      async () => {
-        const ksvc = await cluster.get(KSVC, 'Service', NAMESPACE, 'crash-exits');
-        const crash = await cluster.get(`${CRASH.group}/v1`, CRASH.kind, NAMESPACE, 'exits');
-        const ready = knativeCondition(ksvc, 'Ready');
-        copied = { service: ready, instance: conditionsOf(crash) };
-        return ready?.status === 'False' &&
-          conditionOf(crash, 'KnativeServiceReady')?.message === ready.message &&
-          conditionOf(crash, 'KnativeServiceReady')?.reason === ready.reason
-          ? copied
-          : undefined;
-      },
-      KNATIVE_MS,
-    );
-    console.log(
-      `[e2e] knative: crashing Service Ready ${JSON.stringify(copied?.service)}; instance ${JSON.stringify(copied?.instance)}`,
-    );
-    const { reason = '', message = '' } = copied!.service!;
-    expect(copied!.instance).toEqual([
-      { type: 'KnativeServiceReady', status: 'False', reason, message },
-      {
-        type: 'Ready',
-        status: 'False',
-        reason: 'CONDITIONSNOTOK',
-        message: ['KnativeServiceReady=False', reason, message].filter((part) => part !== '').join(': '),
-      },
-    ]);
   });
 
-  it('makes no write to a Ready Service while Knative defaults it and writes its status, and one write per instance edit', async () => {
+  it('makes no write to a Ready Service while Knative defaults it and writes its status, and one apply per instance edit', async () => {
     const before = await serviceWrites(SERVICE);
     console.log(`[e2e] knative: writes of ${SERVICE} until Ready: ${before.map(describeWrite).join('; ')}`);
+    expect(before.filter(byScoby).map(scobyWrite)).toEqual(['create -> 201']);
     await new Promise((resolve) => setTimeout(resolve, STEADY_MS));
     const during = (await serviceWrites(SERVICE)).slice(before.length);
     console.log(
@@ -243,30 +233,13 @@ describe.skipIf(skipped !== undefined)('the Knative Service form factor on Knati
     );
     expect(during.filter(byScoby).map(describeWrite)).toEqual([]);
 
-    const unchanged = await cluster.get(KSVC, 'Service', NAMESPACE, SERVICE);
-    await cluster.apply(instance(ECHO, 'hello', 'Hello again'));
-    const edited = await waitForService('with the new greeting', (ksvc) =>
-      renderedEnv(ksvc).some((variable) => variable.value === 'Hello again'),
-    );
-    await waitForService(
-      'Ready on its new Revision',
-      (ksvc) => isTrue('Ready')(ksvc) && statusOf(ksvc).latestReadyRevisionName !== firstRevision,
-    );
-    await new Promise((resolve) => setTimeout(resolve, 30_000));
-    const afterEdit = (await serviceWrites(SERVICE)).slice(before.length + during.length);
-    console.log(`[e2e] knative: after the edit: ${afterEdit.map(describeWrite).join('; ')}`);
-    expect(afterEdit.filter(byScoby).map((entry) => `${entry.verb} ${entry.code}`)).toEqual(['patch 200']);
-    // Only the greeting moved (and the hash of what Scoby wants, and the generation with the spec).
-    const hash = 'scoby.triggermesh.io/desired-hash';
-    const withoutMoving = (ksvc: KubeObject | undefined) => ({
-      labels: ksvc?.metadata.labels,
-      annotations: { ...ksvc?.metadata.annotations, [hash]: undefined },
-      ownerReferences: ksvc?.metadata.ownerReferences,
-      spec: JSON.parse(JSON.stringify(ksvc?.spec).replace('Hello again', 'Hello from Knative')) as unknown,
-    });
-    expect(withoutMoving(edited)).toEqual(withoutMoving(unchanged));
-    expect(edited.metadata.annotations?.[hash]).not.toBe(unchanged?.metadata.annotations?.[hash]);
-    expect(edited.metadata.generation).toBe((unchanged?.metadata.generation ?? 0) + 1);
+    // The first edit after the create also hands the fields Scoby set with POST to its applies (a JSON
+    // patch of managedFields alone, children-and-status.md §5.3); every later edit is one apply.
+    const seen = before.length + during.length;
+    const first = await editGreeting('Hello from Knative', 'Hello again', seen);
+    expect(first.writes).toEqual(['managedFields hand-over -> 200', 'apply -> 200']);
+    const second = await editGreeting('Hello again', 'Hello a third time', seen + first.count);
+    expect(second.writes).toEqual(['apply -> 200']);
   });
 
   it('`scoby render` of the same registration and instance gives the object Knative admitted', async () => {
@@ -339,6 +312,20 @@ describe.skipIf(skipped !== undefined)('the Knative Service form factor on Knati
     expect(adapterOf(dryRun)).toMatchObject(adapterOf(rendered) ?? {});
   });
 
+  it("copies a Service's Ready=False (a Revision past its progress deadline) with its reason and message, and Ready and kstatus follow", async () => {
+    const seen = await crashCopied('False');
+    const { reason, message } = seen.service;
+    const part = ['KnativeServiceReady=False', reason, message].filter((text) => text !== '').join(': ');
+    const gaveUp = reason === 'ProgressDeadlineExceeded' || reason === 'CrashLoopBackOff';
+    expect(seen.instance).toEqual([
+      { type: 'KnativeServiceReady', status: 'False', reason, message },
+      { type: 'Ready', status: 'False', reason: 'CONDITIONSNOTOK', message: part },
+      gaveUp
+        ? { type: 'Stalled', status: 'True', reason, message: part }
+        : { type: 'Reconciling', status: 'True', reason: 'Progressing', message: part },
+    ]);
+  });
+
   it('rolls a new Revision for a new image in the registration, and garbage collection removes the Service with its instance', async () => {
     const node = await suiteNode();
     await node.exec(['ctr', '-n', 'k8s.io', 'images', 'tag', GREETER_ENV_IMAGE, ROLLED_IMAGE]);
@@ -359,9 +346,90 @@ describe.skipIf(skipped !== undefined)('the Knative Service form factor on Knati
 
     await cluster.remove(instance(ECHO, 'hello', ''));
     await cluster.waitForCollected(KSVC, 'Service', NAMESPACE, SERVICE);
-    expect(await cluster.get(KSVC, 'Revision', NAMESPACE, revisionName)).toBeUndefined();
+    // Knative's own children go the same way: its Configuration owns the Revisions.
+    await cluster.waitForCollected(KSVC, 'Revision', NAMESPACE, revisionName);
   });
 });
+
+/**
+ * Edits the greeting of the Echo instance and waits until its Service is Ready on the Revision of
+ * the new env (plus 20 s for late writes); checks that only the greeting, the desired hash and the
+ * generation moved; returns Scoby's writes of the Service after the first `seen` writes, described.
+ */
+async function editGreeting(
+  from: string,
+  to: string,
+  seen: number,
+): Promise<{ writes: string[]; count: number }> {
+  const unchanged = (await cluster.get(KSVC, 'Service', NAMESPACE, SERVICE))!;
+  const revisionBefore = statusOf(unchanged).latestReadyRevisionName;
+  await cluster.apply(instance(ECHO, 'hello', to));
+  const edited = await waitForService(`with the greeting "${to}"`, (ksvc) =>
+    renderedEnv(ksvc).some((variable) => variable.value === to),
+  );
+  await waitForService(
+    'Ready on its new Revision',
+    (ksvc) => isTrue('Ready')(ksvc) && statusOf(ksvc).latestReadyRevisionName !== revisionBefore,
+  );
+  await new Promise((resolve) => setTimeout(resolve, 20_000));
+  const after = (await serviceWrites(SERVICE)).slice(seen);
+  console.log(`[e2e] knative: after the edit to "${to}": ${after.map(describeWrite).join('; ')}`);
+  const hash = 'scoby.triggermesh.io/desired-hash';
+  const withoutMoving = (ksvc: KubeObject, greeting: string) => ({
+    labels: ksvc.metadata.labels,
+    annotations: { ...ksvc.metadata.annotations, [hash]: undefined },
+    ownerReferences: ksvc.metadata.ownerReferences,
+    spec: JSON.parse(JSON.stringify(ksvc.spec).replaceAll(JSON.stringify(greeting), '"GREETING"')) as unknown,
+  });
+  expect(withoutMoving(edited, to)).toEqual(withoutMoving(unchanged, from));
+  expect(edited.metadata.annotations?.[hash]).not.toBe(unchanged.metadata.annotations?.[hash]);
+  expect(edited.metadata.generation).toBe((unchanged.metadata.generation ?? 0) + 1);
+  return { writes: after.filter(byScoby).map(scobyWrite), count: after.length };
+}
+
+/** One of Scoby's writes of the Service: its create, an apply, or the JSON patch handing over managedFields. */
+function scobyWrite(entry: AuditEntry): string {
+  const code = `-> ${entry.code ?? '?'}`;
+  if (entry.verb === 'create') return `create ${code}`;
+  if (entry.verb === 'patch' && Array.isArray(entry.requestObject)) {
+    const paths = (entry.requestObject as { path: string }[]).map((operation) => operation.path);
+    return paths.every((path) => path.startsWith('/metadata/managedFields/'))
+      ? `managedFields hand-over ${code}`
+      : `JSON patch of ${paths.join(', ')} ${code}`;
+  }
+  if (entry.verb === 'patch' && entry.requestURI.includes('fieldManager=')) return `apply ${code}`;
+  return `${entry.verb} ${entry.requestURI} ${code}`;
+}
+
+/**
+ * Waits until the crashing instance's Knative Service has `Ready` of `status` and the instance's
+ * `KnativeServiceReady` says the same (its reason and message as the table of §8.3 maps them), read
+ * together; returns both as seen then.
+ */
+async function crashCopied(
+  status: 'Unknown' | 'False',
+): Promise<{ service: { status: string; reason: string; message: string }; instance: ConditionView[] }> {
+  const seen = await cluster.waitFor(
+    `the crashing instance to copy its Service's Ready=${status}`,
+    async () => {
+      const ksvc = await cluster.get(KSVC, 'Service', NAMESPACE, 'crash-exits');
+      const crash = await cluster.get(`${CRASH.group}/v1`, CRASH.kind, NAMESPACE, 'exits');
+      const ready = knativeCondition(ksvc, 'Ready');
+      const copy = conditionOf(crash, 'KnativeServiceReady');
+      if (ready?.status !== status || copy?.status !== status || copy.message !== (ready.message ?? ''))
+        return undefined;
+      return {
+        service: { status: ready.status, reason: ready.reason ?? '', message: ready.message ?? '' },
+        instance: conditionsOf(crash),
+      };
+    },
+    KNATIVE_MS,
+  );
+  console.log(
+    `[e2e] knative: crashing Service Ready ${JSON.stringify(seen.service)}; instance ${JSON.stringify(seen.instance)}`,
+  );
+  return seen;
+}
 
 /** The leaves of `have` that `want` does not hold (arrays by index): what others added beside `want`. */
 function addedPaths(have: unknown, want: unknown, path: string): string[] {

@@ -18,6 +18,7 @@ import {
 import {
   editKnativeObjects,
   knativeObjects,
+  TEST_PROGRESS_DEADLINE,
   TRAEFIK_INGRESS_CLASS,
   type ModuleFile,
 } from '../src/knative-manifest.ts';
@@ -52,6 +53,7 @@ const objects = editKnativeObjects(
     >,
     localImageHost: LOCAL_IMAGE_HOST,
     ingressClass: TRAEFIK_INGRESS_CLASS,
+    progressDeadline: TEST_PROGRESS_DEADLINE,
   },
 );
 const path = `${knativeCacheFolder()}.yaml`;

@@ -99,16 +99,29 @@ function withData(object: ManifestObject, data: Record<string, string>): Manifes
 export const TRAEFIK_INGRESS_CLASS = 'traefik.ingress.networking.knative.dev';
 
 /**
+ * How long a Revision's pods may take to become ready before Knative reports the Revision, and so the
+ * Service, `Ready=False` (config-deployment's `progress-deadline`): Knative's default, 600 s, leaves a
+ * Revision whose container keeps crashing `Ready=Unknown` for ten minutes, longer than a test waits.
+ */
+export const TEST_PROGRESS_DEADLINE = '120s';
+
+/**
  * The edits of the objects for this repository's cluster: images, `registries-skipping-tag-resolving`
  * in config-deployment (the given host after serving's defaults, or every Revision of an image there
- * fails resolving its tag against a registry that does not exist), `kubernetes.podspec-fieldref:
+ * fails resolving its tag against a registry that does not exist) and its `progress-deadline`
+ * (`options.progressDeadline`, when given), `kubernetes.podspec-fieldref:
  * enabled` in config-features (or Knative's webhook rejects a Service whose env uses fieldRef), and
  * `ingress-class` in config-network (networking's default names Istio, which is not installed: no
  * KIngress would ever be served and no Route would become Ready).
  */
 export function editKnativeObjects(
   objects: ManifestObject[],
-  options: { images: Record<KnativeBinary, string>; localImageHost: string; ingressClass: string },
+  options: {
+    images: Record<KnativeBinary, string>;
+    localImageHost: string;
+    ingressClass: string;
+    progressDeadline?: string;
+  },
 ): ManifestObject[] {
   const isConfigMap = (object: ManifestObject, name: string) =>
     object.kind === 'ConfigMap' &&
@@ -127,6 +140,7 @@ export function editKnativeObjects(
         current === undefined ? DEFAULT_SKIPPED_REGISTRIES : current.split(',').map((r) => r.trim());
       return withData(object, {
         'registries-skipping-tag-resolving': [...new Set([...registries, options.localImageHost])].join(','),
+        ...(options.progressDeadline === undefined ? {} : { 'progress-deadline': options.progressDeadline }),
       });
     }
     if (isConfigMap(object, 'config-features'))

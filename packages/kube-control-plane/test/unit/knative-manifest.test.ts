@@ -84,6 +84,7 @@ describe('the Knative Serving manifest', () => {
       images: IMAGES,
       localImageHost: LOCAL_IMAGE_HOST,
       ingressClass: TRAEFIK_INGRESS_CLASS,
+      progressDeadline: '120s',
     });
     expect(objects).toEqual([
       { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'knative-serving' } },
@@ -104,6 +105,7 @@ describe('the Knative Serving manifest', () => {
           'queue-sidecar-image': `scoby.local/knative-queue:${KNATIVE_RELEASE.serving}`,
           _example: '# registries-skipping-tag-resolving: "kind.local,ko.local,dev.local"',
           'registries-skipping-tag-resolving': 'kind.local,ko.local,dev.local,scoby.local',
+          'progress-deadline': '120s',
         },
       },
       {
