@@ -53,16 +53,10 @@ export async function installKnative(node: NodeShell, log: (line: string) => voi
     await node.write(yaml, path);
     await node.run(node.kubectl('apply', '--server-side', '--force-conflicts', '-f', path), `apply ${name}`);
   };
+  const step = (what: string, ...args: string[]) => node.run(node.kubectl(...args), what);
   await apply('crds', asYaml(stages.crds));
-  await node.run(
-    node.kubectl(
-      'wait',
-      '--for=condition=Established',
-      '--timeout=120s',
-      ...stages.crds.map((crd) => `crd/${crd.metadata.name}`),
-    ),
-    'Knative CRDs Established',
-  );
+  const crds = stages.crds.map((crd) => `crd/${crd.metadata.name}`);
+  await step('Knative CRDs Established', 'wait', '--for=condition=Established', '--timeout=120s', ...crds);
   log(`knative: ${stages.crds.length} CRDs Established after ${since()}`);
   await apply('components', asYaml(stages.components));
   const traefik = (await readFile(TRAEFIK_FIXTURE, 'utf8')).replaceAll('TRAEFIK_IMAGE', traefikImage());
@@ -70,27 +64,30 @@ export async function installKnative(node: NodeShell, log: (line: string) => voi
   log(
     `knative: ${stages.components.length} objects of Serving ${KNATIVE_RELEASE.serving} and Traefik applied after ${since()}`,
   );
-  await node.run(
-    node.kubectl('-n', 'knative-serving', 'rollout', 'status', 'deployment/webhook', '--timeout=600s'),
-    'Knative webhook available',
-  );
+  const rolledOut = (namespace: string, deployment: string) =>
+    step(
+      `${namespace}/${deployment} rolled out`,
+      '-n',
+      namespace,
+      'rollout',
+      'status',
+      `deployment/${deployment}`,
+      '--timeout=600s',
+    );
+  await rolledOut('knative-serving', 'webhook');
   log(`knative: webhook available after ${since()}`);
   await apply('webhooks', asYaml(stages.webhooks));
-  await node.run(
-    node.kubectl(
-      '-n',
-      'knative-serving',
-      'wait',
-      '--for=condition=Available',
-      '--timeout=600s',
-      ...SERVING_DEPLOYMENTS.map((name) => `deployment/${name}`),
-    ),
+  const serving = SERVING_DEPLOYMENTS.map((name) => `deployment/${name}`);
+  await step(
     'Knative Serving available',
+    '-n',
+    'knative-serving',
+    'wait',
+    '--for=condition=Available',
+    '--timeout=600s',
+    ...serving,
   );
-  await node.run(
-    node.kubectl('-n', 'traefik', 'rollout', 'status', 'deployment/traefik', '--timeout=300s'),
-    'Traefik available',
-  );
+  await rolledOut('traefik', 'traefik');
   log(
     `knative: Serving ${KNATIVE_RELEASE.serving} (${SERVING_DEPLOYMENTS.join(', ')}) and Traefik available, ` +
       `${stages.webhooks.length} webhook configurations in place: started in ${since()}`,
