@@ -1,20 +1,18 @@
-// Toxiproxy's server, built once from its Go module at the version kube-release.json pins, into a cache
-// folder of its own (the fault bench's TCP faults between controllers and the API server).
-import { KUBE_RELEASE as release, TOXIPROXY_BINARY, toxiproxyCacheFolder } from '../src/binaries.ts';
+// Toxiproxy's server, built once from its Go module at the version src/binaries.ts pins (TOXIPROXY), into
+// a cache folder of its own (the fault bench's TCP faults between controllers and the API server).
+import { TOXIPROXY, TOXIPROXY_BINARY, toxiproxyCacheFolder } from '../src/binaries.ts';
 import { buildProgramIntoCache, log } from './go-modules.ts';
-
-const MODULE = 'github.com/Shopify/toxiproxy/v2';
 
 export function ensureToxiproxy(): void {
   const folder = toxiproxyCacheFolder();
   const built = buildProgramIntoCache(
     folder,
     'toxiproxy',
-    MODULE,
-    release.toxiproxy,
-    `${MODULE}/cmd/server`,
-    `-s -w -X ${MODULE}.Version=${release.toxiproxy}`,
+    TOXIPROXY.module,
+    TOXIPROXY.version,
+    `${TOXIPROXY.module}/cmd/server`,
+    `-s -w -X ${TOXIPROXY.module}.Version=${TOXIPROXY.version}`,
     TOXIPROXY_BINARY,
   );
-  if (built) log(`toxiproxy ${release.toxiproxy} in ${folder}`);
+  if (built) log(`toxiproxy ${TOXIPROXY.version} in ${folder}`);
 }
