@@ -35,6 +35,7 @@ import {
 } from '../config/index.ts';
 import { AccessReviewer } from '../registration/access/access-reviewer.ts';
 import { RegistrationReconciler } from '../registration/reconcile.ts';
+import { discoverGroupVersions, ServedGroupVersions } from '../registration/served-group-versions.ts';
 import { InstanceSelection } from '../registration/instance-selection.ts';
 import { childSelectorOf, RegistrationController } from '../registration/controller.ts';
 import type { RegistrationControllerOptions } from '../registration/options.ts';
@@ -159,11 +160,8 @@ export function wireRegistrationController(
     namespaces: options.workingNamespaces,
     now: () => now().getTime(),
   });
-  // Discovery's answer is kept until a CRD changes what the API server serves.
-  let served: Promise<ReadonlySet<string>> | undefined;
-  const forgetServed = () => {
-    served = undefined;
-  };
+  const served = new ServedGroupVersions(() => discoverGroupVersions(client));
+  const forgetServed = () => served.forget();
   crds.addHandlers({ add: forgetServed, update: forgetServed, delete: forgetServed });
   const reconciler = new RegistrationReconciler({
     client,
@@ -174,7 +172,7 @@ export function wireRegistrationController(
     crd: (name) => crds.informer.get(undefined, name),
     crdsSynced: () => crds.informer.hasSynced(),
     registrations,
-    servedGroupVersions: () => (served ??= servedGroupVersions(client)),
+    servedGroupVersions: () => served.get(),
     resolveHook: (hook) =>
       resolveHookTarget(
         hook,
@@ -211,19 +209,4 @@ export function wireRegistrationController(
     logger: options.logger,
   });
   return registrationController;
-}
-
-/** Served group/versions as apiVersion strings, from discovery. */
-async function servedGroupVersions(client: DynamicClient): Promise<ReadonlySet<string>> {
-  const core = await client.request<{ versions?: string[] }>('GET', '/api');
-  const groups = await client.request<{ groups?: { versions?: { groupVersion: string }[] }[] }>(
-    'GET',
-    '/apis',
-  );
-  return new Set([
-    ...(core.versions ?? []),
-    ...(groups.groups ?? []).flatMap((group) =>
-      (group.versions ?? []).map((version) => version.groupVersion),
-    ),
-  ]);
 }

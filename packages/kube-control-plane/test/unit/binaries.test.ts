@@ -81,7 +81,14 @@ describe('helm', () => {
   it('pins in kube-release.json only what the Kubernetes, node and helm archives hold', () => {
     // The team's prebuilt archives are used only when every pin of kube-release.json equals theirs: a
     // pin of anything else (Toxiproxy was one) makes every archive refused on every machine.
-    expect(Object.keys(pinsOf(KUBE_RELEASE))).toEqual(['coredns', 'etcd', 'helm', 'kubernetes', 'kwok', 'pause']);
+    expect(Object.keys(pinsOf(KUBE_RELEASE))).toEqual([
+      'coredns',
+      'etcd',
+      'helm',
+      'kubernetes',
+      'kwok',
+      'pause',
+    ]);
   });
 
   it('keeps toxiproxy in a folder of its own, at the pinned version', async () => {
