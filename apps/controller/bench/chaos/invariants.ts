@@ -49,6 +49,8 @@ export interface Violation {
    * become available yet (the deployment controller's and the pods' work).
    */
   awaits?: 'garbage-collector' | 'workload-controllers';
+  /** Of a lost status: the Deployments its instance controls (namespace/name), to tell a reaction to their change. */
+  workloads?: string[];
 }
 
 export interface CheckResult {
@@ -57,6 +59,8 @@ export interface CheckResult {
   refused: Map<string, number>;
   /** Live instances whose every child was checked. */
   converged: number;
+  /** The resourceVersion of every Deployment Scoby manages, by namespace/name. */
+  deploymentVersions: Map<string, string>;
 }
 
 const CHILD_RESOURCES: Record<string, ResourceRef> = { Deployment: DEPLOYMENTS, Service: SERVICES };
@@ -95,6 +99,10 @@ function isAvailable(deployment: KubeObject): boolean {
       (condition) => condition.type === 'Available' && condition.status === 'True',
     )
   );
+}
+
+function nameOf(object: KubeObject): string {
+  return `${object.metadata.namespace ?? ''}/${object.metadata.name ?? ''}`;
 }
 
 function describe(object: KubeObject): string {
@@ -171,7 +179,16 @@ export async function checkInvariants(
   }
   const children = await managedChildren(client);
   const uids = new Set([...stored.values()].map((instance) => instance.metadata.uid));
-  const result: CheckResult = { violations: [], refused: new Map(), converged: 0 };
+  const result: CheckResult = {
+    violations: [],
+    refused: new Map(),
+    converged: 0,
+    deploymentVersions: new Map(
+      children
+        .filter((child) => child.kind === 'Deployment')
+        .map((child) => [nameOf(child), child.metadata.resourceVersion ?? '']),
+    ),
+  };
   const violation = (kind: ViolationKind, object: string, detail: string) =>
     result.violations.push({ kind, object, detail });
 
@@ -220,16 +237,18 @@ export async function checkInvariants(
     }
     if (!claimsReady(instance)) {
       const uid = instance.metadata.uid;
+      const deployments = children.filter(
+        (child) => controllerUid(child) === uid && child.kind === 'Deployment',
+      );
       const workloadsPending =
         observedGeneration(instance) === instance.metadata.generation &&
-        children.some(
-          (child) => controllerUid(child) === uid && child.kind === 'Deployment' && !isAvailable(child),
-        );
+        deployments.some((child) => !isAvailable(child));
       result.violations.push({
         kind: 'lost-status',
         object: key,
         detail: `observedGeneration ${String(observedGeneration(instance))} of generation ${String(instance.metadata.generation)}, Ready=${ready?.status ?? 'absent'} ${ready?.reason ?? ''}: ${ready?.message ?? ''}`,
         ...(workloadsPending ? { awaits: 'workload-controllers' as const } : {}),
+        ...(deployments.length > 0 ? { workloads: deployments.map(nameOf) } : {}),
       });
     }
     const rendering = await (render.get(expected.workload.kind) as Renderer)(instance);

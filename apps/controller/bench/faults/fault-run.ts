@@ -62,9 +62,49 @@ export function scobysOwn(violations: readonly Violation[]): Violation[] {
 }
 
 /**
+ * How long Scoby is given to act on a change of a Deployment it controls (a watch event, a reconcile,
+ * a status patch) before its instance, not Ready, counts as Scoby's own work again. Without it a check
+ * that lands between kube-controller-manager marking a Deployment available and Scoby's status patch
+ * charges Scoby for kube-controller-manager's pace: its late Deployments then set Scoby's recovery.
+ */
+export const REACTION_MS = 2_000;
+
+/**
+ * When each Deployment's current version was first seen by the checks. Versions of the first check are
+ * taken as old (their change may be long past), so only changes seen happening are given REACTION_MS.
+ */
+export class WorkloadChanges {
+  readonly #seen = new Map<string, { version: string; at: number }>();
+  #observed = false;
+
+  observe(versions: ReadonlyMap<string, string>, now: number): void {
+    for (const [name, version] of versions) {
+      if (this.#seen.get(name)?.version === version) continue;
+      this.#seen.set(name, { version, at: this.#observed ? now : Number.NEGATIVE_INFINITY });
+    }
+    this.#observed = true;
+  }
+
+  /**
+   * `violations` with each lost status whose instance has a Deployment changed less than REACTION_MS
+   * before `now` marked as awaiting the workload controllers: Scoby's reaction is still under way.
+   */
+  withReactions(violations: readonly Violation[], now: number): Violation[] {
+    return violations.map((violation) =>
+      violation.awaits === undefined &&
+      violation.kind === 'lost-status' &&
+      (violation.workloads ?? []).some((name) => now - (this.#seen.get(name)?.at ?? -Infinity) < REACTION_MS)
+        ? { ...violation, awaits: 'workload-controllers' as const }
+        : violation,
+    );
+  }
+}
+
+/**
  * When Scoby's own work has been done since (epoch ms), after a check at `now` that found
  * `violations`: kept while it stays done, dropped when some comes back (a Deployment turned available
- * asks for its instance's status again), so the recovery ends with the last stretch, not the first.
+ * asks for its instance's status again, and Scoby took longer than REACTION_MS to write it; see
+ * WorkloadChanges), so the recovery ends with the last stretch, not the first.
  */
 export function ownSettledSince(
   since: number | undefined,
@@ -133,9 +173,13 @@ export async function runFaults(
     // What was still pending when the recovery target passed: the first check after it.
     let atBound: string | undefined;
     let recoveredAt: number | undefined;
+    const changes = new WorkloadChanges();
     const onPending = (pending: CheckResult) => {
-      const own = scobysOwn(pending.violations);
-      recoveredAt = ownSettledSince(recoveredAt, pending.violations, Date.now());
+      const now = Date.now();
+      changes.observe(pending.deploymentVersions, now);
+      const violations = changes.withReactions(pending.violations, now);
+      const own = scobysOwn(violations);
+      recoveredAt = ownSettledSince(recoveredAt, violations, now);
       if (atBound !== undefined || recoveredAt !== undefined || Date.now() - end.endedAt < boundOf(fault))
         return;
       const first = own[0]!;

@@ -51,7 +51,9 @@ if (values.help) {
   console.log('                        restarted every 5 min, a replica killed every 10 min');
   console.log('  --enforce-targets     a recovery (or soak figure) over its target fails the run too');
   console.log("  --log-level debug     the replicas' LOG_LEVEL (the chart's info)");
-  console.log("  --evidence DIR        where a broken run keeps the audit log and the replicas' logs");
+  console.log(
+    "  --evidence DIR        where a broken run, or one that missed a target, keeps the audit log and the replicas' logs",
+  );
   console.log('                        (default: a new scoby-faults-evidence-* folder under the temp dir)');
   for (const [name, option] of Object.entries(NUMBERS))
     console.log(`  --${name.padEnd(20)} ${option.help} (${option.default})`);
@@ -120,7 +122,7 @@ try {
       log,
     );
   }
-  if (outcome.broken.length > 0) {
+  if (outcome.broken.length > 0 || outcome.missed.length > 0) {
     const evidence =
       values.evidence ?? (await mkdtemp(join(tmpdir(), `scoby-faults-evidence-${options.seed}-`)));
     await world.cluster.keepEvidence(evidence);

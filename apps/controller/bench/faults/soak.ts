@@ -13,7 +13,7 @@ import { countByKind, settle, type Violation } from '../chaos/invariants.ts';
 import { formatLatency, ReconcileLatency, summarize } from '../chaos/latency.ts';
 import { flatness, updatesLost, type RssSample } from '../chaos/soak-bookkeeping.ts';
 import { rssOf, running } from './cluster.ts';
-import { ownSettledSince, scobysOwn } from './fault-run.ts';
+import { ownSettledSince, scobysOwn, WorkloadChanges } from './fault-run.ts';
 import { judgeRun, parkedState, worldJudge, type FaultWorld, type Outcome } from './setup.ts';
 import { DEPLOYMENTS } from '../world.ts';
 import { WORKLOADS } from './world.ts';
@@ -103,6 +103,7 @@ export async function soak(
   cluster.hook.failShare = 0;
   const churnStoppedAt = Date.now();
   let ownSettledAt: number | undefined;
+  const changes = new WorkloadChanges();
   const settled = await settle(
     cluster.admin,
     WORKLOADS,
@@ -110,7 +111,9 @@ export async function soak(
     Math.max(options.patienceSeconds * 1000, BACKLOG_PATIENCE_MS),
     1_000,
     (pending) => {
-      ownSettledAt = ownSettledSince(ownSettledAt, pending.violations, Date.now());
+      const now = Date.now();
+      changes.observe(pending.deploymentVersions, now);
+      ownSettledAt = ownSettledSince(ownSettledAt, changes.withReactions(pending.violations, now), now);
     },
   );
   const settledAt = Date.now();
