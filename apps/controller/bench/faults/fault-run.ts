@@ -91,11 +91,14 @@ export class WorkloadChanges {
    */
   withReactions(violations: readonly Violation[], now: number): Violation[] {
     return violations.map((violation) =>
-      violation.awaits === undefined &&
-      violation.kind === 'lost-status' &&
-      (violation.workloads ?? []).some((name) => now - (this.#seen.get(name)?.at ?? -Infinity) < REACTION_MS)
-        ? { ...violation, awaits: 'workload-controllers' as const }
-        : violation,
+      this.#reacting(violation, now) ? { ...violation, awaits: 'workload-controllers' as const } : violation,
+    );
+  }
+
+  #reacting(violation: Violation, now: number): boolean {
+    if (violation.awaits !== undefined || violation.kind !== 'lost-status') return false;
+    return (violation.workloads ?? []).some(
+      (name) => now - (this.#seen.get(name)?.at ?? -Infinity) < REACTION_MS,
     );
   }
 }
@@ -180,8 +183,7 @@ export async function runFaults(
       const violations = changes.withReactions(pending.violations, now);
       const own = scobysOwn(violations);
       recoveredAt = ownSettledSince(recoveredAt, violations, now);
-      if (atBound !== undefined || recoveredAt !== undefined || Date.now() - end.endedAt < boundOf(fault))
-        return;
+      if (atBound !== undefined || recoveredAt !== undefined || now - end.endedAt < boundOf(fault)) return;
       const first = own[0]!;
       atBound = `${own.length} pending, e.g. ${first.kind} ${first.object}: ${first.detail}`;
     };
