@@ -26,6 +26,7 @@ const RESOURCES = [
   'customresourcedefinitions',
   'configmaps',
   'leases',
+  'pods',
 ] as const;
 const PREFIX = 'bench-';
 /** Before the built-in `service-accounts` (9000) and `global-default` (9900); the admin is `exempt` (1). */
